@@ -1,0 +1,70 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "hotcold",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "hotcoldd", targets: ["hotcoldd"]),
+        .executable(name: "hotcold", targets: ["hotcold"]),
+        .library(name: "HotColdCore", targets: ["HotColdCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // libgps from gpsd: a module map and shim header, nothing else.
+        .systemLibrary(
+            name: "CGPS",
+            pkgConfig: "libgps",
+            providers: [.apt(["libgps-dev"])]),
+        // Values and pure logic: geodesy, fixes, tiers, trend, arrival, the proximity engine. No I/O.
+        .target(name: "HotColdCore"),
+        // Fix sources: gpsd through libgps, and replay readers (NMEA 0183, gpsd JSON, GPX).
+        .target(name: "GPSInput", dependencies: ["HotColdCore", "CGPS"]),
+        // TOML configuration shared by the client and the daemon.
+        .target(name: "HotColdConfig", dependencies: ["HotColdCore", "TOMLKit"]),
+        // SQLite through GRDB: places, user state, imports and exports, spatial queries.
+        .target(
+            name: "HotColdStore",
+            dependencies: ["HotColdCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The daemon shell: socket server, JSON log, systemd integration, wiring.
+        .target(
+            name: "HotColdDaemon",
+            dependencies: [
+                "HotColdCore", "GPSInput", "HotColdConfig", "HotColdStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+        .executableTarget(
+            name: "hotcoldd",
+            dependencies: [
+                "HotColdDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "hotcold",
+            dependencies: [
+                "HotColdCore", "GPSInput", "HotColdConfig", "HotColdStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        // Prints throughput figures; not a test (machines are shared and noisy).
+        .executableTarget(
+            name: "hotcold-bench",
+            dependencies: ["HotColdCore", "GPSInput", "HotColdStore"]),
+        .testTarget(
+            name: "HotColdCoreTests",
+            dependencies: ["HotColdCore", .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "GPSInputTests", dependencies: ["GPSInput", "HotColdCore"]),
+        .testTarget(name: "HotColdConfigTests", dependencies: ["HotColdConfig"]),
+        .testTarget(name: "HotColdStoreTests", dependencies: ["HotColdStore", "HotColdCore"]),
+        .testTarget(name: "HotColdDaemonTests", dependencies: ["HotColdDaemon", "HotColdCore"]),
+        // Runs the built executables as subprocesses against real files, gpsd and sockets.
+        .testTarget(name: "EndToEndTests", dependencies: ["HotColdCore"]),
+    ]
+)

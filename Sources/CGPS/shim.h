@@ -1,0 +1,4 @@
+#ifndef HOTCOLD_CGPS_SHIM_H
+#define HOTCOLD_CGPS_SHIM_H
+#include <gps.h>
+#endif
