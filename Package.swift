@@ -57,14 +57,16 @@ let package = Package(
         .executableTarget(
             name: "hotcold-bench",
             dependencies: ["HotColdCore", "GPSInput", "HotColdStore"]),
+        // Test helpers shared by the test targets: data paths, temp dirs, subprocesses, gpsd.
+        .target(name: "HotColdTestSupport", path: "Sources/HotColdTestSupport"),
         .testTarget(
             name: "HotColdCoreTests",
-            dependencies: ["HotColdCore", .product(name: "PropertyBased", package: "swift-property-based")]),
-        .testTarget(name: "GPSInputTests", dependencies: ["GPSInput", "HotColdCore"]),
-        .testTarget(name: "HotColdConfigTests", dependencies: ["HotColdConfig"]),
-        .testTarget(name: "HotColdStoreTests", dependencies: ["HotColdStore", "HotColdCore"]),
-        .testTarget(name: "HotColdDaemonTests", dependencies: ["HotColdDaemon", "HotColdCore"]),
+            dependencies: ["HotColdCore", "HotColdTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "GPSInputTests", dependencies: ["HotColdTestSupport", "GPSInput", "HotColdCore"]),
+        .testTarget(name: "HotColdConfigTests", dependencies: ["HotColdTestSupport", "HotColdConfig"]),
+        .testTarget(name: "HotColdStoreTests", dependencies: ["HotColdTestSupport", "HotColdStore", "HotColdCore"]),
+        .testTarget(name: "HotColdDaemonTests", dependencies: ["HotColdTestSupport", "HotColdDaemon", "HotColdCore"]),
         // Runs the built executables as subprocesses against real files, gpsd and sockets.
-        .testTarget(name: "EndToEndTests", dependencies: ["HotColdCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["HotColdCore", "HotColdTestSupport"]),
     ]
 )
