@@ -1,0 +1,49 @@
+import HotColdCore
+
+/// Everything `config/hotcoldd.toml` can set. Every field has the default documented there.
+public struct Configuration: Sendable, Equatable {
+    public struct GPSD: Sendable, Equatable {
+        public var host = "localhost"
+        public var port = 2947
+    }
+    public struct Socket: Sendable, Equatable {
+        public var path = "/run/hotcold/hotcold.sock"
+        public var mode: UInt16 = 0o660
+        /// Users and groups whose clients may change state (hunt, roam, seen, rate, ...).
+        /// root and the daemon's own user always may.
+        public var allowedUsers: [String] = []
+        public var allowedGroups: [String] = ["hotcold"]
+    }
+    public struct Log: Sendable, Equatable {
+        public var path = "/var/log/hotcold/events.jsonl"
+    }
+    public struct Store: Sendable, Equatable {
+        public var database = "/var/lib/hotcold/hotcold.sqlite"
+        /// Catalogue loaded into an empty database; empty means the bundled one.
+        public var catalogue = ""
+    }
+    public struct Tracking: Sendable, Equatable {
+        public enum Mode: String, Sendable, Equatable { case hunt, roam }
+        public var mode: Mode = .roam
+        public var roamRadius: Double = 10_000
+        /// Kinds of stored places roamed among (empty: every kind).
+        public var roamKinds: [String] = ["bigthing"]
+        /// Hunt targets: `LAT,LON[,NAME]` or stored place ids.
+        public var targets: [String] = []
+    }
+    public struct API: Sendable, Equatable {
+        public var baseURL = ""
+        public var token = ""
+        public var syncIntervalSeconds: Double = 3600
+    }
+
+    public var gpsd = GPSD()
+    public var socket = Socket()
+    public var log = Log()
+    public var store = Store()
+    public var tracking = Tracking()
+    public var api = API()
+    public var engine = EngineConfig()
+
+    public init() {}
+}

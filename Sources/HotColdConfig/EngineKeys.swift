@@ -1,0 +1,34 @@
+import HotColdCore
+
+/// The `[engine]` keys and where each lands in `EngineConfig`.
+struct EngineKeys {
+    enum Kind { case distance, number, count }
+    let key: String
+    let kind: Kind
+    let set: @Sendable (inout EngineConfig, Double) -> Void
+
+    static let all: [EngineKeys] = [
+        .init(key: "arrival_radius", kind: .distance) { $0.arrivalRadius = $1 },
+        .init(key: "departure_radius", kind: .distance) { $0.departureRadius = $1 },
+        .init(key: "accuracy_weight", kind: .number) { $0.accuracyWeight = $1 },
+        .init(key: "arrival_dwell_fixes", kind: .count) { $0.arrivalDwellFixes = Int($1) },
+        .init(key: "arrival_dwell_seconds", kind: .number) { $0.arrivalDwellSeconds = $1 },
+        .init(key: "pass_max_gap_seconds", kind: .number) { $0.passMaxGapSeconds = $1 },
+        .init(key: "trend_window_seconds", kind: .number) { $0.trendWindowSeconds = $1 },
+        .init(key: "trend_min_span_seconds", kind: .number) { $0.trendMinSpanSeconds = $1 },
+        .init(key: "trend_steady_speed", kind: .number) { $0.trendSteadySpeed = $1 },
+        .init(key: "trend_still_window_seconds", kind: .number) { $0.trendStillWindowSeconds = $1 },
+        .init(key: "trend_significance", kind: .number) { $0.trendSignificance = $1 },
+        .init(key: "trend_cadence_fraction", kind: .number) { $0.trendCadenceFraction = $1 },
+        .init(key: "trend_cadence_min", kind: .distance) { $0.trendCadenceMin = $1 },
+        .init(key: "trend_cadence_max", kind: .distance) { $0.trendCadenceMax = $1 },
+        .init(key: "trend_accuracy_share", kind: .number) { $0.trendAccuracyShare = $1 },
+        .init(key: "trend_steady_hold_seconds", kind: .number) { $0.trendSteadyHoldSeconds = $1 },
+        .init(key: "stale_after_seconds", kind: .number) { $0.staleAfterSeconds = $1 },
+        .init(key: "max_speed", kind: .number) { $0.maxSpeed = $1 },
+        .init(key: "outlier_run_to_reset", kind: .count) { $0.outlierRunToReset = Int($1) },
+        .init(key: "tier_margin_fraction", kind: .number) { $0.tierMarginFraction = $1 },
+        .init(key: "tier_margin_min", kind: .distance) { $0.tierMarginMin = $1 },
+        .init(key: "roam_exit_margin", kind: .number) { $0.roamExitMarginFraction = $1 },
+    ]
+}

@@ -1,0 +1,30 @@
+/// Finds the line where each `table.key` is written, so errors can point at it.
+///
+/// TOMLKit reports positions only for syntax errors; keys are found by a light scan of the
+/// text that follows table headers and `key = value` lines (enough for a configuration file,
+/// which has no need for dotted keys or inline tables).
+struct TOMLKeyLines {
+    private var lines: [String: Int] = [:]
+
+    init(text: String) {
+        var table = ""
+        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") && !line.hasPrefix("[[") {
+                if let end = line.firstIndex(of: "]") {
+                    table = String(line[line.index(after: line.startIndex)..<end]).trimmingCharacters(in: .whitespaces)
+                    if lines[table] == nil { lines[table] = n + 1 }
+                }
+            } else if let eq = line.firstIndex(of: "="), !line.hasPrefix("#") {
+                var key = line[..<eq].trimmingCharacters(in: .whitespaces)
+                if key.hasPrefix("\""), key.hasSuffix("\""), key.count >= 2 { key = String(key.dropFirst().dropLast()) }
+                let full = table.isEmpty ? key : "\(table).\(key)"
+                if lines[full] == nil { lines[full] = n + 1 }
+            }
+        }
+    }
+
+    func line(of key: String) -> Int? { lines[key] }
+}
+
+import Foundation

@@ -1,0 +1,62 @@
+/// Arrival within a radius and departure past a wider exit band, for one target.
+///
+/// Conservative with accuracy: the distance used for arrival is the measured distance plus a
+/// share of the error radius, and for departure minus it. An arrival is confirmed by dwell
+/// (several fixes, or two spanning some seconds), so one wild fix cannot arrive — unless two
+/// trusted fixes bracket a fast pass whose closest approach lies inside the radius.
+public struct ArrivalDetector: Sendable, Equatable {
+    public enum State: Sendable, Equatable {
+        case away
+        case arriving(count: Int, since: Double)
+        case arrived
+    }
+
+    public private(set) var state: State = .away
+
+    public init() {}
+
+    public enum Outcome: Sendable, Equatable {
+        case none
+        case arrived(distance: Double)
+        case departed(distance: Double)
+    }
+
+    /// - Parameters:
+    ///   - t: fix time (seconds)
+    ///   - distance: geodesic distance to the target now
+    ///   - accuracy: 95 % horizontal error, when known
+    ///   - passDistance: closest approach on the segment from the previous trusted fix, when that
+    ///     segment passes the target between its ends (nil otherwise)
+    public mutating func update(t: Double, distance: Double, accuracy: Double?,
+                                passDistance: Double?, config c: EngineConfig) -> Outcome {
+        let slack = c.accuracyWeight * (accuracy ?? 0)
+        switch state {
+        case .arrived:
+            if distance - slack > c.departureRadius {
+                state = .away
+                return .departed(distance: distance)
+            }
+            return .none
+        case .away, .arriving:
+            if let p = passDistance, p + slack <= c.arrivalRadius {
+                // Passed inside the radius between two trusted fixes: they are the confirmation.
+                state = .arrived
+                return .arrived(distance: p)
+            }
+            if distance + slack <= c.arrivalRadius {
+                let (count, since): (Int, Double)
+                if case .arriving(let n, let s) = state { (count, since) = (n + 1, s) } else { (count, since) = (1, t) }
+                if count >= c.arrivalDwellFixes || (count >= 2 && t - since >= c.arrivalDwellSeconds) {
+                    state = .arrived
+                    return .arrived(distance: distance)
+                }
+                state = .arriving(count: count, since: since)
+                return .none
+            }
+            state = .away
+            return .none
+        }
+    }
+
+    public mutating func reset() { state = .away }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// A flat east/north frame (metres) around a reference point, using the WGS84 radii of
+/// curvature at its latitude.
+///
+/// Good to a few centimetres over a few hundred metres and ~0.1 % over tens of kilometres —
+/// enough for outlier tests and for finding where a segment between two fixes passes a target;
+/// every distance the engine reports comes from the exact geodesic instead.
+public struct LocalFrame: Sendable {
+    public let origin: Coordinate
+    @usableFromInline let metresPerDegLat: Double
+    @usableFromInline let metresPerDegLon: Double
+
+    public init(origin: Coordinate) {
+        self.origin = origin
+        let a = 6_378_137.0
+        let e2 = 0.00669437999014
+        let phi = origin.latitude * .pi / 180
+        let s = sin(phi)
+        let w = (1 - e2 * s * s).squareRoot()
+        let meridional = a * (1 - e2) / (w * w * w)
+        let primeVertical = a / w
+        metresPerDegLat = meridional * .pi / 180
+        metresPerDegLon = primeVertical * cos(phi) * .pi / 180
+    }
+
+    /// East and north offsets of `c` from the origin, in metres.
+    @inlinable
+    public func project(_ c: Coordinate) -> (x: Double, y: Double) {
+        var dLon = c.longitude - origin.longitude
+        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+        return (dLon * metresPerDegLon, (c.latitude - origin.latitude) * metresPerDegLat)
+    }
+
+    /// Approximate distance in metres between two nearby points (no geodesic solve).
+    @inlinable
+    public static func approximateDistance(_ a: Coordinate, _ b: Coordinate) -> Double {
+        let f = LocalFrame(origin: a)
+        let p = f.project(b)
+        return (p.x * p.x + p.y * p.y).squareRoot()
+    }
+}

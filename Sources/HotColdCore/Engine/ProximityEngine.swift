@@ -1,0 +1,274 @@
+import Foundation
+
+/// The hot/cold state machine: a fix in, events out. No I/O, no clocks, no randomness, so
+/// replaying a track always gives the same events.
+///
+/// ```swift
+/// var engine = ProximityEngine(targets: [bigBanana], mode: .hunt)
+/// for fix in track {
+///     for event in engine.process(fix) { print(event.jsonLine) }
+/// }
+/// ```
+public struct ProximityEngine: Sendable {
+    public let config: EngineConfig
+    public private(set) var mode: TrackingMode
+    public private(set) var targets: [Target]
+    public private(set) var gpsState: GPSState?
+    public private(set) var stats = EngineStats()
+    /// The last trusted fix.
+    public var lastFix: Fix? { filter.last }
+
+    private var grid: SpatialGrid?
+    private var filter = FixFilter()
+    // Tracked targets by index into `targets`; kept sorted by index for deterministic output.
+    private var tracked: [Int: TargetTracker] = [:]
+    private var trackedOrder: [Int] = []
+    // Roam: candidates near the last query point, refreshed after moving `roamRefresh` metres.
+    private var candidates: [Int] = []
+    private var candidatesCentre: Coordinate?
+    private var lastGoodTime: Double?
+    // The previous trusted position and time, for passes between fixes; nil after a break.
+    private var segmentStart: (Coordinate, Double)?
+
+    private var roamRefresh: Double { max(1000, roamRadius * 0.1) }
+    private var roamRadius: Double {
+        if case .roam(let r) = mode { return r }
+        return .infinity
+    }
+
+    public init(targets: [Target], mode: TrackingMode, config: EngineConfig = .default) {
+        self.config = config
+        self.mode = mode
+        self.targets = targets
+        setUp()
+    }
+
+    /// Replaces the target set and the mode; every tracker starts afresh.
+    public mutating func retarget(_ targets: [Target], mode: TrackingMode) {
+        self.targets = targets
+        self.mode = mode
+        setUp()
+    }
+
+    private mutating func setUp() {
+        tracked = [:]
+        trackedOrder = []
+        candidates = []
+        candidatesCentre = nil
+        switch mode {
+        case .hunt:
+            grid = nil
+            for i in targets.indices where targets[i].coordinate.isValid {
+                tracked[i] = TargetTracker()
+                trackedOrder.append(i)
+            }
+        case .roam:
+            grid = SpatialGrid(coordinates: targets.map(\.coordinate))
+        }
+    }
+
+    // MARK: - Input
+
+    /// Feeds one fix; returns the events it causes, in order.
+    public mutating func process(_ fix: Fix) -> [Event] {
+        var out: [Event] = []
+        process(fix, into: &out)
+        return out
+    }
+
+    /// Feeds one fix, appending the events it causes to `out` (no allocation when none).
+    public mutating func process(_ fix: Fix, into out: inout [Event]) {
+        let before = out.count
+        defer { stats.events += out.count - before }
+        stats.fixes += 1
+        let t = fix.time.timeIntervalSince1970
+        advance(to: t, into: &out)
+        switch filter.judge(fix, t: t, config: config) {
+        case .outOfOrder:
+            stats.outOfOrder += 1
+        case .outlier:
+            stats.outliers += 1
+        case .noPosition:
+            stats.noPosition += 1
+            filter.noteTime(t)
+            segmentStart = nil
+            if gpsState != .nofix {
+                setGPS(.nofix, time: fix.time, into: &out)
+                invalidateTrends(time: fix.time, into: &out)
+            }
+        case .accept:
+            accepted(fix, t: t, reset: false, into: &out)
+        case .acceptAfterReset:
+            accepted(fix, t: t, reset: true, into: &out)
+        }
+    }
+
+    /// Lets time pass without a fix (the daemon calls this from a timer; replays rely on the
+    /// next fix): once `staleAfterSeconds` pass without a trusted fix the GPS goes `stale`.
+    public mutating func advance(to time: Date) -> [Event] {
+        var out: [Event] = []
+        advance(to: time.timeIntervalSince1970, into: &out)
+        return out
+    }
+
+    private mutating func advance(to t: Double, into out: inout [Event]) {
+        guard gpsState == .fix, let last = lastGoodTime, t - last > config.staleAfterSeconds else { return }
+        let when = Date(timeIntervalSince1970: last + config.staleAfterSeconds)
+        setGPS(.stale, time: when, into: &out)
+        segmentStart = nil
+        invalidateTrends(time: when, into: &out)
+    }
+
+    private mutating func accepted(_ fix: Fix, t: Double, reset: Bool, into out: inout [Event]) {
+        stats.accepted += 1
+        let here = fix.coordinate!
+        if gpsState != .fix { setGPS(.fix, time: fix.time, into: &out) }
+        if reset {
+            segmentStart = nil
+            invalidateTrends(time: fix.time, into: &out)
+        }
+        lastGoodTime = t
+        if case .roam = mode { refreshRoam(around: here) }
+        let accuracy = fix.horizontalError
+        let segment = segmentStart.flatMap { t - $0.1 <= config.passMaxGapSeconds ? $0.0 : nil }
+
+        if case .roam = mode {
+            // Measure tracked targets and nearby candidates; admit or release by radius.
+            for i in candidates where tracked[i] == nil {
+                let g = Geodesic.inverse(here, targets[i].coordinate)
+                if g.distance < roamRadius { admit(i) }
+            }
+        }
+        var released: [Int] = []
+        for i in trackedOrder {
+            let target = targets[i]
+            let g = Geodesic.inverse(here, target.coordinate)
+            var tr = tracked[i]!
+            if case .roam = mode, g.distance > roamRadius * (1 + config.roamExitMarginFraction) {
+                if tr.announced {
+                    let coldest = config.tiers.coldest
+                    out.append(.proximity(.init(
+                        time: fix.time, target: target.ref, distance: g.distance,
+                        bearing: g.initialBearing, tier: coldest.level, tierName: coldest.name,
+                        trend: tr.trend.trend, accuracy: accuracy, speed: fix.speed, eta: nil)))
+                }
+                released.append(i)
+                continue
+            }
+            let previousDistance = tr.distance
+            let tierChanged = tr.tier.update(distance: g.distance, accuracy: accuracy, ladder: config.tiers, config: config)
+            let trendChanged = tr.trend.add(t: t, distance: g.distance, accuracy: accuracy, config: config)
+            var pass: Double? = nil
+            if let start = segment, previousDistance.isFinite {
+                pass = Self.passDistance(from: start, to: here, target: target.coordinate,
+                                         d0: previousDistance, d1: g.distance, radius: config.arrivalRadius)
+            }
+            let outcome = tr.arrival.update(t: t, distance: g.distance, accuracy: accuracy,
+                                            passDistance: pass, config: config)
+            tr.distance = g.distance
+            tr.bearing = g.initialBearing
+            tr.time = t
+            if tierChanged || trendChanged || !tr.announced {
+                tr.announced = true
+                out.append(proximity(tr, target: target, time: fix.time, fix: fix))
+            }
+            switch outcome {
+            case .none: break
+            case .arrived(let d):
+                out.append(.arrived(.init(time: fix.time, target: target.ref, distance: d)))
+            case .departed(let d):
+                out.append(.departed(.init(time: fix.time, target: target.ref, distance: d)))
+            }
+            tracked[i] = tr
+        }
+        for i in released {
+            tracked[i] = nil
+        }
+        if !released.isEmpty { trackedOrder.removeAll { tracked[$0] == nil } }
+        segmentStart = (here, t)
+    }
+
+    private func proximity(_ tr: TargetTracker, target: Target, time: Date, fix: Fix?) -> Event {
+        let ladderIndex = tr.tier.index ?? config.tiers.index(for: tr.distance)
+        let tier = config.tiers.tiers[ladderIndex]
+        var eta: Double? = nil
+        if tr.trend.trend == .hotter, let v = tr.trend.closingSpeed, v > config.trendSteadySpeed {
+            eta = tr.distance / v
+        }
+        return .proximity(.init(
+            time: time, target: target.ref, distance: tr.distance, bearing: tr.bearing,
+            tier: tier.level, tierName: tier.name, trend: tr.trend.trend,
+            accuracy: fix?.horizontalError, speed: fix?.speed, eta: eta))
+    }
+
+    private mutating func admit(_ i: Int) {
+        tracked[i] = TargetTracker()
+        // Keep the order sorted so output order never depends on arrival order into range.
+        let pos = trackedOrder.firstIndex { $0 > i } ?? trackedOrder.count
+        trackedOrder.insert(i, at: pos)
+    }
+
+    private mutating func refreshRoam(around here: Coordinate) {
+        if let c = candidatesCentre, LocalFrame.approximateDistance(c, here) < roamRefresh / 2 { return }
+        candidatesCentre = here
+        candidates.removeAll(keepingCapacity: true)
+        grid?.forEachCandidate(near: here, radius: roamRadius + roamRefresh) { candidates.append($0) }
+        candidates.sort()
+    }
+
+    private mutating func setGPS(_ s: GPSState, time: Date, into out: inout [Event]) {
+        gpsState = s
+        out.append(.gps(.init(time: time, state: s)))
+    }
+
+    private mutating func invalidateTrends(time: Date, into out: inout [Event]) {
+        for i in trackedOrder {
+            guard var tr = tracked[i] else { continue }
+            if tr.trend.invalidate(), tr.announced {
+                out.append(proximity(tr, target: targets[i], time: time, fix: nil))
+            }
+            tracked[i] = tr
+        }
+    }
+
+    /// Closest approach (metres) to `target` on the straight segment between two fixes, when it
+    /// lies strictly between them and could be inside `radius`; nil otherwise.
+    static func passDistance(from a: Coordinate, to b: Coordinate, target: Coordinate,
+                             d0: Double, d1: Double, radius: Double) -> Double? {
+        let frame = LocalFrame(origin: target)
+        let p = frame.project(a), q = frame.project(b)
+        let ex = q.x - p.x, ey = q.y - p.y
+        let len2 = ex * ex + ey * ey
+        // Slow movement is left to dwell: only a segment longer than half the radius is a "pass".
+        guard len2 > radius * radius / 4 else { return nil }
+        // A point within `radius` of the segment needs d0 + d1 <= length + 2·radius.
+        guard d0 + d1 <= len2.squareRoot() + 2 * radius + 1 else { return nil }
+        let u = -(p.x * ex + p.y * ey) / len2
+        guard u > 0, u < 1 else { return nil }
+        let cx = p.x + u * ex, cy = p.y + u * ey
+        return (cx * cx + cy * cy).squareRoot()
+    }
+
+    // MARK: - Queries
+
+    /// One PROXIMITY per tracked target with its current state (the socket's `poll`).
+    public func poll() -> [Event] {
+        trackedOrder.compactMap { i in
+            guard let tr = tracked[i], tr.distance.isFinite else { return nil }
+            return proximity(tr, target: targets[i], time: Date(timeIntervalSince1970: tr.time), fix: filter.last)
+        }
+    }
+
+    /// The tracked targets' current state (for `status`).
+    public func snapshot() -> [TrackedTarget] {
+        trackedOrder.compactMap { i in
+            guard let tr = tracked[i], tr.distance.isFinite else { return nil }
+            let idx = tr.tier.index ?? config.tiers.index(for: tr.distance)
+            return TrackedTarget(target: targets[i].ref, distance: tr.distance, bearing: tr.bearing,
+                                 tier: config.tiers.tiers[idx], trend: tr.trend.trend,
+                                 arrived: tr.arrival.state == .arrived)
+        }
+    }
+
+    public var trackedCount: Int { trackedOrder.count }
+}

@@ -1,0 +1,142 @@
+/// Hotter / colder / steady from the rate of approach over a time window.
+///
+/// Each fix adds (time, distance). A least-squares line through the window's samples gives the
+/// closing rate and its standard error. A direction is called only when the rate is significant
+/// against both the scatter of the samples and the stated accuracy, and when the fitted change
+/// over the window is larger than what a still receiver wanders. Reversals (hotter ↔ colder)
+/// need the distance to move back by a share of the distance itself, so a receiver circling
+/// near the target does not flip on every step; `steady` needs the evidence of stillness to
+/// hold for a few seconds, so a car at a red light is noticed but a pause of one fix is not.
+public struct TrendEstimator: Sendable {
+    @usableFromInline struct Sample: Sendable {
+        var t: Double
+        var d: Double
+    }
+
+    public private(set) var trend: Trend = .unknown
+    /// Fitted closing speed (m/s, positive when approaching), when the window allows a fit.
+    public private(set) var closingSpeed: Double?
+
+    @usableFromInline var samples: [Sample] = []
+    @usableFromInline var head = 0
+    // Distance extreme since the current direction was declared (for reversal cadence).
+    @usableFromInline var extreme: Double = 0
+    // When the evidence first said "still" while the trend was hotter/colder.
+    @usableFromInline var stillSince: Double?
+
+    public init() {}
+
+    public mutating func reset() {
+        trend = .unknown
+        closingSpeed = nil
+        samples.removeAll(keepingCapacity: true)
+        head = 0
+        stillSince = nil
+    }
+
+    /// Adds a sample at time `t` (seconds) and distance `d` with 95 % accuracy `accuracy` (metres).
+    /// Returns true when the trend changed.
+    public mutating func add(t: Double, distance d: Double, accuracy: Double?, config c: EngineConfig) -> Bool {
+        // Drop samples older than the window.
+        samples.append(Sample(t: t, d: d))
+        while head < samples.count, t - samples[head].t > c.trendWindowSeconds { head += 1 }
+        if head > 64, head * 2 > samples.count {
+            samples.removeFirst(head)
+            head = 0
+        }
+        let n = samples.count - head
+        let old = trend
+        guard n >= 3, t - samples[head].t >= c.trendMinSpanSeconds, let full = fit(from: head, accuracy: accuracy)
+        else {
+            closingSpeed = nil
+            return false
+        }
+        closingSpeed = -full.slope
+        // Direction: the whole window's rate, significant against its scatter, faster than
+        // standing still, and a fitted change larger than a still receiver's wander.
+        let significant = abs(full.slope) > c.trendSignificance * full.slopeError
+            && abs(full.slope) > c.trendSteadySpeed
+            && abs(full.slope) * full.span > c.trendAccuracyShare * (accuracy ?? 0)
+        // Stillness: the last few seconds alone, so a stop shows before the window forgets the drive.
+        var r = samples.count - 1
+        while r > head, t - samples[r - 1].t <= c.trendStillWindowSeconds { r -= 1 }
+        var still = false
+        if samples.count - r >= 3, t - samples[r].t >= c.trendStillWindowSeconds / 2,
+           let recent = fit(from: r, accuracy: accuracy) {
+            still = abs(recent.slope) <= c.trendSteadySpeed
+        }
+
+        var candidate: Trend? = nil
+        if still { candidate = .steady } else if significant { candidate = full.slope < 0 ? .hotter : .colder }
+
+        let cadence = c.trendCadenceFraction * min(max(d, c.trendCadenceMin), c.trendCadenceMax)
+        switch (trend, candidate) {
+        case (_, nil):
+            break
+        case (.unknown, let cand?), (.steady, let cand?):
+            if cand != trend {
+                trend = cand
+                extreme = d
+            }
+            stillSince = nil
+        case (.hotter, .hotter?), (.colder, .colder?):
+            stillSince = nil
+        case (.hotter, .colder?), (.colder, .hotter?):
+            stillSince = nil
+            // Only reverse once the distance has come back by the cadence from its extreme.
+            if abs(d - extreme) >= cadence {
+                trend = candidate!
+                extreme = d
+            }
+        case (.hotter, .steady?), (.colder, .steady?):
+            if let s = stillSince {
+                if t - s >= c.trendSteadyHoldSeconds {
+                    trend = .steady
+                    stillSince = nil
+                }
+            } else {
+                stillSince = t
+            }
+        default:
+            break
+        }
+        // Track the running extreme in the direction of travel.
+        if trend == .hotter { extreme = min(extreme, d) } else if trend == .colder { extreme = max(extreme, d) }
+        return trend != old
+    }
+
+    private struct Fit {
+        var slope: Double
+        var slopeError: Double
+        var span: Double
+    }
+
+    /// Least-squares line through samples[from...] on centred values (safe with epoch-sized times).
+    private func fit(from start: Int, accuracy: Double?) -> Fit? {
+        let n = Double(samples.count - start)
+        var st = 0.0, sd = 0.0
+        for i in start..<samples.count { st += samples[i].t; sd += samples[i].d }
+        let mt = st / n, md = sd / n
+        var sxx = 0.0, sxy = 0.0, syy = 0.0
+        for i in start..<samples.count {
+            let x = samples[i].t - mt, y = samples[i].d - md
+            sxx += x * x; sxy += x * y; syy += y * y
+        }
+        guard sxx > 0 else { return nil }
+        let slope = sxy / sxx
+        let residual = max(0, syy - slope * sxy) / max(n - 2, 1)
+        // The stated accuracy is a 95 % radius (often pessimistic): a tenth of it, as a 1-sigma
+        // floor on the scatter, keeps a run of suspiciously smooth samples from looking certain.
+        let floor = (accuracy ?? 0) / 10
+        let sigma2 = max(residual, floor * floor, 0.01)
+        return Fit(slope: slope, slopeError: (sigma2 / sxx).squareRoot(),
+                   span: samples[samples.count - 1].t - samples[start].t)
+    }
+
+    /// Marks the trend unknown (stale or no fix) and forgets the window. True when it changed.
+    public mutating func invalidate() -> Bool {
+        let changed = trend != .unknown
+        reset()
+        return changed
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Buffered writes to a file descriptor: replays print hundreds of thousands of lines, and one
+/// write(2) per line would dominate.
+final class OutputBuffer {
+    private var buffer: [UInt8] = []
+    private let fd: Int32
+
+    init(fd: Int32 = STDOUT_FILENO) {
+        self.fd = fd
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    func line(_ s: String) {
+        buffer.append(contentsOf: s.utf8)
+        buffer.append(10)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    func flush() {
+        var off = 0
+        while off < buffer.count {
+            let n = buffer[off...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            off += n
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    deinit { flush() }
+}
+
+/// Writes one line to stderr.
+func warn(_ s: String) {
+    FileHandle.standardError.write(Data((s + "\n").utf8))
+}
