@@ -1,0 +1,102 @@
+import Foundation
+import HotColdCore
+import HotColdTestSupport
+import Testing
+
+@Suite struct EventWireTests {
+    let target = TargetRef(id: "GC2T9RW", name: "Die \"Quelle\"\n", kind: .geocache)
+    let time = Date(timeIntervalSince1970: 1_700_000_000.25)
+
+    var samples: [Event] {
+        [
+            .proximity(.init(time: time, target: target, distance: 1234.56789, bearing: 359.96,
+                             tier: 3, tierName: "cool", trend: .hotter, accuracy: 4.44, speed: 13.888, eta: 88.8)),
+            .proximity(.init(time: time, target: target, distance: 0.0004, bearing: 0, tier: 7,
+                             tierName: "burning", trend: .unknown)),
+            .arrived(.init(time: time, target: target, distance: 42.1)),
+            .departed(.init(time: time, target: target, distance: 151)),
+            .gps(.init(time: time, state: .stale)),
+        ]
+    }
+
+    @Test func classComesFirstAndUnitsAreInNames() {
+        let line = samples[0].jsonLine
+        #expect(line.hasPrefix("{\"class\":\"PROXIMITY\",\"time\":\"2023-11-14T22:13:20.250Z\""))
+        #expect(line.contains("\"distance_m\":1234.568"))
+        #expect(line.contains("\"speed_mps\":13.89"))
+        #expect(line.contains("\"eta_s\":89"))
+        #expect(!line.contains("\n"))
+    }
+
+    @Test func optionalFieldsAreOmittedNotNull() {
+        let line = samples[1].jsonLine
+        #expect(!line.contains("accuracy_m") && !line.contains("null"))
+        #expect(line.contains("\"distance_m\":0,"))
+    }
+
+    @Test func roundTrips() throws {
+        for e in samples {
+            let back = try Event(jsonLine: e.jsonLine)
+            #expect(back.jsonLine == e.jsonLine)
+            #expect(back.className == e.className)
+        }
+    }
+
+    @Test func linesParseAsJSON() throws {
+        for e in samples {
+            let obj = try JSONSerialization.jsonObject(with: Data(e.jsonLine.utf8)) as? [String: Any]
+            #expect(obj?["class"] as? String == e.className)
+        }
+        let obj = try JSONSerialization.jsonObject(with: Data(samples[2].jsonLine.utf8)) as! [String: Any]
+        let t = obj["target"] as! [String: Any]
+        #expect(t["name"] as? String == "Die \"Quelle\"\n")
+    }
+
+    @Test func linesMatchTheJSONSchema() throws {
+        // Validated by a real JSON Schema implementation (Python jsonschema), not by us.
+        let schema = TestData.repo("schema/event.schema.json").path
+        let lines = samples.map(\.jsonLine).joined(separator: "\n") + "\n"
+        let script = """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            v = jsonschema.Draft202012Validator(schema)
+            bad = 0
+            for n, line in enumerate(sys.stdin, 1):
+                for err in v.iter_errors(json.loads(line)):
+                    print(f"line {n}: {err.message}"); bad += 1
+            sys.exit(1 if bad else 0)
+            """
+        let r = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, schema],
+                                   input: Data(lines.utf8))
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        // And a line that breaks the schema is caught (the check can fail).
+        let broken = "{\"class\":\"ARRIVED\",\"time\":\"yesterday\"}\n"
+        let r2 = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, schema],
+                                    input: Data(broken.utf8))
+        #expect(r2.status == 1)
+    }
+
+    @Test func isoTimesRoundTrip() {
+        for s in ["2029-06-01T12:00:00.000Z", "1999-12-31T23:59:59.999Z", "2024-02-29T00:00:00.500Z"] {
+            let d = ISO8601.parse(s)
+            #expect(d.map(ISO8601.format) == s)
+        }
+        #expect(ISO8601.parse("2024-02-29T10:00:00+10:00").map(ISO8601.format) == "2024-02-29T00:00:00.000Z")
+        #expect(ISO8601.parse("2024-13-01T00:00:00Z") == nil)
+        #expect(ISO8601.parse("not a time") == nil)
+    }
+
+    @Test func distanceFormatting() {
+        #expect(DistanceFormat.text(849.6) == "850 m")
+        #expect(DistanceFormat.text(999.4) == "999 m")
+        #expect(DistanceFormat.text(1234) == "1.2 km")
+        #expect(DistanceFormat.text(9_960) == "10 km")
+        #expect(DistanceFormat.text(12_400) == "12 km")
+        #expect(DistanceFormat.compass(0) == "N" && DistanceFormat.compass(359) == "N")
+        #expect(DistanceFormat.compass(202.5) == "SSW")
+        #expect(DistanceParser.metres("1.2km") == 1200)
+        #expect(DistanceParser.metres("850m") == 850)
+        #expect(DistanceParser.metres("10") == 10)
+        #expect(DistanceParser.metres("-3m") == nil && DistanceParser.metres("far") == nil)
+    }
+}
