@@ -1,7 +1,8 @@
 import Foundation
 import HotColdCore
 
-/// Reads `--targets FILE`: a JSON array of `{"id","name","lat","lon","kind"?}`.
+/// Reads `--targets FILE`: a JSON array of `{"id","name","lat","lon","kind"?}`, or a Big Things
+/// catalogue (`{"things":[...]}`, the bundled file's and the web API's shape).
 enum TargetsFile {
     struct Row: Decodable {
         var id: String
@@ -9,6 +10,12 @@ enum TargetsFile {
         var lat: Double
         var lon: Double
         var kind: String?
+        /// Catalogue rows that duplicate another row say so; replay keeps only the original.
+        var same_object_as: String?
+    }
+
+    struct Catalogue: Decodable {
+        var things: [Row]
     }
 
     static func load(_ path: String) throws -> [Target] {
@@ -19,8 +26,15 @@ enum TargetsFile {
             throw CLIError("cannot read targets file \(path): \(error.localizedDescription)")
         }
         let rows: [Row]
+        let isCatalogue = data.first(where: { !$0.isWhitespace }) == UInt8(ascii: "{")
         do {
-            rows = try JSONDecoder().decode([Row].self, from: data)
+            rows = isCatalogue
+                ? try JSONDecoder().decode(Catalogue.self, from: data).things.filter { $0.same_object_as == nil }.map { r in
+                    var r = r
+                    r.kind = r.kind ?? "bigthing"
+                    return r
+                }
+                : try JSONDecoder().decode([Row].self, from: data)
         } catch let DecodingError.dataCorrupted(ctx) {
             throw CLIError("\(path): not valid JSON: \(ctx.debugDescription) \(describe(ctx.codingPath))")
         } catch let DecodingError.keyNotFound(key, ctx) {
@@ -44,4 +58,8 @@ enum TargetsFile {
     private static func describe(_ path: [any CodingKey]) -> String {
         path.map { k in k.intValue.map { "row \($0 + 1)" } ?? k.stringValue }.joined(separator: " ")
     }
+}
+
+private extension UInt8 {
+    var isWhitespace: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
 }
