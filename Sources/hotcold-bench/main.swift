@@ -1,1 +1,5 @@
-print("bench")
+// Benchmarks that print figures. Run in release: swift run -c release hotcold-bench [engine|...]
+let which = Set(CommandLine.arguments.dropFirst())
+func wants(_ name: String) -> Bool { which.isEmpty || which.contains(name) }
+
+if wants("engine") { benchEngine() }

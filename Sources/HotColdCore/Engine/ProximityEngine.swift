@@ -20,9 +20,12 @@ public struct ProximityEngine: Sendable {
 
     private var grid: SpatialGrid?
     private var filter = FixFilter()
-    // Tracked targets by index into `targets`; kept sorted by index for deterministic output.
-    private var tracked: [Int: TargetTracker] = [:]
+    // Tracked targets: `trackedOrder[k]` is an index into `targets`, `trackers[k]` its state.
+    // Kept sorted by target index for deterministic output, and mutated in place (a copy of a
+    // tracker would copy its trend window on every fix).
+    private var trackers: [TargetTracker] = []
     private var trackedOrder: [Int] = []
+    private var isTracked: Set<Int> = []
     // Roam: candidates near the last query point, refreshed after moving `roamRefresh` metres.
     private var candidates: [Int] = []
     private var candidatesCentre: Coordinate?
@@ -51,16 +54,18 @@ public struct ProximityEngine: Sendable {
     }
 
     private mutating func setUp() {
-        tracked = [:]
+        trackers = []
         trackedOrder = []
+        isTracked = []
         candidates = []
         candidatesCentre = nil
         switch mode {
         case .hunt:
             grid = nil
             for i in targets.indices where targets[i].coordinate.isValid {
-                tracked[i] = TargetTracker()
+                trackers.append(TargetTracker())
                 trackedOrder.append(i)
+                isTracked.insert(i)
             }
         case .roam:
             grid = SpatialGrid(coordinates: targets.map(\.coordinate))
@@ -133,44 +138,45 @@ public struct ProximityEngine: Sendable {
         let segment = segmentStart.flatMap { t - $0.1 <= config.passMaxGapSeconds ? $0.0 : nil }
 
         if case .roam = mode {
-            // Measure tracked targets and nearby candidates; admit or release by radius.
-            for i in candidates where tracked[i] == nil {
-                let g = Geodesic.inverse(here, targets[i].coordinate)
-                if g.distance < roamRadius { admit(i) }
+            // Admit nearby candidates that came inside the radius.
+            for i in candidates where !isTracked.contains(i) {
+                if Geodesic.inverse(here, targets[i].coordinate).distance < roamRadius { admit(i) }
             }
         }
-        var released: [Int] = []
-        for i in trackedOrder {
+        var released = false
+        for k in trackedOrder.indices {
+            let i = trackedOrder[k]
             let target = targets[i]
             let g = Geodesic.inverse(here, target.coordinate)
-            var tr = tracked[i]!
             if case .roam = mode, g.distance > roamRadius * (1 + config.roamExitMarginFraction) {
-                if tr.announced {
+                if trackers[k].announced {
                     let coldest = config.tiers.coldest
                     out.append(.proximity(.init(
                         time: fix.time, target: target.ref, distance: g.distance,
                         bearing: g.initialBearing, tier: coldest.level, tierName: coldest.name,
-                        trend: tr.trend.trend, accuracy: accuracy, speed: fix.speed, eta: nil)))
+                        trend: trackers[k].trend.trend, accuracy: accuracy, speed: fix.speed, eta: nil)))
                 }
-                released.append(i)
+                isTracked.remove(i)
+                released = true
                 continue
             }
-            let previousDistance = tr.distance
-            let tierChanged = tr.tier.update(distance: g.distance, accuracy: accuracy, ladder: config.tiers, config: config)
-            let trendChanged = tr.trend.add(t: t, distance: g.distance, accuracy: accuracy, config: config)
+            let previousDistance = trackers[k].distance
+            let tierChanged = trackers[k].tier.update(distance: g.distance, accuracy: accuracy,
+                                                      ladder: config.tiers, config: config)
+            let trendChanged = trackers[k].trend.add(t: t, distance: g.distance, accuracy: accuracy, config: config)
             var pass: Double? = nil
             if let start = segment, previousDistance.isFinite {
                 pass = Self.passDistance(from: start, to: here, target: target.coordinate,
                                          d0: previousDistance, d1: g.distance, radius: config.arrivalRadius)
             }
-            let outcome = tr.arrival.update(t: t, distance: g.distance, accuracy: accuracy,
-                                            passDistance: pass, config: config)
-            tr.distance = g.distance
-            tr.bearing = g.initialBearing
-            tr.time = t
-            if tierChanged || trendChanged || !tr.announced {
-                tr.announced = true
-                out.append(proximity(tr, target: target, time: fix.time, fix: fix))
+            let outcome = trackers[k].arrival.update(t: t, distance: g.distance, accuracy: accuracy,
+                                                     passDistance: pass, config: config)
+            trackers[k].distance = g.distance
+            trackers[k].bearing = g.initialBearing
+            trackers[k].time = t
+            if tierChanged || trendChanged || !trackers[k].announced {
+                trackers[k].announced = true
+                out.append(proximity(trackers[k], target: target, time: fix.time, fix: fix))
             }
             switch outcome {
             case .none: break
@@ -179,12 +185,18 @@ public struct ProximityEngine: Sendable {
             case .departed(let d):
                 out.append(.departed(.init(time: fix.time, target: target.ref, distance: d)))
             }
-            tracked[i] = tr
         }
-        for i in released {
-            tracked[i] = nil
+        if released {
+            var k = 0
+            while k < trackedOrder.count {
+                if isTracked.contains(trackedOrder[k]) {
+                    k += 1
+                } else {
+                    trackedOrder.remove(at: k)
+                    trackers.remove(at: k)
+                }
+            }
         }
-        if !released.isEmpty { trackedOrder.removeAll { tracked[$0] == nil } }
         segmentStart = (here, t)
     }
 
@@ -202,10 +214,11 @@ public struct ProximityEngine: Sendable {
     }
 
     private mutating func admit(_ i: Int) {
-        tracked[i] = TargetTracker()
         // Keep the order sorted so output order never depends on arrival order into range.
         let pos = trackedOrder.firstIndex { $0 > i } ?? trackedOrder.count
         trackedOrder.insert(i, at: pos)
+        trackers.insert(TargetTracker(), at: pos)
+        isTracked.insert(i)
     }
 
     private mutating func refreshRoam(around here: Coordinate) {
@@ -222,12 +235,10 @@ public struct ProximityEngine: Sendable {
     }
 
     private mutating func invalidateTrends(time: Date, into out: inout [Event]) {
-        for i in trackedOrder {
-            guard var tr = tracked[i] else { continue }
-            if tr.trend.invalidate(), tr.announced {
-                out.append(proximity(tr, target: targets[i], time: time, fix: nil))
+        for k in trackedOrder.indices {
+            if trackers[k].trend.invalidate(), trackers[k].announced {
+                out.append(proximity(trackers[k], target: targets[trackedOrder[k]], time: time, fix: nil))
             }
-            tracked[i] = tr
         }
     }
 
@@ -253,16 +264,19 @@ public struct ProximityEngine: Sendable {
 
     /// One PROXIMITY per tracked target with its current state (the socket's `poll`).
     public func poll() -> [Event] {
-        trackedOrder.compactMap { i in
-            guard let tr = tracked[i], tr.distance.isFinite else { return nil }
-            return proximity(tr, target: targets[i], time: Date(timeIntervalSince1970: tr.time), fix: filter.last)
+        trackedOrder.indices.compactMap { k in
+            let tr = trackers[k]
+            guard tr.distance.isFinite else { return nil }
+            return proximity(tr, target: targets[trackedOrder[k]], time: Date(timeIntervalSince1970: tr.time),
+                             fix: filter.last)
         }
     }
 
     /// The tracked targets' current state (for `status`).
     public func snapshot() -> [TrackedTarget] {
-        trackedOrder.compactMap { i in
-            guard let tr = tracked[i], tr.distance.isFinite else { return nil }
+        trackedOrder.indices.compactMap { k in
+            let tr = trackers[k], i = trackedOrder[k]
+            guard tr.distance.isFinite else { return nil }
             let idx = tr.tier.index ?? config.tiers.index(for: tr.distance)
             return TrackedTarget(target: targets[i].ref, distance: tr.distance, bearing: tr.bearing,
                                  tier: config.tiers.tiers[idx], trend: tr.trend.trend,
