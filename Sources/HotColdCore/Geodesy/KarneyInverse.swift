@@ -84,7 +84,7 @@ enum KarneyInverse {
             calp2 = 1; salp2 = 0
             let ssig1 = sbet1, csig1 = calp1 * cbet1
             let ssig2 = sbet2, csig2 = calp2 * cbet2
-            let sig12 = atan2(max(0, csig1 * ssig2 - ssig1 * csig2), csig1 * csig2 + ssig1 * ssig2)
+            let sig12 = atan2(positive(csig1 * ssig2 - ssig1 * csig2), csig1 * csig2 + ssig1 * ssig2)
             let (s12b, m12b) = lengths(
                 eps: WGS84.n, sig12: sig12, ssig1: ssig1, csig1: csig1, dn1: dn1,
                 ssig2: ssig2, csig2: csig2, dn2: dn2)
@@ -227,9 +227,9 @@ enum KarneyInverse {
         let somg2 = salp0 * sbet2, comg2 = calp2 * cbet2
         normalize(&ssig2, &csig2)
 
-        let sig12 = atan2(max(0, csig1 * ssig2 - ssig1 * csig2), csig1 * csig2 + ssig1 * ssig2)
+        let sig12 = atan2(positive(csig1 * ssig2 - ssig1 * csig2), csig1 * csig2 + ssig1 * ssig2)
         // omega12 - lam120 directly as one angle, to avoid cancellation.
-        let somg12 = max(0, comg1 * somg2 - somg1 * comg2)
+        let somg12 = positive(comg1 * somg2 - somg1 * comg2)
         let comg12 = comg1 * comg2 + somg1 * somg2
         let eta = atan2(somg12 * clam120 - comg12 * slam120, comg12 * clam120 + somg12 * slam120)
 
@@ -354,4 +354,9 @@ enum KarneyInverse {
         let w = (uv - q) / (2 * v)
         return uv / ((uv + sq(w)).squareRoot() + w)
     }
+
+    /// max(0, x) that turns -0 into +0: atan2(-0, -1) is -pi, not pi, and a
+    /// sigma12 of -pi would make an exactly antipodal line negative.
+    @inline(__always)
+    static func positive(_ x: Double) -> Double { x > 0 ? x : 0 }
 }
