@@ -52,7 +52,8 @@ import Testing
             let end = Geodesic.direct(from: start, bearing: brg, distance: s)
             #expect(end.isValid)
             let back = Geodesic.inverse(start, end)
-            #expect(abs(back.distance - s) <= 1e-6, "\(start) \(brg)° \(s) m")
+            // 10 µm: the short-line path (chords < 50 km) is good to ~2 µm, the rest to ~10 nm.
+            #expect(abs(back.distance - s) <= 1e-5, "\(start) \(brg)° \(s) m")
             if abs(lat) < 89.99 && s > 1 && s < 18_000_000 {
                 #expect(angleError(back.initialBearing, brg) <= 1e-6, "\(start) \(brg)° \(s) m")
             }
