@@ -47,8 +47,8 @@ import Testing
                 #expect(abs(row.m12) * azi2Err * .pi / 180 <= 1e-6, "row \(row.index): azi2")
             }
             report.append(String(
-                format: "  %-26@ distance %.3e m (row %d); azi1 %.3e° (%.3e° where |m12| > 1 km), as sideways miss m12·δazi1 %.3e m; azi2 %.3e°",
-                group.name, maxDist, worstRow, maxAzi, maxAziConditioned, maxSideways, maxAzi2))
+                format: "  %@ distance %.3e m (row %d); azi1 %.3e° (%.3e° where |m12| > 1 km), as sideways miss m12·δazi1 %.3e m; azi2 %.3e°",
+                group.name.padding(toLength: 26, withPad: " ", startingAt: 0), maxDist, worstRow, maxAzi, maxAziConditioned, maxSideways, maxAzi2))
         }
         print("GeodTest-short inverse, max error per group:\n" + report.joined(separator: "\n"))
     }
@@ -82,7 +82,7 @@ import Testing
                 maxLat = max(maxLat, dLat); maxLon = max(maxLon, dLon)
             }
             report.append(String(
-                format: "  %-26@ lat %.3e°, lon·cos(lat) %.3e°", group.name, maxLat, maxLon))
+                format: "  %@ lat %.3e°, lon·cos(lat) %.3e°", group.name.padding(toLength: 26, withPad: " ", startingAt: 0), maxLat, maxLon))
         }
         print("GeodTest-short direct, max error per group:\n" + report.joined(separator: "\n"))
     }

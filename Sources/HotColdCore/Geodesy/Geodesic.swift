@@ -28,8 +28,11 @@ public struct GeodesicInverse: Sendable, Equatable {
 ///                             distance: line.distance)  // ~ perth
 /// ```
 ///
-/// Distances are accurate to about 15 nm (full solution) or 0.1 µm–10 µm
-/// (short-line path, chords under 50 km); see the tests for measured figures.
+/// Measured accuracy (see the tests): distances within 10 nm of Karney's
+/// GeodTest set on every row (nearly antipodal included), bearings within
+/// 1e-8° wherever they are well defined. Lines with a chord under 50 km take a
+/// cheaper chord-to-arc path that agrees with the full solution to 2 µm in
+/// distance and 2e-7° in bearing (nanometres below 1 km).
 public enum Geodesic {
     /// Shortest distance and bearings from `a` to `b`. Solves every pair,
     /// nearly antipodal ones included. For coincident points the bearings
