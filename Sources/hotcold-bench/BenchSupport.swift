@@ -21,7 +21,7 @@ func rate(_ count: Int, _ seconds: Double) -> String {
 }
 
 /// A deterministic generator for benchmark data.
-struct BenchRandom {
+struct BenchRandom: RandomNumberGenerator {
     var state: UInt64
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

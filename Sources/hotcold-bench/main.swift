@@ -2,4 +2,5 @@
 let which = Set(CommandLine.arguments.dropFirst())
 func wants(_ name: String) -> Bool { which.isEmpty || which.contains(name) }
 
+if wants("geodesy") { benchGeodesy() }
 if wants("engine") { benchEngine() }

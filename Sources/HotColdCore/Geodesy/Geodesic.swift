@@ -62,16 +62,3 @@ extension Coordinate {
     @inlinable
     public func bearing(to other: Coordinate) -> Double { Geodesic.inverse(self, other).initialBearing }
 }
-
-extension Geodesic {
-    public static func direct(from a: Coordinate, bearing: Double, distance: Double) -> Coordinate {
-        let r = 6_371_008.8
-        let d = distance / r, th = bearing * .pi / 180
-        let p1 = a.latitude * .pi / 180, l1 = a.longitude * .pi / 180
-        let p2 = asin(sin(p1) * cos(d) + cos(p1) * sin(d) * cos(th))
-        let l2 = l1 + atan2(sin(th) * sin(d) * cos(p1), cos(d) - sin(p1) * sin(p2))
-        var lon = l2 * 180 / .pi
-        if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
-        return Coordinate(latitude: p2 * 180 / .pi, longitude: lon)
-    }
-}
