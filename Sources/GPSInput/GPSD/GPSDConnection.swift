@@ -17,27 +17,31 @@ final class GPSDConnection {
 
     /// `gps_open` + `?WATCH={"enable":true,"json":true}`, then puts the socket in non-blocking
     /// mode so that `gps_read` returns 0 instead of blocking when only part of a line is buffered.
-    init(host: String, port: Int) throws(GPSDConnectionError) {
-        data = .allocate(capacity: 1)
+    static func open(host: String, port: Int) throws(GPSDConnectionError) -> GPSDConnection {
+        let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
         UnsafeMutableRawPointer(data).initializeMemory(
             as: UInt8.self, repeating: 0, count: MemoryLayout<gps_data_t>.size)
         errno = 0
         if gps_open(host, String(port), data) != 0 {
             let code = errno
             data.deallocate()
-            throw GPSDConnectionError(description: "gpsd at \(host):\(port): \(Self.describe(code))")
+            throw GPSDConnectionError(description: "gpsd at \(host):\(port): \(describe(code))")
         }
-        isOpen = true
+        // From here on the connection owns `data` and closes and frees it.
+        let connection = GPSDConnection(openData: data)
         if gps_stream(data, UInt32(WATCH_ENABLE | WATCH_JSON), nil) != 0 {
-            let code = errno
-            close()
-            data.deallocate()
             throw GPSDConnectionError(
-                description: "gpsd at \(host):\(port): WATCH failed: \(Self.describe(code))")
+                description: "gpsd at \(host):\(port): WATCH failed: \(describe(errno))")
         }
         let fd = data.pointee.gps_fd
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+        return connection
+    }
+
+    private init(openData: UnsafeMutablePointer<gps_data_t>) {
+        data = openData
+        isOpen = true
     }
 
     deinit {

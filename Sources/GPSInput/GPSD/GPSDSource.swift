@@ -150,7 +150,7 @@ public final class GPSDSource: @unchecked Sendable {
         while !shouldStop {
             let connection: GPSDConnection
             do {
-                connection = try GPSDConnection(host: host, port: port)
+                connection = try GPSDConnection.open(host: host, port: port)
             } catch {
                 if !outageReported {
                     outageReported = true
