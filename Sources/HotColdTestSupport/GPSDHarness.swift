@@ -97,6 +97,7 @@ public final class GPSDHarness: @unchecked Sendable {
         terminate()
         if sender >= 0 { close(sender) }
         close(lifeline)
+        try? FileManager.default.removeItem(atPath: outputPath)
     }
 
     /// Waits until gpsd accepts TCP connections (and, for the UDP source, has bound its UDP
@@ -152,6 +153,7 @@ public final class GPSDHarness: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !exited else { return }
+        let controlSockets = controlSocketPaths()
         kill(-pid, SIGTERM)
         let deadline = Date(timeIntervalSinceNow: grace)
         var status: Int32 = 0
@@ -166,7 +168,25 @@ public final class GPSDHarness: @unchecked Sendable {
         }
         // gpsfake's gpsd may outlive gpsfake by a moment: make sure the group is gone.
         kill(-pid, SIGKILL)
-        try? FileManager.default.removeItem(atPath: outputPath)
+        // gpsfake gives its gpsd a control socket (-F /tmp/gpsfake-PID.sock) and leaves it behind.
+        for path in controlSockets { unlink(path) }
+    }
+
+    /// The `-F` control-socket paths on the command lines of this process group's members.
+    private func controlSocketPaths() -> [String] {
+        var paths: [String] = []
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries where entry.allSatisfy(\.isNumber) {
+            // /proc/PID/stat: "pid (comm) state ppid pgrp ..."; comm may hold spaces, so split after ")".
+            guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let end = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: end)...].split(separator: " ")
+            guard fields.count > 2, Int32(fields[2]) == pid,
+                  let raw = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
+            let args = raw.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            if let i = args.firstIndex(of: "-F"), i + 1 < args.count { paths.append(args[i + 1]) }
+        }
+        return paths
     }
 
     /// SIGKILL, no grace: gpsd vanishes as on a crash. The process is reaped.
@@ -174,10 +194,12 @@ public final class GPSDHarness: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !exited else { return }
+        let controlSockets = controlSocketPaths()
         kill(-pid, SIGKILL)
         var status: Int32 = 0
         _ = waitpid(pid, &status, 0)
         exited = true
+        for path in controlSockets { unlink(path) }
     }
 
     private static func executable(_ name: String, in dirs: [String]) throws -> String {
