@@ -1,0 +1,31 @@
+import HotColdCore
+
+/// What a ``GPSDSource`` reports, in order, from its reader thread.
+///
+/// A session looks like `.lost` (only if gpsd was not there at first), `.connected`,
+/// any number of `.fix` / `.untimed`, then `.lost` when gpsd goes away, `.connected` when it
+/// is back, and so on until ``GPSDSource/stop()``.
+///
+/// ```swift
+/// for await input in GPSDSource(port: 2947).events() {
+///     switch input {
+///     case .connected: print("gpsd up")
+///     case .fix(let fix, let receivedAt): engine.feed(fix, receivedAt)
+///     case .untimed(let mode, _): print("receiver mode \(mode), no time")
+///     case .lost(let reason): print("GPS lost: \(reason)")
+///     }
+/// }
+/// ```
+public enum GPSDInput: Sendable, Equatable {
+    /// gpsd accepted the watch: reports will follow.
+    case connected
+    /// A TPV report with a time. `receivedAt` is `CLOCK_MONOTONIC` in nanoseconds, taken when
+    /// `gps_read` returned it (for fix-to-output latency measurement).
+    case fix(Fix, receivedAt: UInt64)
+    /// A TPV report without a time (gpsd 3.22 sends these for "no fix" and sometimes for the
+    /// first fix). Only the mode is usable: without a time it cannot be ordered against fixes.
+    case untimed(mode: Fix.Mode, receivedAt: UInt64)
+    /// gpsd is unreachable or closed the connection. Reported once per outage; the source keeps
+    /// retrying with ``Backoff`` until ``GPSDSource/stop()``.
+    case lost(reason: String)
+}

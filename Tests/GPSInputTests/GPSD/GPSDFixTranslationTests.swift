@@ -1,0 +1,104 @@
+import CGPS
+import Foundation
+@testable import GPSInput
+import HotColdCore
+import Testing
+
+/// The gps_data_t → GPSDInput translation on hand-made structs: what gpsd 3.22 leaves as NaN,
+/// a SKY after a TPV, a TPV without time, a mode gpsd should never send.
+@Suite("gps_data_t translation")
+struct GPSDFixTranslationTests {
+    /// A zeroed gps_data_t on the heap with every fix field NaN, as libgps leaves an empty TPV.
+    final class Data {
+        let p = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
+        init() {
+            UnsafeMutableRawPointer(p).initializeMemory(
+                as: UInt8.self, repeating: 0, count: MemoryLayout<gps_data_t>.size)
+            let nan = Double.nan
+            p.pointee.fix.latitude = nan; p.pointee.fix.longitude = nan
+            p.pointee.fix.epx = nan; p.pointee.fix.epy = nan; p.pointee.fix.eph = nan
+            p.pointee.fix.speed = nan; p.pointee.fix.track = nan
+            p.pointee.fix.altMSL = nan; p.pointee.fix.altHAE = nan; p.pointee.fix.geoid_sep = nan
+            p.pointee.dop.hdop = nan
+        }
+        deinit { p.deallocate() }
+        func input(skySeen: Bool = false) -> GPSDInput? {
+            GPSDFixTranslation.input(from: p, skySeen: skySeen, receivedAt: 42)
+        }
+    }
+
+    let tpv = gps_mask_t(STATUS_SET | MODE_SET) | gps_mask_t(PACKET_SET)
+
+    @Test("a TPV with only time and mode: every unknown is nil, nothing is NaN")
+    func nanBecomesNil() throws {
+        let d = Data()
+        d.p.pointee.set = tpv | gps_mask_t(TIME_SET)
+        d.p.pointee.fix.mode = 3
+        d.p.pointee.fix.time = timespec(tv_sec: 1_735_689_600, tv_nsec: 500_000_000)
+        guard case .fix(let fix, let at) = d.input(skySeen: true) else {
+            Issue.record("expected a fix"); return
+        }
+        #expect(at == 42)
+        #expect(fix.time == Date(timeIntervalSince1970: 1_735_689_600.5))
+        #expect(fix.mode == .threeD)
+        #expect(fix.coordinate == nil)
+        #expect([fix.epx, fix.epy, fix.eph, fix.hdop, fix.speed, fix.track, fix.altitude]
+            .allSatisfy { $0 == nil })
+        #expect(fix.satellites == nil)
+        #expect(!fix.hasPosition)
+    }
+
+    @Test("a full TPV: position, errors, speed, track, altitude from altHAE when altMSL is NaN")
+    func fullTPV() {
+        let d = Data()
+        d.p.pointee.set = tpv | gps_mask_t(TIME_SET | LATLON_SET | ALTITUDE_SET | SPEED_SET | TRACK_SET)
+        d.p.pointee.fix.mode = 2
+        d.p.pointee.fix.time = timespec(tv_sec: 1_735_689_601, tv_nsec: 0)
+        d.p.pointee.fix.latitude = -33.8568
+        d.p.pointee.fix.longitude = 151.2153
+        d.p.pointee.fix.epx = 3; d.p.pointee.fix.epy = 4; d.p.pointee.fix.eph = 5
+        d.p.pointee.fix.speed = 1.5; d.p.pointee.fix.track = 270
+        d.p.pointee.fix.altHAE = 47.4; d.p.pointee.fix.geoid_sep = 22.4
+        d.p.pointee.satellites_used = 7
+        d.p.pointee.dop.hdop = 0.9
+        guard case .fix(let fix, _) = d.input(skySeen: true) else {
+            Issue.record("expected a fix"); return
+        }
+        #expect(fix.coordinate == Coordinate(latitude: -33.8568, longitude: 151.2153))
+        #expect(fix.mode == .twoD)
+        #expect(fix.epx == 3 && fix.epy == 4 && fix.eph == 5)
+        #expect(fix.speed == 1.5 && fix.track == 270)
+        #expect(abs(fix.altitude! - 25.0) < 1e-9)
+        #expect(fix.satellites == 7 && fix.hdop == 0.9)
+        // Before any SKY on this connection, SKY-borne figures are unknown.
+        guard case .fix(let early, _) = d.input(skySeen: false) else { return }
+        #expect(early.satellites == nil && early.hdop == nil)
+    }
+
+    @Test("not a TPV (SKY, VERSION, WATCH): no report, even with a stale fix in the struct")
+    func notATPV() {
+        let d = Data()
+        d.p.pointee.fix.mode = 3
+        d.p.pointee.fix.time = timespec(tv_sec: 1_735_689_600, tv_nsec: 0)
+        d.p.pointee.fix.latitude = 1; d.p.pointee.fix.longitude = 2
+        for set in [SATELLITE_SET, VERSION_SET, POLICY_SET, DEVICELIST_SET] {
+            d.p.pointee.set = gps_mask_t(set) | gps_mask_t(PACKET_SET)
+            #expect(d.input() == nil)
+        }
+    }
+
+    @Test("a TPV without time is .untimed; a mode outside 0…3 is .unknown")
+    func untimedAndOddMode() {
+        let d = Data()
+        d.p.pointee.set = tpv
+        d.p.pointee.fix.mode = 1
+        #expect(d.input() == .untimed(mode: .noFix, receivedAt: 42))
+        d.p.pointee.fix.mode = 7
+        #expect(d.input() == .untimed(mode: .unknown, receivedAt: 42))
+        d.p.pointee.set = tpv | gps_mask_t(TIME_SET | LATLON_SET)
+        d.p.pointee.fix.time = timespec(tv_sec: 1_735_689_600, tv_nsec: 0)
+        d.p.pointee.fix.latitude = .infinity; d.p.pointee.fix.longitude = 2
+        guard case .fix(let fix, _) = d.input() else { Issue.record("expected a fix"); return }
+        #expect(fix.mode == .unknown && fix.coordinate == nil)
+    }
+}
