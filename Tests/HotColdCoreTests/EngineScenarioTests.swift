@@ -11,7 +11,7 @@ import Testing
     func pass(offset: Double, speed: Double = 15, interval: Double = 1, before: Double = 3000,
               after: Double = 3000, phase: Double = 0) -> ([Fix], Target, Double) {
         let start = Geodesic.direct(from: origin, bearing: 270, distance: before + phase)
-        var track = SyntheticTrack(start: start)
+        var track = SyntheticDrive(start: start)
         track.drive(bearing: 90, distance: before + after, speed: speed, interval: interval)
         let closest = Geodesic.direct(from: origin, bearing: 0, distance: offset)
         let target = Target(id: "t", name: "Target", kind: .geocache, coordinate: closest)
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func stopAtRedLightGoesSteadyThenHotterAgain() {
-        var track = SyntheticTrack(start: Geodesic.direct(from: origin, bearing: 270, distance: 3000))
+        var track = SyntheticDrive(start: Geodesic.direct(from: origin, bearing: 270, distance: 3000))
         track.drive(bearing: 90, distance: 1500, speed: 15)
         let stopStart = track.time
         track.wait(seconds: 60, jitter: 1)
@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func noFixStretchReportsGPSStateAndUnknownTrend() {
-        var track = SyntheticTrack(start: Geodesic.direct(from: origin, bearing: 270, distance: 3000))
+        var track = SyntheticDrive(start: Geodesic.direct(from: origin, bearing: 270, distance: 3000))
         track.drive(bearing: 90, distance: 600, speed: 15)
         let gapStart = track.time
         track.noFix(seconds: 30, bearing: 90, speed: 15)
@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func silenceMakesGPSStaleAndTrendUnknown() {
-        var track = SyntheticTrack(start: Geodesic.direct(from: origin, bearing: 270, distance: 3000))
+        var track = SyntheticDrive(start: Geodesic.direct(from: origin, bearing: 270, distance: 3000))
         track.drive(bearing: 90, distance: 600, speed: 15)
         let last = track.time
         track.silence(seconds: 60, bearing: 90, speed: 15)
@@ -116,7 +116,7 @@ import Testing
     }
 
     @Test func oneWildFixNearTheTargetDoesNotArrive() {
-        var track = SyntheticTrack(start: Geodesic.direct(from: origin, bearing: 270, distance: 2000))
+        var track = SyntheticDrive(start: Geodesic.direct(from: origin, bearing: 270, distance: 2000))
         track.drive(bearing: 90, distance: 1500, speed: 15)
         let wild = Fix(time: Date(timeIntervalSince1970: track.time + 1), coordinate: origin, mode: .threeD, eph: 5)
         track.time += 1
@@ -136,7 +136,7 @@ import Testing
         // 300 m from the target (hot/warm boundary), 4 m (1 sigma) jitter for 20 minutes,
         // reported as an 8 m 95 % error.
         let here = Geodesic.direct(from: origin, bearing: 45, distance: 300)
-        var track = SyntheticTrack(start: here, eph: 8, seed: 7)
+        var track = SyntheticDrive(start: here, eph: 8, seed: 7)
         track.wait(seconds: 1200, jitter: 4)
         let events = run(track.fixes, [Target(id: "t", name: "T", coordinate: origin)])
         let tiers = events.proximities.map(\.tier)
@@ -148,9 +148,9 @@ import Testing
     @Test func arrivalIsHarderWithPoorAccuracy() {
         // Parked 80 m from the target: arrives with a 5 m fix, not with a 60 m one.
         let here = Geodesic.direct(from: origin, bearing: 10, distance: 80)
-        var good = SyntheticTrack(start: here, eph: 5)
+        var good = SyntheticDrive(start: here, eph: 5)
         good.wait(seconds: 10)
-        var poor = SyntheticTrack(start: here, eph: 60)
+        var poor = SyntheticDrive(start: here, eph: 60)
         poor.wait(seconds: 10)
         let target = Target(id: "t", name: "T", coordinate: origin)
         #expect(run(good.fixes, [target]).arrivals.count == 1)
@@ -159,7 +159,7 @@ import Testing
 
     @Test func departureNeedsTheExitBand() {
         // Arrive, then wander between 100 and 140 m: still arrived; past 150 m: departed.
-        var track = SyntheticTrack(start: Geodesic.direct(from: origin, bearing: 0, distance: 50), eph: 2)
+        var track = SyntheticDrive(start: Geodesic.direct(from: origin, bearing: 0, distance: 50), eph: 2)
         track.wait(seconds: 5)
         track.drive(bearing: 0, distance: 70, speed: 1)     // to 120 m
         track.wait(seconds: 30)
@@ -171,7 +171,7 @@ import Testing
     }
 
     @Test func outOfOrderAndDuplicateFixesAreDropped() {
-        var track = SyntheticTrack(start: origin)
+        var track = SyntheticDrive(start: origin)
         track.drive(bearing: 0, distance: 100, speed: 10)
         var fixes = track.fixes
         fixes.insert(fixes[3], at: 5)     // duplicate time
@@ -183,7 +183,7 @@ import Testing
     }
 
     @Test func replayIsDeterministic() {
-        var track = SyntheticTrack(start: Geodesic.direct(from: origin, bearing: 200, distance: 2500), seed: 3)
+        var track = SyntheticDrive(start: Geodesic.direct(from: origin, bearing: 200, distance: 2500), seed: 3)
         track.drive(bearing: 20, distance: 5000, speed: 12, jitter: 4)
         let targets = [Target(id: "a", name: "A", coordinate: origin),
                        Target(id: "b", name: "B", coordinate: Geodesic.direct(from: origin, bearing: 90, distance: 700))]
@@ -195,7 +195,7 @@ import Testing
 
     @Test func roamAdmitsAndReleasesTargetsByRadius() {
         // Drive 30 km east past three targets 1 km off the road, roaming with a 3 km radius.
-        var track = SyntheticTrack(start: origin)
+        var track = SyntheticDrive(start: origin)
         track.drive(bearing: 90, distance: 30_000, speed: 25)
         let targets = [5_000.0, 15_000, 25_000].enumerated().map { i, along in
             let onRoad = Geodesic.direct(from: origin, bearing: 90, distance: along)

@@ -3,7 +3,7 @@ import HotColdCore
 
 /// Deterministic test tracks with known truth: straight lines at a given speed, optional
 /// seeded jitter, stops and no-fix stretches.
-struct SyntheticTrack {
+struct SyntheticDrive {
     var fixes: [Fix] = []
     var time: Double
     var position: Coordinate
