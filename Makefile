@@ -1,0 +1,76 @@
+# hotcold: build and install.
+#
+#   make                      # release build of hotcoldd and hotcold
+#   sudo make install         # into /usr/local (PREFIX), or a staging root with DESTDIR=
+#   make install DESTDIR=/tmp/stage CONFIG=debug   # install already-built debug binaries
+#
+# `install` never builds (it would fight a running `swift test` for .build): build first.
+# Unit files name $(PREFIX) paths: they are written with /usr/local and rewritten on install.
+
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+CONFIG     ?= release
+SWIFT      ?= swift
+BINDIR_SRC ?= .build/$(CONFIG)
+
+BINDIR      = $(PREFIX)/bin
+UNITDIR     = $(PREFIX)/lib/systemd/system
+SYSUSERSDIR = $(PREFIX)/lib/sysusers.d
+CONFDIR     = $(PREFIX)/etc/hotcold
+DATADIR     = $(PREFIX)/share/hotcold
+DOCDIR      = $(PREFIX)/share/doc/hotcold
+
+PROGRAMS = hotcoldd hotcold
+UNITS    = hotcoldd.service hotcoldd.socket
+
+.PHONY: all build install uninstall test
+
+all: build
+
+build:
+	$(SWIFT) build -c $(CONFIG) --product hotcoldd
+	$(SWIFT) build -c $(CONFIG) --product hotcold
+
+test:
+	./scripts/test
+
+install:
+	@for p in $(PROGRAMS); do \
+	    if [ ! -x "$(BINDIR_SRC)/$$p" ]; then \
+	        echo "make install: $(BINDIR_SRC)/$$p is missing; run 'make build' (or set CONFIG=debug / BINDIR_SRC=)" >&2; exit 1; \
+	    fi; \
+	done
+	install -d -m 0755 "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(SYSUSERSDIR)" \
+	    "$(DESTDIR)$(CONFDIR)" "$(DESTDIR)$(DATADIR)" "$(DESTDIR)$(DOCDIR)"
+	for p in $(PROGRAMS); do install -m 0755 "$(BINDIR_SRC)/$$p" "$(DESTDIR)$(BINDIR)/$$p"; done
+	for u in $(UNITS); do \
+	    sed 's|/usr/local/|$(PREFIX)/|g' "systemd/$$u" > "$(DESTDIR)$(UNITDIR)/$$u.tmp" && \
+	    chmod 0644 "$(DESTDIR)$(UNITDIR)/$$u.tmp" && mv "$(DESTDIR)$(UNITDIR)/$$u.tmp" "$(DESTDIR)$(UNITDIR)/$$u"; \
+	done
+	install -m 0644 systemd/hotcold.sysusers "$(DESTDIR)$(SYSUSERSDIR)/hotcold.conf"
+	@# The configuration is the administrator's once installed: never overwrite it.
+	if [ -f config/hotcoldd.toml ]; then \
+	    if [ -e "$(DESTDIR)$(CONFDIR)/hotcoldd.toml" ]; then \
+	        install -m 0644 config/hotcoldd.toml "$(DESTDIR)$(CONFDIR)/hotcoldd.toml.new"; \
+	        echo "make install: kept $(DESTDIR)$(CONFDIR)/hotcoldd.toml; the new default is hotcoldd.toml.new"; \
+	    else \
+	        install -m 0644 config/hotcoldd.toml "$(DESTDIR)$(CONFDIR)/hotcoldd.toml"; \
+	    fi; \
+	fi
+	if [ -d data ]; then \
+	    (cd data && find . -type d) | while read -r d; do install -d -m 0755 "$(DESTDIR)$(DATADIR)/$$d"; done; \
+	    (cd data && find . -type f) | while read -r f; do install -m 0644 "data/$$f" "$(DESTDIR)$(DATADIR)/$$f"; done; \
+	fi
+	for d in README.md PROTOCOL.md; do [ ! -f "$$d" ] || install -m 0644 "$$d" "$(DESTDIR)$(DOCDIR)/$$d"; done
+	@# On the live system (no DESTDIR) create the hotcold group now rather than at next boot.
+	@if [ -z "$(DESTDIR)" ] && command -v systemd-sysusers >/dev/null 2>&1; then \
+	    systemd-sysusers "$(SYSUSERSDIR)/hotcold.conf" || true; \
+	    echo "make install: now run: systemctl daemon-reload && systemctl enable --now hotcoldd.socket hotcoldd.service"; \
+	fi
+
+uninstall:
+	for p in $(PROGRAMS); do rm -f "$(DESTDIR)$(BINDIR)/$$p"; done
+	for u in $(UNITS); do rm -f "$(DESTDIR)$(UNITDIR)/$$u"; done
+	rm -f "$(DESTDIR)$(SYSUSERSDIR)/hotcold.conf"
+	rm -rf "$(DESTDIR)$(DATADIR)" "$(DESTDIR)$(DOCDIR)"
+	@echo "make uninstall: left $(DESTDIR)$(CONFDIR) in place"

@@ -1,0 +1,19 @@
+import HotColdCore
+
+/// Who a `SocketServer.broadcast` line is for.
+///
+/// ```swift
+/// server.broadcast(line: event.jsonLine, filter: BroadcastFilter(event))
+/// server.broadcast(line: notice, filter: .everyone)
+/// ```
+public enum BroadcastFilter: Sendable, Equatable {
+    /// Every connected client, watching or not (for example a shutdown notice).
+    case everyone
+    /// Clients whose `Subscription` is watching and accepts this class and target.
+    case watchers(className: String, targetID: String?)
+
+    /// The filter for an engine event: its class and its target's id.
+    public init(_ event: Event) {
+        self = .watchers(className: event.className, targetID: event.target?.id)
+    }
+}

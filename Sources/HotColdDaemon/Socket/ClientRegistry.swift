@@ -1,0 +1,124 @@
+import HotColdCore
+import Synchronization
+
+/// The state `SocketServer`'s callers and its event loop share: the connected clients, their
+/// queues and subscriptions, the counters, and the waker. Every method may be called from any
+/// thread; none blocks on I/O (the locks are held only to copy bytes into a queue).
+final class ClientRegistry: Sendable {
+    let options: SocketServerOptions
+    let waker: LoopWaker
+    private let clients = Mutex<[ClientID: ClientConnection]>([:])
+    let accepted = Atomic<Int>(0)
+    let dropped = Atomic<Int>(0)
+    let linesIn = Atomic<Int>(0)
+    let linesOut = Atomic<Int>(0)
+    let refused = Atomic<Int>(0)
+    let stopRequested = Atomic<Bool>(false)
+    /// `pthread_self()` of the event-loop thread once it runs.
+    let loopThread = Atomic<UInt>(0)
+
+    static let dropMessage = "dropped: client not reading (queue full)"
+
+    init(options: SocketServerOptions) throws {
+        self.options = options
+        self.waker = try LoopWaker()
+    }
+
+    static func errorLine(_ message: String) -> String {
+        var o = JSONLine(class: "ERROR")
+        o.add("message", message)
+        return o.text
+    }
+
+    // MARK: membership (event loop)
+
+    func add(_ c: ClientConnection) { clients.withLock { $0[c.info.id] = c } }
+    func remove(_ id: ClientID) { _ = clients.withLock { $0.removeValue(forKey: id) } }
+    var count: Int { clients.withLock { $0.count } }
+    func snapshot() -> [ClientConnection] {
+        clients.withLock { Array($0.values) }.sorted { $0.info.id < $1.info.id }
+    }
+    func connection(_ id: ClientID) -> ClientConnection? { clients.withLock { $0[id] } }
+
+    // MARK: output (any thread)
+
+    /// Queues lines for one client; a queue overflow marks the client dropped. Returns whether
+    /// every line was queued. Does not wake the loop.
+    @discardableResult
+    func enqueue(_ lines: [String], to c: ClientConnection) -> Bool {
+        var queued = 0
+        var nowDropped = false
+        let complete = c.shared.withLock { s -> Bool in
+            for line in lines {
+                guard s.closing == nil else { return false }
+                if s.queue.append(line) {
+                    queued += 1
+                } else {
+                    s.closing = .init(reason: ClientRegistry.dropMessage, isDrop: true)
+                    s.queue.appendRegardless(ClientRegistry.errorLine(ClientRegistry.dropMessage))
+                    nowDropped = true
+                    return false
+                }
+            }
+            return true
+        }
+        if queued > 0 { linesOut.add(queued, ordering: .relaxed) }
+        if nowDropped {
+            dropped.add(1, ordering: .relaxed)
+            options.logger.notice("socket: dropping \(c.info): client not reading (queue of \(options.queueLimitBytes) bytes full)")
+        }
+        return complete
+    }
+
+    func broadcast(line: String, filter: BroadcastFilter) -> Int {
+        // Hold the registry lock only to copy the list, so accept/close never wait on a broadcast.
+        let targets = clients.withLock { Array($0.values) }
+        var reached = 0
+        for c in targets where c.shared.withLock({ $0.subscription.accepts(filter) }) {
+            if enqueue([line], to: c) { reached += 1 }
+        }
+        if !targets.isEmpty { waker.wake() }
+        return reached
+    }
+
+    func send(to id: ClientID, lines: [String]) -> Bool {
+        guard let c = connection(id) else { return false }
+        let ok = enqueue(lines, to: c)
+        waker.wake()
+        return ok
+    }
+
+    func setSubscription(_ sub: Subscription, for id: ClientID) -> Bool {
+        guard let c = connection(id) else { return false }
+        c.shared.withLock { $0.subscription = sub }
+        waker.wake()  // a client that closed its input may now be done
+        return true
+    }
+
+    func subscription(of id: ClientID) -> Subscription? {
+        connection(id)?.shared.withLock { $0.subscription }
+    }
+
+    /// Closes a client once what is queued (ending with an ERROR line giving `reason`) is written.
+    func disconnect(_ id: ClientID, reason: String) -> Bool {
+        guard let c = connection(id) else { return false }
+        c.shared.withLock { s in
+            guard s.closing == nil else { return }
+            s.closing = .init(reason: reason, isDrop: false)
+            s.queue.appendRegardless(ClientRegistry.errorLine(reason))
+        }
+        waker.wake()
+        return true
+    }
+
+    var counters: SocketServerCounters {
+        var c = SocketServerCounters()
+        c.clients = count
+        c.accepted = accepted.load(ordering: .relaxed)
+        c.dropped = dropped.load(ordering: .relaxed)
+        c.linesIn = linesIn.load(ordering: .relaxed)
+        c.linesOut = linesOut.load(ordering: .relaxed)
+        c.refused = refused.load(ordering: .relaxed)
+        return c
+    }
+}

@@ -1,0 +1,23 @@
+/// Why a `SocketServer` could not start.
+public struct SocketServerError: Error, CustomStringConvertible, Equatable {
+    public var message: String
+    /// The `errno` behind it, when there is one.
+    public var code: Int32?
+
+    public init(_ message: String, code: Int32? = nil) {
+        self.message = message
+        self.code = code
+    }
+
+    static func system(_ what: String, _ code: Int32 = errno) -> SocketServerError {
+        SocketServerError("\(what): \(String(cString: strerror(code)))", code: code)
+    }
+
+    public var description: String { message }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif

@@ -1,0 +1,37 @@
+/// What one client wants to receive from `SocketServer.broadcast`: the state a `watch`
+/// command sets. Held by the server so that broadcasting filters without calling out.
+///
+/// ```swift
+/// // watch PROXIMITY and ARRIVED events for two targets only
+/// server.setWatch(client: id, Subscription(watching: true,
+///                                          classes: ["PROXIMITY", "ARRIVED"],
+///                                          targets: ["big-banana", "big-pineapple"]))
+/// ```
+public struct Subscription: Sendable, Equatable {
+    /// Off: the client gets replies and `.everyone` broadcasts, no events.
+    public var watching: Bool
+    /// Event classes wanted; nil means every class.
+    public var classes: Set<String>?
+    /// Target ids wanted; nil means every target. Events that are about no target
+    /// (for example `GPS`) pass this filter.
+    public var targets: Set<String>?
+
+    public init(watching: Bool = false, classes: Set<String>? = nil, targets: Set<String>? = nil) {
+        self.watching = watching
+        self.classes = classes
+        self.targets = targets
+    }
+
+    /// Whether a broadcast with this filter reaches a client holding this subscription.
+    public func accepts(_ filter: BroadcastFilter) -> Bool {
+        switch filter {
+        case .everyone:
+            return true
+        case .watchers(let className, let targetID):
+            guard watching else { return false }
+            if let classes, !classes.contains(className) { return false }
+            if let targets, let targetID, !targets.contains(targetID) { return false }
+            return true
+        }
+    }
+}
