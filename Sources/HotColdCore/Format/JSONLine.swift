@@ -21,6 +21,13 @@ public struct JSONLine: Sendable {
         add("class", name)
     }
 
+    /// An object without a `class` (for nested values).
+    public static func object() -> JSONLine { JSONLine() }
+
+    private init() {
+        out = "{"
+    }
+
     /// The finished object without a trailing newline.
     public var text: String { out + "}" }
 

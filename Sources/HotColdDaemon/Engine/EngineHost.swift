@@ -1,0 +1,222 @@
+import Foundation
+import GPSInput
+import HotColdCore
+import Logging
+
+/// Owns the proximity engine inside the daemon and serialises everything that touches it:
+/// fixes from gpsd, the heartbeat, and socket commands (hunt, roam, poll, status).
+///
+/// The engine itself stays pure; this is where clocks, the store and the outputs meet it.
+/// Each fix's events are recorded (visits) and published (log, socket) under the same lock,
+/// so they leave in engine order, and an ARRIVED is in the store before anyone hears of it.
+public final class EngineHost: @unchecked Sendable {
+    public enum Link: String, Sendable { case connecting, connected, lost }
+
+    struct State {
+        var engine: ProximityEngine
+        var trackingDescription: TrackingDescription
+        var link: Link = .connecting
+        var linkReason: String?
+        var lastFix: Fix?
+        var lastFixMonotonic: UInt64?
+        var fixes = 0
+        var untimed = 0
+        var events = 0
+        var visitErrors = 0
+        var latency = LatencyRecorder()
+        var arrivalUser: String
+    }
+
+    /// How the current target set came about, for `status`.
+    public struct TrackingDescription: Sendable, Equatable {
+        public var mode: String
+        public var radius: Double?
+        public var filter: String?
+    }
+
+    private let lock = NSLockCompat()
+    private var state: State
+    private let sink: any EventSink
+    private let resolver: (any TargetResolver)?
+    private let logger: Logger
+    public let startedAt = Date()
+    private let startedMonotonic = GPSDSource.monotonicNanoseconds()
+
+    public init(engine: ProximityEngine, tracking: TrackingDescription, sink: any EventSink,
+                resolver: (any TargetResolver)?, arrivalUser: String, logger: Logger) {
+        self.state = State(engine: engine, trackingDescription: tracking, arrivalUser: arrivalUser)
+        self.sink = sink
+        self.resolver = resolver
+        self.logger = logger
+    }
+
+    // MARK: - Input
+
+    /// One input from the gpsd source (its thread).
+    public func handle(_ input: GPSDInput) {
+        lock.withLock {
+            switch input {
+            case .connected:
+                if state.link != .connected { logger.info("gpsd connected") }
+                state.link = .connected
+                state.linkReason = nil
+            case .lost(let reason):
+                let was = state.link
+                state.link = .lost
+                state.linkReason = reason
+                if was != .lost {
+                    logger.warning("gpsd lost: \(reason); retrying")
+                    var o = JSONLine(class: "GPS")
+                    o.add("time", time: fixTimeNow())
+                    o.add("state", GPSState.lost.rawValue)
+                    o.add("reason", reason)
+                    sink.publish(line: o.text, filter: .watchers(className: "GPS", targetID: nil))
+                    state.events += 1
+                }
+            case .fix(let fix, let receivedAt):
+                state.fixes += 1
+                process(fix)
+                state.lastFixMonotonic = GPSDSource.monotonicNanoseconds()
+                state.latency.record(nanoseconds: GPSDSource.monotonicNanoseconds() &- receivedAt)
+            case .untimed(let mode, _):
+                state.untimed += 1
+                // gpsd sends mode-1 reports without a time: place them on the fix timeline now.
+                if mode < .twoD {
+                    process(Fix(time: fixTimeNow(), coordinate: nil, mode: mode))
+                }
+            }
+        }
+    }
+
+    /// Called every second: staleness when fixes stop arriving. Returns normally only if the
+    /// engine lock could be taken, which is what the watchdog ping certifies.
+    public func tick() {
+        lock.withLock {
+            let events = state.engine.advance(to: fixTimeNow())
+            publish(events)
+        }
+    }
+
+    private func process(_ fix: Fix) {
+        let before = state.engine.lastFix?.time
+        let events = state.engine.process(fix)
+        if state.engine.lastFix?.time != before, let f = state.engine.lastFix { state.lastFix = f }
+        publish(events)
+    }
+
+    private func publish(_ events: [Event]) {
+        for e in events {
+            if case .arrived(let p) = e, let resolver, p.target.kind != .point {
+                // The visit is stored before the event leaves: a crash in between replays the
+                // arrival next time, and the episode key keeps it from counting twice.
+                let episode = "\(p.target.id)@\(ISO8601.format(p.time))"
+                do {
+                    try resolver.recordArrival(targetID: p.target.id, user: state.arrivalUser,
+                                               at: p.time.timeIntervalSince1970, episode: episode)
+                } catch {
+                    state.visitErrors += 1
+                    logger.error("cannot record the visit to \(p.target.id): \(error)")
+                }
+            }
+            sink.publish(line: e.jsonLine, filter: BroadcastFilter(e))
+            state.events += 1
+        }
+    }
+
+    /// "Now" on the fixes' own timeline: the last fix time plus the monotonic time since it
+    /// arrived (receivers may be 1024 weeks out; the wall clock would disagree with them).
+    private func fixTimeNow() -> Date {
+        let now = GPSDSource.monotonicNanoseconds()
+        if let f = state.lastFix, let m = state.lastFixMonotonic {
+            return f.time.addingTimeInterval(Double(now &- m) / 1e9)
+        }
+        return Date()
+    }
+
+    // MARK: - Commands
+
+    public func retarget(_ targets: [Target], mode: TrackingMode, description: TrackingDescription) {
+        lock.withLock {
+            state.engine.retarget(targets, mode: mode)
+            state.trackingDescription = description
+            // Start measuring at once from the last position, if any.
+            if let f = state.lastFix {
+                var again = f
+                again.time = f.time.addingTimeInterval(0.001)
+                publish(state.engine.process(again))
+            }
+        }
+    }
+
+    public func poll() -> [String] {
+        lock.withLock { state.engine.poll().map(\.jsonLine) }
+    }
+
+    public var resolverAvailable: Bool { resolver != nil }
+    public var targetResolver: (any TargetResolver)? { resolver }
+
+    /// Everything `status` reports about the engine side.
+    public func status(into o: inout JSONLine) {
+        lock.withLock {
+            let s = state
+            var gps = JSONLine.object()
+            gps.add("link", s.link.rawValue)
+            if let r = s.linkReason { gps.add("reason", r) }
+            gps.add("state", s.engine.gpsState?.rawValue ?? "unknown")
+            if let f = s.lastFix, let c = f.coordinate {
+                var lf = JSONLine.object()
+                lf.add("time", time: f.time)
+                lf.add("lat", c.latitude, decimals: 7)
+                lf.add("lon", c.longitude, decimals: 7)
+                lf.add("mode", f.mode.rawValue)
+                lf.addIfPresent("accuracy_m", f.horizontalError, decimals: 1)
+                lf.addIfPresent("speed_mps", f.speed, decimals: 2)
+                gps.addRaw("last_fix", json: lf.text)
+            }
+            o.addRaw("gps", json: gps.text)
+
+            var tr = JSONLine.object()
+            tr.add("mode", s.trackingDescription.mode)
+            if let r = s.trackingDescription.radius { tr.add("radius_m", r, decimals: 0) }
+            if let f = s.trackingDescription.filter { tr.add("filter", f) }
+            tr.add("candidates", s.engine.targets.count)
+            tr.add("tracked", s.engine.trackedCount)
+            o.addRaw("tracking", json: tr.text)
+
+            var list: [String] = []
+            for t in s.engine.snapshot() {
+                var x = JSONLine.object()
+                x.addRaw("target", json: t.target.json)
+                x.add("distance_m", t.distance, decimals: 3)
+                x.add("bearing_deg", t.bearing, decimals: 1)
+                x.add("tier", t.tier.level)
+                x.add("tier_name", t.tier.name)
+                x.add("trend", t.trend.rawValue)
+                x.add("arrived", t.arrived)
+                list.append(x.text)
+            }
+            o.addRaw("targets", json: "[" + list.joined(separator: ",") + "]")
+
+            var c = JSONLine.object()
+            c.add("fixes", s.fixes)
+            c.add("fixes_accepted", s.engine.stats.accepted)
+            c.add("fixes_untimed", s.untimed)
+            c.add("outliers", s.engine.stats.outliers)
+            c.add("out_of_order", s.engine.stats.outOfOrder)
+            c.add("events", s.events)
+            c.add("visit_errors", s.visitErrors)
+            o.addRaw("counters", json: c.text)
+
+            var l = JSONLine.object()
+            l.add("samples", Int(s.latency.count))
+            l.add("p50", s.latency.microseconds(atPercentile: 50), decimals: 1)
+            l.add("p99", s.latency.microseconds(atPercentile: 99), decimals: 1)
+            l.add("max", s.latency.maxMicroseconds, decimals: 1)
+            o.addRaw("latency_us", json: l.text)
+        }
+    }
+
+    public var uptimeSeconds: Double {
+        Double(GPSDSource.monotonicNanoseconds() &- startedMonotonic) / 1e9
+    }
+}

@@ -1,0 +1,56 @@
+import HotColdCore
+
+/// Where the daemon gets targets from and records visits: the store, when there is one.
+///
+/// Kept as a protocol so the shell runs (and is tested) with nothing but coordinates given on
+/// the command line, and so the store's types stay out of the engine host.
+public protocol TargetResolver: Sendable {
+    /// A stored place by id (`GC2T9RW`, a Big Thing id, ...).
+    func target(id: String) throws -> Target?
+    /// Places to roam among.
+    func roamTargets(_ filter: RoamFilter) throws -> [Target]
+    /// Records an automatic visit for an arrival; idempotent for the same episode.
+    func recordArrival(targetID: String, user: String, at time: Double, episode: String) throws
+}
+
+/// Which stored places roam mode follows.
+public struct RoamFilter: Sendable, Equatable {
+    public var kinds: [String]
+    public var favouritesOnly: Bool
+    public var unseenOnly: Bool
+    public var user: String
+
+    public init(kinds: [String] = [], favouritesOnly: Bool = false, unseenOnly: Bool = false, user: String) {
+        self.kinds = kinds
+        self.favouritesOnly = favouritesOnly
+        self.unseenOnly = unseenOnly
+        self.user = user
+    }
+}
+
+/// Parses a hunt target given as text: `LAT,LON[,NAME]`, or a stored place id.
+public enum TargetSpec {
+    public static func parse(_ text: String, index: Int, resolver: (any TargetResolver)?) throws -> Target {
+        let parts = text.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false)
+        if parts.count >= 2, let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
+           let lon = Double(parts[1].trimmingCharacters(in: .whitespaces)) {
+            let c = Coordinate(latitude: lat, longitude: lon)
+            guard c.isValid else { throw TargetSpecError("\(text): coordinate out of range") }
+            let name = parts.count == 3 ? parts[2].trimmingCharacters(in: .whitespaces) : ""
+            let id = "point-\(index)"
+            return Target(id: id, name: name.isEmpty ? "Target \(index)" : name, kind: .point, coordinate: c)
+        }
+        guard let resolver else {
+            throw TargetSpecError("\(text): expected LAT,LON[,NAME] (no store is open to look up place ids)")
+        }
+        guard let t = try resolver.target(id: text) else { throw TargetSpecError("\(text): no such place") }
+        return t
+    }
+}
+
+public struct TargetSpecError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ d: String) { description = d }
+}
+
+import Foundation
