@@ -3,10 +3,13 @@ import HotColdCore
 
 /// Gathers the sentences of one NMEA epoch (those sharing a UTC time of day) into one `Fix`.
 ///
-/// - Position comes from GGA (quality 0, 7 manual or 8 simulator: no fix) or RMC (status `V`, or
-///   mode indicator `N`/`S`: no fix). A void sentence's position is stale and is dropped, and if
-///   either sentence of an epoch says void the epoch is void. Void epochs still produce a fix, of
-///   mode `.noFix` and without coordinate, so a consumer sees the receiver lose lock.
+/// - Position comes from GGA (quality 0, 7 manual or 8 simulator: no fix), RMC or GLL (status
+///   `V`, or mode indicator `N`/`S`: no fix). GLL counts because some receivers send it alone
+///   for some epochs (humminbird-M37, triton400), and gpsd reports those. A void sentence's
+///   position is stale and is dropped, and if any sentence of an epoch says void the epoch is
+///   void; a GGA with an empty quality field (firefly-II) leaves the verdict to the others.
+///   Void epochs still produce a fix, of mode `.noFix` and without coordinate, so a consumer
+///   sees the receiver lose lock.
 /// - Mode comes from GSA when the epoch has one, else 3D when GGA gives an altitude, else 2D.
 /// - GST's one-sigma latitude/longitude errors become epy/epx as 95 % figures by × 1.96, the
 ///   normal two-sided 95 % factor for one axis (gpsd's epx/epy are per-axis 95 % values).
@@ -28,6 +31,7 @@ struct NMEAEpochAssembler {
         var day: Int64?
         var gga: NMEASentence.GGA?
         var rmc: NMEASentence.RMC?
+        var gll: NMEASentence.GLL?
         var gsa: NMEASentence.GSA?
         var gst: NMEASentence.GST?
     }
@@ -48,6 +52,7 @@ struct NMEAEpochAssembler {
         switch sentence {
         case .gga(let g): withEpoch(g.timeOfDay) { $0.gga = g }
         case .rmc(let r): withEpoch(r.timeOfDay) { $0.rmc = r; if let d = r.day { $0.day = d } }
+        case .gll(let g): withEpoch(g.timeOfDay) { $0.gll = g }
         case .gst(let g): withEpoch(g.timeOfDay) { $0.gst = g }
         case .zda(let z): withEpoch(z.timeOfDay) { if let d = z.day { $0.day = d } }
         case .gsa(let g):
@@ -138,30 +143,29 @@ struct NMEAEpochAssembler {
         held.removeAll(keepingCapacity: false)
     }
 
+    /// Status `A` and a mode indicator that is not N (not valid) or S (simulator).
+    private static func isActive(_ status: UInt8, _ mode: UInt8) -> Bool {
+        status == 0x41 && mode != 0x4E && mode != 0x53
+    }
+
     /// The epoch's fix with `time` set to the time of day only; nil when no GGA or RMC came.
     private func makeFix(_ e: Epoch) -> Fix? {
-        guard e.gga != nil || e.rmc != nil else { return nil }
-        var valid: Bool
-        var coordinate: Coordinate?
+        guard e.gga != nil || e.rmc != nil || e.gll != nil else { return nil }
+        // Valid only when some sentence vouches for the position and none calls it void.
+        var vouched = false
+        var voided = false
         if let g = e.gga, let q = g.quality {
-            valid = (1...6).contains(q) && g.coordinate != nil
-            coordinate = g.coordinate
-        } else {
-            valid = true
+            if (1...6).contains(q) && g.coordinate != nil { vouched = true } else { voided = true }
         }
         if let r = e.rmc {
-            let rmcValid = r.status == 0x41 && r.modeIndicator != 0x4E && r.modeIndicator != 0x53
-                && r.coordinate != nil
-            if e.gga?.quality == nil {
-                valid = rmcValid
-                coordinate = r.coordinate
-            } else {
-                valid = valid && rmcValid
-            }
-            if coordinate == nil { coordinate = r.coordinate }
+            if Self.isActive(r.status, r.modeIndicator) && r.coordinate != nil { vouched = true } else { voided = true }
         }
+        if let l = e.gll {
+            if Self.isActive(l.status, l.modeIndicator) && l.coordinate != nil { vouched = true } else { voided = true }
+        }
+        let coordinate = e.gga?.coordinate ?? e.rmc?.coordinate ?? e.gll?.coordinate
         let when = Date(timeIntervalSince1970: e.timeOfDay)
-        guard valid, let coordinate, coordinate.isValid else {
+        guard vouched, !voided, let coordinate, coordinate.isValid else {
             return Fix(time: when, coordinate: nil, mode: .noFix)
         }
         var mode: Fix.Mode = e.gga?.altitude != nil ? .threeD : .twoD

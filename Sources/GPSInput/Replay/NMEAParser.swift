@@ -24,6 +24,12 @@ enum NMEASentence: Equatable {
         /// NMEA 2.3 mode indicator (A, D, E, F, R, M, S, N), 0 when absent.
         var modeIndicator: UInt8
     }
+    struct GLL: Equatable {
+        var timeOfDay: Double?
+        var status: UInt8
+        var coordinate: Coordinate?
+        var modeIndicator: UInt8
+    }
     struct GSA: Equatable {
         /// 1 no fix, 2 2D, 3 3D; nil when empty.
         var fixType: Int?
@@ -40,7 +46,7 @@ enum NMEASentence: Equatable {
         var day: Int64?
     }
 
-    case gga(GGA), rmc(RMC), gsa(GSA), gst(GST), zda(ZDA)
+    case gga(GGA), rmc(RMC), gll(GLL), gsa(GSA), gst(GST), zda(ZDA)
     /// A well-formed sentence we have no use for (GSV, VTG, TXT, proprietary `$P…`).
     case other
 }
@@ -119,6 +125,7 @@ struct NMEAParser {
         switch (t0, t1, t2) {
         case (0x47, 0x47, 0x41): return parseGGA(s)
         case (0x52, 0x4D, 0x43): return parseRMC(s)
+        case (0x47, 0x4C, 0x4C): return parseGLL(s)
         case (0x47, 0x53, 0x41): return parseGSA(s)
         case (0x47, 0x53, 0x54): return parseGST(s)
         case (0x5A, 0x44, 0x41): return parseZDA(s)
@@ -214,6 +221,18 @@ struct NMEAParser {
         let d = v / 10000, m = (v / 100) % 100, yy = v % 100
         guard (1...12).contains(m), (1...31).contains(d) else { throw .unparsable }
         return ISO8601.days(fromCivil: Int64(yy >= 80 ? 1900 + yy : 2000 + yy), Int64(m), Int64(d))
+    }
+
+    private func parseGLL(_ s: UnsafeBufferPointer<UInt8>) -> Result<NMEASentence, Failure> {
+        guard fieldStarts.count >= 7 else { return .failure(.truncated) }
+        do throws(Failure) {
+            let status = field(s, 6)
+            guard status.count == 1 else { throw .unparsable }
+            let mode = fieldStarts.count > 7 ? field(s, 7) : UnsafeBufferPointer(start: nil, count: 0)
+            return .success(.gll(.init(timeOfDay: try timeOfDay(s, 5), status: status[0],
+                                       coordinate: try coordinate(s, at: 1),
+                                       modeIndicator: mode.count == 1 ? mode[0] : 0)))
+        } catch { return .failure(error) }
     }
 
     private func parseGSA(_ s: UnsafeBufferPointer<UInt8>) -> Result<NMEASentence, Failure> {

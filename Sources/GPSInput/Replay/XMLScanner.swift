@@ -40,6 +40,9 @@ final class XMLScanner {
     private var lineStart = 0
     private var consumedBefore = 0
     private var sawRoot = false
+    /// Where the markup being read began, for errors about a whole tag.
+    private var markupLine = 1
+    private var markupColumn = 1
     /// The last two bytes, to see the ends of comments and processing instructions.
     private var previous: UInt8 = 0
     private var beforePrevious: UInt8 = 0
@@ -89,6 +92,8 @@ final class XMLScanner {
             switch state {
             case .text:
                 if c == 0x3C {
+                    markupLine = line
+                    markupColumn = column - 1
                     state = .markup
                     markup.removeAll(keepingCapacity: true)
                 } else if text.count < Self.maximumTextLength {
@@ -194,7 +199,7 @@ final class XMLScanner {
             guard let openEnd = openEnds.last else { throw fail("closing tag </\(Self.string(name))> with no open element") }
             let openStart = openEnds.count > 1 ? openEnds[openEnds.count - 2] : 0
             guard openNames[openStart..<openEnd].elementsEqual(name) else {
-                throw fail("closing tag </\(Self.string(name))> does not match <\(Self.string(openNames[openStart..<openEnd]))>")
+                throw failAtTag("closing tag </\(Self.string(name))> does not match <\(Self.string(openNames[openStart..<openEnd]))>")
             }
             openEnds.removeLast()
             openNames.removeLast(openNames.count - openStart)
@@ -208,7 +213,7 @@ final class XMLScanner {
         guard nameEnd > 0 else { throw fail("tag without a name") }
         let name = markup[0..<nameEnd]
         if openEnds.isEmpty {
-            guard !sawRoot else { throw fail("content after the root element") }
+            guard !sawRoot else { throw failAtTag("content after the root element") }
             sawRoot = true
         }
         if !selfClosing {
@@ -226,6 +231,10 @@ final class XMLScanner {
         if let open = innermostOpen { throw fail("file ends before </\(Self.string(open))>") }
         guard sawRoot else { throw fail("no root element") }
         return nil
+    }
+
+    private func failAtTag(_ message: String) -> Failure {
+        Failure(line: markupLine, column: markupColumn, message: message)
     }
 
     private func fail(_ message: String) -> Failure {
