@@ -48,6 +48,8 @@ struct GPSDJSONParser {
         // Below 2D a position is stale or absent: a fix without a fix carries none.
         if mode >= .twoD, let lat = fields.lat, let lon = fields.lon {
             coordinate = Coordinate(latitude: lat, longitude: lon)
+            // Out-of-range degrees are damage, not a place.
+            guard coordinate!.isValid else { return .invalid }
         }
         // gpsd ≥ 3.20 sends altMSL and altHAE; "alt" is the older (and deprecated) MSL figure.
         var altitude = fields.altMSL ?? fields.alt
