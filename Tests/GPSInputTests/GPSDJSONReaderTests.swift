@@ -5,9 +5,9 @@ import Testing
 
 @Suite struct GPSDJSONReaderTests {
     /// Every gpsd 3.22 replay, cross-checked line by line against Foundation's JSON parser.
-    @Test(arguments: TestData.files(in: TestData.replays, suffix: ".tpv.jsonl"))
+    @Test(arguments: Recordings.files(in: Recordings.replays, suffix: ".tpv.jsonl"))
     func everyReplayMatchesJSONSerialization(_ url: URL) throws {
-        let (fixes, stats, format) = try TestData.readAll(url.path)
+        let (fixes, stats, format) = try Recordings.readAll(url.path)
         #expect(format == .gpsdJSON)
         var expected: [[String: Any]] = []
         var withoutTime = 0
@@ -46,7 +46,7 @@ import Testing
         {"class":"TPV","mode":1,"time":"2024-01-01T00:00:02.000Z","lat":9,"lon":9}
 
         """
-        let (fixes, stats, _) = try TestData.readAll(try TestData.temporaryFile(text, suffix: ".json"))
+        let (fixes, stats, _) = try Recordings.readAll(try Recordings.temporaryFile(text, suffix: ".json"))
         #expect(fixes.count == 2)
         #expect(fixes[0].coordinate == Coordinate(latitude: 1.5, longitude: 2.5))
         #expect(fixes[0].altitude == 10)
@@ -63,7 +63,7 @@ import Testing
           { "lon" : -1.25e1 , "nested":{"a":[1,{"b":"}]"}],"c":"x"}, "lat":4.5E-1,"mode":2,
          "tag":"we\\"ird\\\\","time" :"2024-01-01T00:00:03.250Z","class":"TPV","ok":true,"none":null,"speed":1e0 }
         """.replacingOccurrences(of: "\n", with: " ") + "\n"
-        let (fixes, stats, format) = try TestData.readAll(try TestData.temporaryFile(text, suffix: ".json"))
+        let (fixes, stats, format) = try Recordings.readAll(try Recordings.temporaryFile(text, suffix: ".json"))
         #expect(format == .gpsdJSON)
         #expect(stats.skippedTotal == 0)
         let fix = try #require(fixes.first)
@@ -86,7 +86,7 @@ import Testing
             #"{"class":"TPV","mode":2,"time":"2024-01-01T00:00:05Z","lat":1,"lon":2}"#,
             #"{"class":"TPV","mode":2,"time":"2024-01-01T00:0"#,                          // file cut off
         ]
-        let (fixes, stats, _) = try TestData.readAll(try TestData.temporaryFile(lines.joined(separator: "\n"), suffix: ".json"))
+        let (fixes, stats, _) = try Recordings.readAll(try Recordings.temporaryFile(lines.joined(separator: "\n"), suffix: ".json"))
         #expect(fixes.count == 2)
         #expect(stats.skipped == [.unparsable: 5, .truncated: 1])
         #expect(stats.comments == 1)

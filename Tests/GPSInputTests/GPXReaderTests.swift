@@ -33,9 +33,9 @@ private final class PointCounter: NSObject, XMLParserDelegate {
 }
 
 @Suite struct GPXReaderTests {
-    @Test(arguments: TestData.files(in: TestData.tracks, suffix: ".gpx"))
+    @Test(arguments: Recordings.files(in: Recordings.tracks, suffix: ".gpx"))
     func everyTrackMatchesXMLParser(_ url: URL) throws {
-        let (fixes, stats, format) = try TestData.readAll(url.path)
+        let (fixes, stats, format) = try Recordings.readAll(url.path)
         #expect(format == .gpx)
         let counter = PointCounter()
         let parser = try #require(XMLParser(contentsOf: url))
@@ -50,7 +50,7 @@ private final class PointCounter: NSObject, XMLParserDelegate {
     }
 
     @Test func delftDriveFields() throws {
-        let fixes = try TestData.readAll(TestData.tracks.appendingPathComponent("gpsbabel-sbn-v13.gpx").path).fixes
+        let fixes = try Recordings.readAll(Recordings.tracks.appendingPathComponent("gpsbabel-sbn-v13.gpx").path).fixes
         #expect(fixes.count == 3453)
         // First point: <fix>none</fix> — recorded, but the receiver said it had no fix.
         #expect(fixes[0].mode == .noFix && fixes[0].coordinate == nil)
@@ -83,7 +83,7 @@ private final class PointCounter: NSObject, XMLParserDelegate {
           <trkpt lat="1.8" lon="2.8"/>
         </trkseg></trk>
         """)
-        let (fixes, stats, format) = try TestData.readAll(try TestData.temporaryFile(text, suffix: ".xml"))
+        let (fixes, stats, format) = try Recordings.readAll(try Recordings.temporaryFile(text, suffix: ".xml"))
         #expect(format == .gpx)
         #expect(fixes.count == 2)
         let a = fixes[0]
@@ -98,7 +98,7 @@ private final class PointCounter: NSObject, XMLParserDelegate {
 
     @Test func malformedBeforeAnyPointThrowsWithPlace() throws {
         let text = "<?xml version=\"1.0\"?>\n<gpx version=\"1.0\">\n  <trk><trkseg></trk>\n<trkpt lat=\"1\" lon=\"2\"/></gpx>\n"
-        let path = try TestData.temporaryFile(text, suffix: ".gpx")
+        let path = try Recordings.temporaryFile(text, suffix: ".gpx")
         let reader = try TrackReader(path: path)
         let error = try #require(throws: TrackReadError.self) { _ = try reader.next() }
         #expect(error.description == "cannot read \(path): malformed XML at line 3, column 16: closing tag </trk> does not match <trkseg>")
@@ -111,7 +111,7 @@ private final class PointCounter: NSObject, XMLParserDelegate {
         <trkpt lat="1" lon="2"><time>2024-05-01T10:00:01Z</time></trkpt>
         <trkpt lat="1" lon="2"><time>2024-05-01T10:00:02Z</time></trkpt
         """).replacingOccurrences(of: "</gpx>", with: "")
-        let (fixes, stats, _) = try TestData.readAll(try TestData.temporaryFile(text))
+        let (fixes, stats, _) = try Recordings.readAll(try Recordings.temporaryFile(text))
         #expect(fixes.count == 2)
         #expect(stats.skipped == [.malformedXML: 1])
         #expect(stats.stoppedEarly == "malformed XML at line 9, column 1: file ends inside markup")

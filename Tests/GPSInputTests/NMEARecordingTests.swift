@@ -5,9 +5,9 @@ import Testing
 
 /// gpsd's regression logs through the NMEA reader, checked against what gpsd 3.22 made of them.
 @Suite struct NMEARecordingTests {
-    @Test(arguments: TestData.nmeaLogs)
+    @Test(arguments: Recordings.nmeaLogs)
     func everyLogReads(_ url: URL) throws {
-        let (fixes, stats, format) = try TestData.readAll(url.path)
+        let (fixes, stats, format) = try Recordings.readAll(url.path)
         #expect(format == .nmea)
         #expect(stats.fixes == fixes.count)
         #expect(!fixes.isEmpty)
@@ -28,13 +28,13 @@ import Testing
     @Test(arguments: ["haicom-305N.log", "jl-micro-jlt.log", "sl869.log", "bu353s4.log", "nmea-rtk.log",
                       "humminbird-M37.log", "telit-he910.log", "quectel-l76k-nmea.log"])
     func positionsMatchGPSD(_ name: String) throws {
-        let ours = try TestData.readAll(TestData.log(name)).fixes.filter(\.hasPosition)
-        let gpsd = try TestData.readAll(TestData.replay(name)).fixes.filter(\.hasPosition)
+        let ours = try Recordings.readAll(Recordings.log(name)).fixes.filter(\.hasPosition)
+        let gpsd = try Recordings.readAll(Recordings.replay(name)).fixes.filter(\.hasPosition)
         #expect(!gpsd.isEmpty)
         // A list per time: humminbird-M37's clock runs through some seconds twice.
-        let byTime = Dictionary(grouping: ours.map { (TestData.timeOfDay($0.time), $0.coordinate!) }, by: \.0)
+        let byTime = Dictionary(grouping: ours.map { (Recordings.timeOfDay($0.time), $0.coordinate!) }, by: \.0)
         for g in gpsd {
-            let mine = try #require(byTime[TestData.timeOfDay(g.time)], "no fix of ours at \(g.time)")
+            let mine = try #require(byTime[Recordings.timeOfDay(g.time)], "no fix of ours at \(g.time)")
             #expect(mine.contains { abs($0.1.latitude - g.coordinate!.latitude) < 1e-6
                                     && abs($0.1.longitude - g.coordinate!.longitude) < 1e-6 },
                     "no matching position at \(g.time)")
@@ -44,12 +44,12 @@ import Testing
     /// First and last 2D/3D positions agree with gpsd 3.22 (haicom-305N: last only, see below).
     @Test(arguments: ["haicom-305N.log", "jl-micro-jlt.log", "sl869.log", "triton400.log", "humminbird-M37.log"])
     func firstAndLastPositionsMatchGPSD(_ name: String) throws {
-        let ours = try TestData.readAll(TestData.log(name)).fixes.filter(\.hasPosition)
-        let gpsd = try TestData.readAll(TestData.replay(name)).fixes.filter(\.hasPosition)
+        let ours = try Recordings.readAll(Recordings.log(name)).fixes.filter(\.hasPosition)
+        let gpsd = try Recordings.readAll(Recordings.replay(name)).fixes.filter(\.hasPosition)
         var pairs = [(try #require(ours.last), try #require(gpsd.last))]
         if name != "haicom-305N.log" { pairs.append((try #require(ours.first), try #require(gpsd.first))) }
         for (mine, theirs) in pairs {
-            #expect(TestData.timeOfDay(mine.time) == TestData.timeOfDay(theirs.time))
+            #expect(Recordings.timeOfDay(mine.time) == Recordings.timeOfDay(theirs.time))
             #expect(abs(mine.coordinate!.latitude - theirs.coordinate!.latitude) < 1e-6)
             #expect(abs(mine.coordinate!.longitude - theirs.coordinate!.longitude) < 1e-6)
         }
@@ -59,7 +59,7 @@ import Testing
     /// (27°12.6404'S 153°03.1201'E). Those epochs are no-fix reports without a position; the
     /// first real fix is 095304.802 — one epoch before gpsd 3.22's first TPV with a position.
     @Test func voidRMCWithStalePositionIsNotAFix() throws {
-        let (fixes, _, _) = try TestData.readAll(TestData.log("haicom-305N.log"))
+        let (fixes, _, _) = try Recordings.readAll(Recordings.log("haicom-305N.log"))
         let first = try #require(fixes.first)
         #expect(first.mode == .noFix)
         #expect(first.coordinate == nil)
@@ -74,7 +74,7 @@ import Testing
 
     /// The log's own note: time goes backward 194124 to 194111. The reader passes it on as is.
     @Test func timeGoingBackwardsIsPassedOn() throws {
-        let fixes = try TestData.readAll(TestData.log("humminbird-M37.log")).fixes
+        let fixes = try Recordings.readAll(Recordings.log("humminbird-M37.log")).fixes
         let steps = zip(fixes, fixes.dropFirst()).filter { $1.time < $0.time }
         #expect(steps.count == 1)
         let step = try #require(steps.first)
@@ -84,21 +84,21 @@ import Testing
 
     /// ublox-lea-4h opens with four no-fix epochs (void RMC, GGA quality 0); sl869 too.
     @Test func noFixStretches() throws {
-        let fixes = try TestData.readAll(TestData.log("ublox-lea-4h.log")).fixes
+        let fixes = try Recordings.readAll(Recordings.log("ublox-lea-4h.log")).fixes
         #expect(fixes.prefix { $0.mode == .noFix }.count == 4)
         #expect(fixes.filter { $0.mode == .noFix }.count == 5)
         #expect(fixes.filter(\.hasPosition).count == 9)
-        let sl869 = try TestData.readAll(TestData.log("sl869.log")).fixes
+        let sl869 = try Recordings.readAll(Recordings.log("sl869.log")).fixes
         #expect(sl869.filter { $0.mode == .noFix }.count == 7)
     }
 
     /// firefly-II's GGAs all carry bad checksums; RMC alone still gives the fixes (2D: no altitude).
     @Test func badChecksumsAreCounted() throws {
-        let (fixes, stats, _) = try TestData.readAll(TestData.log("firefly-II.log"))
+        let (fixes, stats, _) = try Recordings.readAll(Recordings.log("firefly-II.log"))
         #expect(stats.skipped[.badChecksum] == 23)
         #expect(fixes.count == 23)
         #expect(fixes.allSatisfy { $0.mode == .twoD && $0.altitude == nil })
-        let gp = try TestData.readAll(TestData.log("gp-320fw-2019-04-07-coldboot.log"))
+        let gp = try Recordings.readAll(Recordings.log("gp-320fw-2019-04-07-coldboot.log"))
         #expect(gp.stats.skipped[.badChecksum] == 32)
         #expect(gp.stats.skipped[.truncated] == 4)
         #expect(gp.stats.skipped[.unparsable] == 6)
@@ -109,15 +109,15 @@ import Testing
 
     /// triton400 line 12: `$GPGGA,030130$GPGLL,…` — a GGA cut off by the next sentence.
     @Test func unterminatedSentence() throws {
-        let (fixes, stats, _) = try TestData.readAll(TestData.log("triton400.log"))
+        let (fixes, stats, _) = try Recordings.readAll(Recordings.log("triton400.log"))
         #expect(stats.skipped == [.truncated: 1])
         // 030130 keeps its GLL, so every second from 030129 to 030133 is there.
-        #expect(fixes.map { TestData.timeOfDay($0.time) / 1000 } == Array(10889...10893))
+        #expect(fixes.map { Recordings.timeOfDay($0.time) / 1000 } == Array(10889...10893))
     }
 
     @Test func binaryLogsAreRefusedWithAdvice() throws {
-        for name in TestData.binaryLogs.sorted() {
-            let error = try #require(throws: TrackReadError.self) { try TrackReader(path: TestData.log(name)) }
+        for name in Recordings.binaryLogs.sorted() {
+            let error = try #require(throws: TrackReadError.self) { try TrackReader(path: Recordings.log(name)) }
             #expect(error.description.contains(name))
             #expect(error.description.contains("replay it through gpsd"))
         }

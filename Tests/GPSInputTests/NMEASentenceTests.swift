@@ -7,12 +7,12 @@ import Testing
 @Suite struct NMEASentenceTests {
     private func read(_ lines: [String], terminated: Bool = true) throws -> (fixes: [Fix], stats: ReplayStats) {
         let text = lines.joined(separator: "\r\n") + (terminated ? "\r\n" : "")
-        let (fixes, stats, format) = try TestData.readAll(try TestData.temporaryFile(text, suffix: ".nmea"))
+        let (fixes, stats, format) = try Recordings.readAll(try Recordings.temporaryFile(text, suffix: ".nmea"))
         #expect(format == .nmea)
         return (fixes, stats)
     }
 
-    private let s = TestData.sentence
+    private let s = Recordings.sentence
 
     @Test func oneFixPerEpochFromGGARMCGSAGST() throws {
         let (fixes, stats) = try read([

@@ -6,10 +6,10 @@ import Testing
 /// Damaged copies of real recordings: the readers may refuse a file or skip lines, never crash.
 @Suite struct RobustnessTests {
     @Test(arguments: [
-        TestData.log("haicom-305N.log"),
-        TestData.log("gp-320fw-2019-04-07-coldboot.log"),
-        TestData.replay("haicom-305N.log"),
-        TestData.tracks.appendingPathComponent("gpsbabel-igc1.gpx").path,
+        Recordings.log("haicom-305N.log"),
+        Recordings.log("gp-320fw-2019-04-07-coldboot.log"),
+        Recordings.replay("haicom-305N.log"),
+        Recordings.tracks.appendingPathComponent("gpsbabel-igc1.gpx").path,
     ])
     func mutatedCopiesNeverCrash(_ path: String) throws {
         let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -29,7 +29,7 @@ import Testing
                 default: bytes.removeLast(random(min(200, bytes.count - 1)))
                 }
             }
-            let file = try TestData.temporaryFile(bytes)
+            let file = try Recordings.temporaryFile(bytes)
             do {
                 let reader = try TrackReader(path: file)
                 var count = 0

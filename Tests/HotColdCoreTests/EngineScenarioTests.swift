@@ -142,7 +142,7 @@ import Testing
         let tiers = events.proximities.map(\.tier)
         #expect(Set(tiers).count == 1, "tiers: \(tiers)")
         let trends = events.proximities.map(\.trend)
-        #expect(!trends.contains(.hotter) && !trends.contains(.colder))
+        #expect(!trends.contains(.hotter) && !trends.contains(.colder), "\(events.proximities.map { "\($0.time.timeIntervalSince1970 - 1_700_000_000) \($0.trend) \($0.distance)" })")
     }
 
     @Test func arrivalIsHarderWithPoorAccuracy() {

@@ -52,22 +52,31 @@ public struct TrendEstimator: Sendable {
             return false
         }
         closingSpeed = -full.slope
-        // Direction: the whole window's rate, significant against its scatter, faster than
-        // standing still, and a fitted change larger than a still receiver's wander.
-        let significant = abs(full.slope) > c.trendSignificance * full.slopeError
-            && abs(full.slope) > c.trendSteadySpeed
-            && abs(full.slope) * full.span > c.trendAccuracyShare * (accuracy ?? 0)
-        // Stillness: the last few seconds alone, so a stop shows before the window forgets the drive.
+        // A direction needs a rate significant against the scatter, faster than standing still,
+        // and a fitted change larger than a still receiver's wander.
+        func direction(_ f: Fit, strictness: Double = 1) -> Trend? {
+            guard abs(f.slope) > strictness * c.trendSignificance * f.slopeError,
+                  abs(f.slope) > c.trendSteadySpeed,
+                  abs(f.slope) * f.span > c.trendAccuracyShare * (accuracy ?? 0)
+            else { return nil }
+            return f.slope < 0 ? .hotter : .colder
+        }
+        // The last few seconds alone show a stop, or a turn after passing the target, before
+        // the whole window (which straddles the turn) can; the whole window catches a slow
+        // approach that a few seconds cannot resolve. A few samples are judged more strictly:
+        // they are checked on every fix, and chance runs of jitter are common among many checks.
         var r = samples.count - 1
         while r > head, t - samples[r - 1].t <= c.trendStillWindowSeconds { r -= 1 }
-        var still = false
-        if samples.count - r >= 3, t - samples[r].t >= c.trendStillWindowSeconds / 2,
-           let recent = fit(from: r, accuracy: accuracy) {
-            still = abs(recent.slope) <= c.trendSteadySpeed
+        var recent: Fit? = nil
+        if samples.count - r >= 3, t - samples[r].t >= c.trendStillWindowSeconds / 2 {
+            recent = fit(from: r, accuracy: accuracy, floorShare: 0.35)
         }
-
         var candidate: Trend? = nil
-        if still { candidate = .steady } else if significant { candidate = full.slope < 0 ? .hotter : .colder }
+        if let recent, abs(recent.slope) <= c.trendSteadySpeed {
+            candidate = .steady
+        } else if let d = recent.flatMap({ direction($0, strictness: 1.5) }) ?? direction(full) {
+            candidate = d
+        }
 
         let cadence = c.trendCadenceFraction * min(max(d, c.trendCadenceMin), c.trendCadenceMax)
         switch (trend, candidate) {
@@ -112,7 +121,7 @@ public struct TrendEstimator: Sendable {
     }
 
     /// Least-squares line through samples[from...] on centred values (safe with epoch-sized times).
-    private func fit(from start: Int, accuracy: Double?) -> Fit? {
+    private func fit(from start: Int, accuracy: Double?, floorShare: Double = 0.1) -> Fit? {
         let n = Double(samples.count - start)
         var st = 0.0, sd = 0.0
         for i in start..<samples.count { st += samples[i].t; sd += samples[i].d }
@@ -125,9 +134,11 @@ public struct TrendEstimator: Sendable {
         guard sxx > 0 else { return nil }
         let slope = sxy / sxx
         let residual = max(0, syy - slope * sxy) / max(n - 2, 1)
-        // The stated accuracy is a 95 % radius (often pessimistic): a tenth of it, as a 1-sigma
+        // The stated accuracy is a 95 % radius (often pessimistic): a share of it, as a 1-sigma
         // floor on the scatter, keeps a run of suspiciously smooth samples from looking certain.
-        let floor = (accuracy ?? 0) / 10
+        // Short windows get a larger share (0.35 ≈ the per-axis sigma of an honest 95 % radius):
+        // a handful of residuals says little about the noise.
+        let floor = (accuracy ?? 0) * floorShare
         let sigma2 = max(residual, floor * floor, 0.01)
         return Fit(slope: slope, slopeError: (sigma2 / sxx).squareRoot(),
                    span: samples[samples.count - 1].t - samples[start].t)

@@ -92,8 +92,8 @@ struct ReplayCommand: ParsableCommand {
             }
         }
         out.flush()
-        let summary = reader.stats.summary
-        if !summary.isEmpty { warn("hotcold replay: \(track): \(summary)") }
+        if let summary = reader.stats.skipSummary { warn("hotcold replay: \(track): \(summary)") }
+        if let stop = reader.stats.stoppedEarly { warn("hotcold replay: \(track): \(stop)") }
         let s = engine.stats
         if s.outOfOrder + s.outliers > 0 {
             warn("hotcold replay: dropped \(s.outOfOrder) out-of-order or duplicate fixes and \(s.outliers) outliers")

@@ -1,12 +1,13 @@
 import Foundation
 import GPSInput
 import HotColdCore
+import HotColdTestSupport
 
 /// Where the shared recordings live: `../shared/data` beside the repository root.
-enum TestData {
+enum Recordings {
     static let root: URL = {
         var url = URL(fileURLWithPath: #filePath)
-        // Tests/GPSInputTests/TestData.swift → repository root.
+        // Tests/GPSInputTests/Recordings.swift → repository root.
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.deletingLastPathComponent().appendingPathComponent("shared/data")
     }()
