@@ -163,7 +163,8 @@ public struct ProximityEngine: Sendable {
             let previousDistance = trackers[k].distance
             let tierChanged = trackers[k].tier.update(distance: g.distance, accuracy: accuracy,
                                                       ladder: config.tiers, config: config)
-            let trendChanged = trackers[k].trend.add(t: t, distance: g.distance, accuracy: accuracy, config: config)
+            let trendChanged = trackers[k].trend.add(t: t, distance: g.distance, accuracy: accuracy,
+                                                    speed: fix.speed, config: config)
             var pass: Double? = nil
             if let start = segment, previousDistance.isFinite {
                 pass = Self.passDistance(from: start, to: here, target: target.coordinate,

@@ -11,6 +11,10 @@ public struct TrendEstimator: Sendable {
     @usableFromInline struct Sample: Sendable {
         var t: Double
         var d: Double
+        /// The fix's 95 % error (metres), or nil when unknown.
+        var accuracy: Double?
+        /// Ground speed the receiver reported (m/s), or nil.
+        var speed: Double?
     }
 
     public private(set) var trend: Trend = .unknown
@@ -36,9 +40,10 @@ public struct TrendEstimator: Sendable {
 
     /// Adds a sample at time `t` (seconds) and distance `d` with 95 % accuracy `accuracy` (metres).
     /// Returns true when the trend changed.
-    public mutating func add(t: Double, distance d: Double, accuracy: Double?, config c: EngineConfig) -> Bool {
+    public mutating func add(t: Double, distance d: Double, accuracy: Double?, speed: Double? = nil,
+                             config c: EngineConfig) -> Bool {
         // Drop samples older than the window.
-        samples.append(Sample(t: t, d: d))
+        samples.append(Sample(t: t, d: d, accuracy: accuracy, speed: speed))
         while head < samples.count, t - samples[head].t > c.trendWindowSeconds { head += 1 }
         if head > 64, head * 2 > samples.count {
             samples.removeFirst(head)
@@ -54,10 +59,15 @@ public struct TrendEstimator: Sendable {
         closingSpeed = -full.slope
         // A direction needs a rate significant against the scatter, faster than standing still,
         // and a fitted change larger than a still receiver's wander.
+        // The range rate can never exceed the ground speed: when the receiver reports speeds, a
+        // rate far beyond them is a position jump (a cold start converging, multipath), not travel.
+        var fastest: Double? = nil
+        for i in head..<samples.count { if let v = samples[i].speed { fastest = max(fastest ?? 0, v) } }
         func direction(_ f: Fit, strictness: Double = 1) -> Trend? {
             guard abs(f.slope) > strictness * c.trendSignificance * f.slopeError,
                   abs(f.slope) > c.trendSteadySpeed,
-                  abs(f.slope) * f.span > c.trendAccuracyShare * (accuracy ?? 0)
+                  abs(f.slope) * f.span > c.trendAccuracyShare * (accuracy ?? 0),
+                  fastest.map({ abs(f.slope) <= 1.5 * $0 + 1 }) ?? true
             else { return nil }
             return f.slope < 0 ? .hotter : .colder
         }
@@ -120,28 +130,41 @@ public struct TrendEstimator: Sendable {
         var span: Double
     }
 
-    /// Least-squares line through samples[from...] on centred values (safe with epoch-sized times).
+    /// Weighted least-squares line through samples[from...], each sample weighted by its own
+    /// stated accuracy, so a receiver still converging after a cold start (errors of a
+    /// kilometre) cannot outvote the good fixes that follow.
+    ///
+    /// Each sample's 1-sigma is a share of its 95 % radius (the radius is often pessimistic, so
+    /// the share is small); the slope's error is the larger of what those sigmas predict and
+    /// what the residuals show. Short windows get a larger share (0.35 ≈ the per-axis sigma of
+    /// an honest 95 % radius): a handful of residuals says little about the noise.
     private func fit(from start: Int, accuracy: Double?, floorShare: Double = 0.1) -> Fit? {
-        let n = Double(samples.count - start)
-        var st = 0.0, sd = 0.0
-        for i in start..<samples.count { st += samples[i].t; sd += samples[i].d }
-        let mt = st / n, md = sd / n
+        let n = samples.count - start
+        let t0 = samples[start].t
+        var sw = 0.0, st = 0.0, sd = 0.0
+        for i in start..<samples.count {
+            let w = weight(samples[i], floorShare)
+            sw += w; st += w * (samples[i].t - t0); sd += w * samples[i].d
+        }
+        let mt = st / sw, md = sd / sw
         var sxx = 0.0, sxy = 0.0, syy = 0.0
         for i in start..<samples.count {
-            let x = samples[i].t - mt, y = samples[i].d - md
-            sxx += x * x; sxy += x * y; syy += y * y
+            let w = weight(samples[i], floorShare)
+            let x = samples[i].t - t0 - mt, y = samples[i].d - md
+            sxx += w * x * x; sxy += w * x * y; syy += w * y * y
         }
         guard sxx > 0 else { return nil }
         let slope = sxy / sxx
-        let residual = max(0, syy - slope * sxy) / max(n - 2, 1)
-        // The stated accuracy is a 95 % radius (often pessimistic): a share of it, as a 1-sigma
-        // floor on the scatter, keeps a run of suspiciously smooth samples from looking certain.
-        // Short windows get a larger share (0.35 ≈ the per-axis sigma of an honest 95 % radius):
-        // a handful of residuals says little about the noise.
-        let floor = (accuracy ?? 0) * floorShare
-        let sigma2 = max(residual, floor * floor, 0.01)
-        return Fit(slope: slope, slopeError: (sigma2 / sxx).squareRoot(),
-                   span: samples[samples.count - 1].t - samples[start].t)
+        let chi2 = max(0, syy - slope * sxy) / Double(max(n - 2, 1))
+        return Fit(slope: slope, slopeError: (max(chi2, 1) / sxx).squareRoot(),
+                   span: samples[samples.count - 1].t - t0)
+    }
+
+    @inline(__always)
+    private func weight(_ s: Sample, _ share: Double) -> Double {
+        // Unknown accuracy counts as a middling 10 m; no sigma below 10 cm.
+        let sigma = max(share * (s.accuracy ?? 10), 0.1)
+        return 1 / (sigma * sigma)
     }
 
     /// Marks the trend unknown (stale or no fix) and forgets the window. True when it changed.
