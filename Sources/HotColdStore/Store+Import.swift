@@ -45,7 +45,10 @@ extension Store {
             var incoming = detail
             // Compare dates as the database stores them (milliseconds), or sub-millisecond
             // GPX times would look changed on every import.
-            incoming.geocache?.placedAt = incoming.geocache?.placedAt.map(Store.storedDate)
+            if var g = incoming.geocache {
+                g.placedAt = g.placedAt.map(Store.storedDate)
+                incoming.geocache = g
+            }
             incoming.waypoints = existing.waypoints
             // A renamed custom location keeps the user's name; everything else follows the file.
             if let loc = existing.location, loc.origin == .custom, incoming.location?.origin == .custom {
