@@ -13,6 +13,8 @@ final class GPXReader: NSObject, XMLParserDelegate {
     private var text = ""
     private var capturing = false
     private weak var parser: XMLParser?
+    /// Where libxml2 first complained; it may carry on and stop later, but this is the place to fix.
+    private var firstError: (line: Int, column: Int, message: String)?
 
     static let wptFields: Set<String> = ["name", "desc", "cmt", "time", "url", "urlname", "sym", "type"]
     static let cacheFields: Set<String> = [
@@ -28,8 +30,16 @@ final class GPXReader: NSObject, XMLParserDelegate {
         p.delegate = self
         parser = p
         let ok = p.parse()
-        let message = p.parserError.map { String(describing: ($0 as NSError).localizedDescription) } ?? "malformed XML"
-        return (ok, p.lineNumber, p.columnNumber, message)
+        if let e = firstError { return (ok, e.line, e.column, e.message) }
+        return (ok, p.lineNumber, p.columnNumber, "malformed XML")
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        guard firstError == nil else { return }
+        let ns = parseError as NSError
+        var message = "malformed XML (libxml2 error \(ns.code))"
+        if let reason = ns.userInfo[NSLocalizedDescriptionKey] as? String, !reason.isEmpty { message = reason }
+        firstError = (parser.lineNumber, parser.columnNumber, message)
     }
 
     private static func local(_ name: String) -> String {

@@ -10,7 +10,7 @@ struct AddCommand: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
     @Argument(help: "The location's name.") var name: String
-    @Option(help: "Where it is, as LAT,LON.") var at: Coordinate
+    @Option(parsing: .unconditional, help: "Where it is, as LAT,LON.") var at: Coordinate
 
     func run() throws {
         let p = try options.backend().addLocation(name: name, at: at)

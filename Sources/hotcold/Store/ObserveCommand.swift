@@ -16,7 +16,7 @@ struct ObserveCommand: ParsableCommand {
     @Argument(help: "amphibian, bird, fish, insect, mammal, plant or reptile.") var classification: ObservationClassification
     @Argument(help: "What it was.") var title: String
     @Argument(help: "More about it.") var description: String?
-    @Option(help: "Where, as LAT,LON.") var at: Coordinate?
+    @Option(parsing: .unconditional, help: "Where, as LAT,LON.") var at: Coordinate?
     @Option(help: "When: YYYY-MM-DD HH:MM (UTC) or ISO-8601; default now.") var date: String?
 
     func run() throws {

@@ -17,6 +17,8 @@ struct ShowCommand: ParsableCommand {
         var mine: UserPlaceState
     }
 
+    func rating(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+
     func run() throws {
         let backend = try options.backend()
         guard let d = try backend.place(id: id) else { throw StoreError.noSuchPlace(id) }
@@ -37,7 +39,7 @@ struct ShowCommand: ParsableCommand {
             if let t = b.description { print("\n\(t)\n") }
         }
         if let g = d.geocache {
-            print("\(g.cacheType ?? "cache"), \(g.container ?? "?") container, D\(g.difficulty.map { "\($0)" } ?? "?")/T\(g.terrain.map { "\($0)" } ?? "?")")
+            print("\(g.cacheType ?? "cache"), \(g.container ?? "?") container, D\(g.difficulty.map(rating) ?? "?")/T\(g.terrain.map(rating) ?? "?")")
             if let o = g.owner { print("owner: \(o)") }
             if g.hasCorrectedCoordinates { print("corrected coordinates (listed at \(g.originalLatitude!),\(g.originalLongitude!))") }
             print("status: \(g.archived ? "archived" : (g.available ? "available" : "disabled")), \(g.logsCount) logs")

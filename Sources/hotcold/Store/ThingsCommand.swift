@@ -15,7 +15,7 @@ struct ThingsCommand: ParsableCommand {
     @Option(help: "Text to find in the name or town.") var search: String?
     @Option(help: "Only this state or territory (ACT, NSW, NT, QLD, SA, TAS, VIC, WA).") var state: AustralianState?
     @Option(help: "Order: name, rating (yours, else the catalogue's) or distance (needs --at).") var sort: PlaceSort = .name
-    @Option(help: "Where distances are measured from, as LAT,LON.") var at: Coordinate?
+    @Option(parsing: .unconditional, help: "Where distances are measured from, as LAT,LON.") var at: Coordinate?
 
     func validate() throws {
         if sort == .distance && at == nil { throw ValidationError("--sort distance needs --at LAT,LON.") }
