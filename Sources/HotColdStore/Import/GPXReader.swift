@@ -21,6 +21,17 @@ final class GPXReader: NSObject, XMLParserDelegate {
         "name", "placed_by", "owner", "type", "container", "difficulty", "terrain", "country", "state",
         "short_description", "long_description", "encoded_hints",
     ]
+    /// Plain words for the libxml2 errors a hand-edited GPX file usually has (FoundationXML
+    /// reports only the number).
+    static let libxmlReasons: [Int: String] = [
+        4: "the document is empty", 5: "the file ends before the document is complete",
+        9: "a character that XML does not allow", 23: "an '&' that does not start an entity (write &amp;)",
+        26: "an entity that is not defined", 38: "an attribute value without quotes",
+        39: "an attribute without a value", 40: "'<' inside an attribute value",
+        41: "an attribute given twice", 64: "a broken XML declaration",
+        68: "a tag without a name", 73: "a tag not closed with '>'",
+        76: "an end tag that does not match its start tag", 85: "extra content after the root element",
+    ]
     static let gsakFields: Set<String> = ["LatBeforeCorrect", "LonBeforeCorrect", "Parent", "Code"]
 
     func read(_ data: Data) -> (ok: Bool, line: Int, column: Int, message: String) {
@@ -37,7 +48,8 @@ final class GPXReader: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
         guard firstError == nil else { return }
         let ns = parseError as NSError
-        var message = "malformed XML (libxml2 error \(ns.code))"
+        var message = GPXReader.libxmlReasons[ns.code].map { "malformed XML: \($0)" }
+            ?? "malformed XML (libxml2 error \(ns.code))"
         if let reason = ns.userInfo[NSLocalizedDescriptionKey] as? String, !reason.isEmpty { message = reason }
         firstError = (parser.lineNumber, parser.columnNumber, message)
     }
