@@ -1,1 +1,31 @@
+import Foundation
+import GRDB
 import HotColdCore
+
+/// The hotcold database: places (Big Things, geocaches, waypoints, locations), each user's
+/// visits, favourites, ratings and notes, submissions and field observations.
+///
+/// One SQLite file in WAL mode, shared by the daemon (the writer while it runs) and the CLI
+/// (offline, `--db`). Every write is one transaction.
+///
+/// ```swift
+/// let store = try Store.open(path: "/var/lib/hotcold/hotcold.sqlite")
+/// try store.loadBundledCatalogueIfEmpty()
+/// let roam = try store.targets(filter: TargetFilter(kinds: [.bigThing], unseenBy: "alice"))
+/// let arrival = try store.recordArrival(placeID: "GC2T9RW", user: "alice", at: .now, episode: "e-17")
+/// ```
+public final class Store: Sendable {
+    /// The connection pool. Exposed so the daemon (and the web API outbox) can put its own
+    /// writes in the same transaction as the store's, e.g. `try store.database.write { db in … }`.
+    public let database: DatabasePool
+    public var path: String { database.path }
+
+    public init(database: DatabasePool) {
+        self.database = database
+    }
+
+    /// Opens (creating when needed) and migrates the database at `path`.
+    public static func open(path: String) throws -> Store {
+        Store(database: try StoreDatabase.openPool(path: path))
+    }
+}

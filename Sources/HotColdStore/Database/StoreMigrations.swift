@@ -1,0 +1,154 @@
+import GRDB
+
+/// The schema, one registered migration per released version. Never edit a released migration:
+/// add a new one, so every database ever created reaches the current schema.
+///
+/// ```swift
+/// try StoreMigrations.migrator.migrate(dbPool)
+/// ```
+public enum StoreMigrations {
+    /// Identifiers in order; the first is the schema of the first release.
+    public static let identifiers = ["v1"]
+
+    public static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1", migrate: v1)
+        return m
+    }
+
+    static func v1(_ db: Database) throws {
+        try db.create(table: "place") { t in
+            t.primaryKey("id", .text)
+            t.column("kind", .text).notNull().indexed()
+            t.column("name", .text).notNull()
+            t.column("latitude", .double).notNull()
+                .check { $0 >= -90 && $0 <= 90 }
+            t.column("longitude", .double).notNull()
+                .check { $0 >= -180 && $0 <= 180 }
+            t.column("active", .boolean).notNull().defaults(to: true)
+            t.column("search_text", .text).notNull()
+        }
+        // Bounding-box prefilters for radius queries on the database side.
+        try db.create(index: "place_on_latitude", on: "place", columns: ["latitude"])
+
+        try db.create(table: "big_thing") { t in
+            t.primaryKey("place_id", .text).references("place", onDelete: .cascade)
+            t.column("state", .text).notNull().indexed()
+            t.column("town", .text)
+            t.column("location", .text)
+            t.column("description", .text)
+            t.column("photo_url", .text)
+            t.column("rating", .double)
+            t.column("votes", .integer)
+            t.column("tags", .jsonText).notNull().defaults(to: "[]")
+            t.column("category", .text)
+            t.column("year", .integer)
+            t.column("status", .text)
+            t.column("coord_precision", .text)
+            t.column("withdrawn", .boolean).notNull().defaults(to: false)
+        }
+
+        try db.create(table: "geocache") { t in
+            t.primaryKey("place_id", .text).references("place", onDelete: .cascade)
+            t.column("code", .text).notNull().unique()
+            t.column("cache_type", .text)
+            t.column("container", .text)
+            t.column("difficulty", .double)
+            t.column("terrain", .double)
+            t.column("owner", .text)
+            t.column("placed_by", .text)
+            t.column("hint", .text)
+            t.column("short_description", .text)
+            t.column("long_description", .text)
+            t.column("description_is_html", .boolean).notNull().defaults(to: false)
+            t.column("logs_count", .integer).notNull().defaults(to: 0)
+            t.column("available", .boolean).notNull().defaults(to: true)
+            t.column("archived", .boolean).notNull().defaults(to: false)
+            t.column("country", .text)
+            t.column("region", .text)
+            t.column("placed_at", .datetime)
+            t.column("url", .text)
+            t.column("original_latitude", .double)
+            t.column("original_longitude", .double)
+        }
+
+        try db.create(table: "waypoint") { t in
+            t.primaryKey("place_id", .text).references("place", onDelete: .cascade)
+            // No foreign key: waypoint files may arrive before their caches.
+            t.column("parent_id", .text).notNull().indexed()
+            t.column("waypoint_type", .text)
+            t.column("comment", .text)
+            t.column("description", .text)
+        }
+
+        try db.create(table: "location") { t in
+            t.primaryKey("place_id", .text).references("place", onDelete: .cascade)
+            t.column("origin", .text).notNull().check { [LocationOrigin.default.rawValue, LocationOrigin.custom.rawValue].contains($0) }
+            t.column("created_by", .text)
+            t.column("created_at", .datetime)
+        }
+
+        // User state. Places are never deleted by imports, so RESTRICT protects history.
+        try db.create(table: "visit") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("place_id", .text).notNull().references("place", onDelete: .restrict)
+            t.column("user", .text).notNull()
+            t.column("visited_at", .datetime).notNull()
+            t.column("method", .text).notNull().check { ["automatic", "manual"].contains($0) }
+            t.column("episode", .text)
+            t.column("photo_path", .text)
+        }
+        // One automatic visit per arrival episode; NULL episodes (manual visits) never collide.
+        try db.create(index: "visit_episode", on: "visit", columns: ["user", "place_id", "episode"], unique: true)
+        try db.create(index: "visit_on_place", on: "visit", columns: ["place_id", "user"])
+
+        try db.create(table: "favourite") { t in
+            t.column("user", .text).notNull()
+            t.column("place_id", .text).notNull().references("place", onDelete: .restrict)
+            t.column("created_at", .datetime).notNull()
+            t.primaryKey(["user", "place_id"])
+        }
+
+        try db.create(table: "rating") { t in
+            t.column("user", .text).notNull()
+            t.column("place_id", .text).notNull().references("place", onDelete: .restrict)
+            t.column("stars", .integer).notNull().check { $0 >= 0 && $0 <= 5 }
+            t.column("rated_at", .datetime).notNull()
+            t.primaryKey(["user", "place_id"])
+        }
+
+        try db.create(table: "note") { t in
+            t.column("user", .text).notNull()
+            t.column("place_id", .text).notNull().references("place", onDelete: .restrict)
+            t.column("text", .text).notNull().check { length($0) <= 500 }
+            t.column("updated_at", .datetime).notNull()
+            t.primaryKey(["user", "place_id"])
+        }
+
+        try db.create(table: "submission") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("user", .text).notNull()
+            t.column("name", .text).notNull()
+            t.column("latitude", .double)
+            t.column("longitude", .double)
+            t.column("address", .text)
+            t.column("seen_at", .datetime).notNull()
+            t.column("submitted_by", .text)
+            t.column("photo_path", .text)
+            t.column("created_at", .datetime).notNull()
+            t.check(sql: "(latitude IS NOT NULL AND longitude IS NOT NULL) OR address IS NOT NULL")
+        }
+
+        try db.create(table: "observation") { t in
+            t.primaryKey("id", .text)
+            t.column("user", .text).notNull()
+            t.column("classification", .text).notNull()
+                .check { ObservationClassification.allCases.map(\.rawValue).contains($0) }
+            t.column("title", .text).notNull()
+            t.column("description", .text)
+            t.column("observed_at", .datetime).notNull()
+            t.column("latitude", .double)
+            t.column("longitude", .double)
+        }
+    }
+}

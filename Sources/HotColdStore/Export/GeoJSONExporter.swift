@@ -1,0 +1,63 @@
+import Foundation
+import HotColdCore
+
+/// Writes places and visits as a GeoJSON FeatureCollection of Points.
+///
+/// Each feature's `properties` hold `id`, `kind`, `name` and the kind's details under
+/// snake_case names (the same names ``GeoJSONImporter`` reads back).
+///
+/// ```swift
+/// let json = try GeoJSONExporter.places(try store.allPlaces())
+/// ```
+public enum GeoJSONExporter {
+    public static func places(_ places: [PlaceDetail]) throws -> Data {
+        try collection(places.map { d in
+            var props: [String: JSONValue] = ["id": .string(d.id), "kind": .string(d.place.kind.rawValue),
+                                              "name": .string(d.place.name)]
+            let details: (any Encodable)? = d.bigThing ?? d.geocache ?? d.waypoint ?? d.location
+            if let details {
+                for (k, v) in try flatten(details) where k != "place_id" { props[k] = v }
+            }
+            return feature(d.place.coordinate, props)
+        })
+    }
+
+    public static func visits(_ visits: [VisitRecord]) throws -> Data {
+        try collection(visits.map { v in
+            var props: [String: JSONValue] = [
+                "kind": .string("visit"), "place_id": .string(v.place.id), "place_kind": .string(v.place.kind.rawValue),
+                "name": .string(v.place.name), "user": .string(v.visit.user),
+                "visited_at": .string(ISO8601.format(v.visit.visitedAt)), "method": .string(v.visit.method.rawValue),
+            ]
+            if let p = v.visit.photoPath { props["photo_path"] = .string(p) }
+            if let e = v.visit.episode { props["episode"] = .string(e) }
+            return feature(v.place.coordinate, props)
+        })
+    }
+
+    static func feature(_ c: Coordinate, _ props: [String: JSONValue]) -> JSONValue {
+        .object(["type": .string("Feature"),
+                 "geometry": .object(["type": .string("Point"),
+                                      "coordinates": .array([.number(c.longitude), .number(c.latitude)])]),
+                 "properties": .object(props)])
+    }
+
+    static func collection(_ features: [JSONValue]) throws -> Data {
+        let root = JSONValue.object(["type": .string("FeatureCollection"), "features": .array(features)])
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try enc.encode(root)
+    }
+
+    /// A detail record as snake_case JSON members (dates as ISO-8601), nils left out.
+    static func flatten(_ value: any Encodable) throws -> [String: JSONValue] {
+        let enc = JSONEncoder()
+        enc.keyEncodingStrategy = .convertToSnakeCase
+        enc.dateEncodingStrategy = .custom { date, encoder in
+            var c = encoder.singleValueContainer()
+            try c.encode(ISO8601.format(date))
+        }
+        let data = try enc.encode(value)
+        return (try JSONReader.parse([UInt8](data))).object ?? [:]
+    }
+}

@@ -1,0 +1,15 @@
+/// The file formats hotcold imports, recognised from content (never from the file name).
+public enum ImportFormat: String, Codable, Sendable, CaseIterable {
+    /// The bundled catalogue (`{"meta", "things": [...]}`).
+    case bigThingsCatalogue = "bigthings-catalogue"
+    /// The web API's list (`{"updated", "things": [...]}`).
+    case bigThingsAPI = "bigthings-api"
+    /// GPX 1.0/1.1 waypoints, with Groundspeak / GSAK / opencaching extensions.
+    case gpx
+    /// The locations feed (`{"locations": [{name, lat, lng}]}`).
+    case locationsFeed = "locations"
+    /// Field observations (`{"observations": [...]}`).
+    case observations
+    /// GeoJSON points.
+    case geoJSON = "geojson"
+}

@@ -1,0 +1,15 @@
+import GRDB
+
+/// The conventions every table record of the store follows: Codable structs whose
+/// camelCase properties map to snake_case columns.
+///
+/// ```swift
+/// struct Example: StoreRecord { static let databaseTableName = "example"; var placeId: String }
+/// // reads and writes the column `place_id`
+/// ```
+public protocol StoreRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {}
+
+extension StoreRecord {
+    public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }
+    public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .convertToSnakeCase }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+import HotColdCore
+
+extension Store {
+    /// Everything about one place, or nil when the id is unknown.
+    public func place(id: String) throws -> PlaceDetail? {
+        try database.read { db in try Store.placeDetail(db, id: id) }
+    }
+
+    static func placeDetail(_ db: Database, id: String) throws -> PlaceDetail? {
+        guard let place = try Place.fetchOne(db, key: id) else { return nil }
+        var d = PlaceDetail(place: place)
+        switch place.kind {
+        case .bigThing: d.bigThing = try BigThingDetails.fetchOne(db, key: id)
+        case .geocache:
+            d.geocache = try GeocacheDetails.fetchOne(db, key: id)
+            d.waypoints = try Place.fetchAll(db, sql: """
+                SELECT place.* FROM place JOIN waypoint ON waypoint.place_id = place.id
+                WHERE waypoint.parent_id = ? ORDER BY place.id
+                """, arguments: [id])
+        case .waypoint: d.waypoint = try WaypointDetails.fetchOne(db, key: id)
+        case .location: d.location = try LocationDetails.fetchOne(db, key: id)
+        default: break
+        }
+        return d
+    }
+
+    /// The places the daemon should track, as engine targets, ordered by id.
+    ///
+    /// One SELECT; with a radius, SQLite prefilters on a latitude/longitude box and the exact
+    /// WGS84 distance decides.
+    public func targets(filter: TargetFilter) throws -> [Target] {
+        try database.read { db in try Store.targets(db, filter: filter) }
+    }
+
+    static func targets(_ db: Database, filter: TargetFilter) throws -> [Target] {
+        var clauses: [String] = []
+        var args: [any DatabaseValueConvertible] = []
+        if let kinds = filter.kinds {
+            if kinds.isEmpty { return [] }
+            clauses.append("kind IN (\(Array(repeating: "?", count: kinds.count).joined(separator: ",")))")
+            args += kinds.map(\.rawValue).sorted()
+        }
+        if !filter.includeInactive { clauses.append("active") }
+        if let user = filter.favouritesOf {
+            clauses.append("EXISTS (SELECT 1 FROM favourite f WHERE f.place_id = place.id AND f.user = ?)")
+            args.append(user)
+        }
+        if let user = filter.unseenBy {
+            clauses.append("NOT EXISTS (SELECT 1 FROM visit v WHERE v.place_id = place.id AND v.user = ?)")
+            args.append(user)
+        }
+        var circle: (Coordinate, Double)?
+        if let radius = filter.radius, let center = filter.center {
+            circle = (center, radius)
+            let box = BoundingBox(around: center, radius: radius)
+            clauses.append("latitude BETWEEN ? AND ?")
+            args += [box.south, box.north]
+            if let west = box.west, let east = box.east {
+                clauses.append("longitude BETWEEN ? AND ?")
+                args += [west, east]
+            }
+        }
+        let whereSQL = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT id, name, kind, latitude, longitude FROM place \(whereSQL) ORDER BY id
+            """, arguments: StatementArguments(args))
+        var out: [Target] = []
+        while let row = try rows.next() {
+            let c = Coordinate(latitude: row[3], longitude: row[4])
+            if let (center, radius) = circle, center.distance(to: c) > radius { continue }
+            out.append(Target(id: row[0], name: row[1], kind: TargetKind(rawValue: row[2]), coordinate: c))
+        }
+        return out
+    }
+
+    /// Loads the filtered targets and builds a spatial index over them, for roaming.
+    public func spatialIndex(filter: TargetFilter) throws -> SpatialIndex {
+        SpatialIndex(try targets(filter: filter))
+    }
+
+    /// Places matching a text/state/kind query, with this user's state, in the requested order.
+    public func search(_ query: PlaceQuery, user: String) throws -> [PlaceSummary] {
+        if query.sort == .distance && query.origin == nil { throw StoreError.invalidCoordinate("(no origin given for --sort distance)") }
+        return try database.read { db in
+            var clauses: [String] = []
+            var args: [any DatabaseValueConvertible] = [user, user, user]
+            if let text = query.text, !text.isEmpty {
+                clauses.append(#"p.search_text LIKE ? ESCAPE '\'"#)
+                args.append(SearchText.likePattern(text))
+            }
+            if let state = query.state {
+                clauses.append("b.state = ?")
+                args.append(state.rawValue)
+            }
+            if let kinds = query.kinds {
+                if kinds.isEmpty { return [] }
+                clauses.append("p.kind IN (\(Array(repeating: "?", count: kinds.count).joined(separator: ",")))")
+                args += kinds.map(\.rawValue).sorted()
+            }
+            if !query.includeInactive { clauses.append("p.active") }
+            let whereSQL = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
+            let order = switch query.sort {
+            case .name, .distance: "p.search_text, p.id"
+            case .rating: "coalesce(r.stars, b.rating) IS NULL, coalesce(r.stars, b.rating) DESC, p.search_text, p.id"
+            }
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT p.*, b.state AS b_state, b.town AS b_town, b.rating AS b_rating,
+                       r.stars AS my_stars,
+                       EXISTS (SELECT 1 FROM favourite f WHERE f.place_id = p.id AND f.user = ?) AS is_fav,
+                       EXISTS (SELECT 1 FROM visit v WHERE v.place_id = p.id AND v.user = ?) AS is_seen
+                FROM place p
+                LEFT JOIN big_thing b ON b.place_id = p.id
+                LEFT JOIN rating r ON r.place_id = p.id AND r.user = ?
+                \(whereSQL)
+                ORDER BY \(order)
+                """, arguments: StatementArguments(args))
+            var out = try rows.map { row in
+                let place = try Place(row: row)
+                return PlaceSummary(
+                    place: place,
+                    state: (row["b_state"] as String?).flatMap(AustralianState.init(rawValue:)),
+                    town: row["b_town"], catalogueRating: row["b_rating"], myRating: row["my_stars"],
+                    favourite: row["is_fav"], seen: row["is_seen"],
+                    distance: query.origin.map { $0.distance(to: place.coordinate) })
+            }
+            if query.sort == .distance {
+                out.sort { ($0.distance ?? .infinity, $0.place.id) < ($1.distance ?? .infinity, $1.place.id) }
+            }
+            if let limit = query.limit { out = Array(out.prefix(max(0, limit))) }
+            return out
+        }
+    }
+
+    /// The `k` nearest places matching `filter` (its radius, if any, also applies), nearest first.
+    public func nearest(to point: Coordinate, k: Int, filter: TargetFilter = TargetFilter()) throws -> [Neighbour] {
+        let index = try spatialIndex(filter: filter)
+        return index.nearest(to: point, k: k)
+    }
+
+    /// Counts of places by kind.
+    public func placeCounts() throws -> [TargetKind: Int] {
+        try database.read { db in
+            var out: [TargetKind: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT kind, count(*) FROM place GROUP BY kind") {
+                out[TargetKind(rawValue: row[0])] = row[1]
+            }
+            return out
+        }
+    }
+}

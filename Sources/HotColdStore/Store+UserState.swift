@@ -1,0 +1,160 @@
+import Foundation
+import GRDB
+import HotColdCore
+
+extension Store {
+    /// Records an automatic visit for an arrival episode, exactly once.
+    ///
+    /// The unique key (user, place, episode) makes a replayed or retried arrival store nothing
+    /// new; the insert and the read-back happen in one transaction, so a crash leaves either
+    /// the visit or nothing. Throws ``StoreError/noSuchPlace(_:)`` for an unknown place.
+    ///
+    /// ```swift
+    /// let r = try store.recordArrival(placeID: "GC2T9RW", user: "alice", at: fix.time, episode: "GC2T9RW#3")
+    /// r.isNew   // false when the same episode was recorded before
+    /// ```
+    @discardableResult
+    public func recordArrival(placeID: String, user: String, at time: Date, episode: String) throws -> RecordedArrival {
+        try database.write { db in try Store.recordArrival(db, placeID: placeID, user: user, at: time, episode: episode) }
+    }
+
+    /// The same, inside a caller's transaction (for a daemon that writes more in the same commit).
+    public static func recordArrival(_ db: Database, placeID: String, user: String, at time: Date,
+                                     episode: String) throws -> RecordedArrival {
+        try requirePlace(db, placeID)
+        var visit = Visit(placeId: placeID, user: user, visitedAt: time, method: .automatic, episode: episode)
+        try visit.insert(db, onConflict: .ignore)
+        if db.changesCount > 0 {
+            visit.id = db.lastInsertedRowID
+            return RecordedArrival(visit: visit, isNew: true)
+        }
+        // Ignored: the episode is already stored; return that row.
+        guard let existing = try Visit
+            .filter(Column("user") == user && Column("place_id") == placeID && Column("episode") == episode)
+            .fetchOne(db)
+        else { throw StoreError.noSuchPlace(placeID) }
+        visit = existing
+        return RecordedArrival(visit: visit, isNew: false)
+    }
+
+    /// Records a manual visit (`hotcold seen ID`).
+    @discardableResult
+    public func markSeen(placeID: String, user: String, at time: Date = Date(), photoPath: String? = nil) throws -> Visit {
+        try database.write { db in
+            try Store.requirePlace(db, placeID)
+            let v = Visit(placeId: placeID, user: user, visitedAt: time, method: .manual, photoPath: photoPath)
+            return try v.inserted(db)
+        }
+    }
+
+    /// Forgets every visit of this user to the place (seen is derived from visits). Returns how many.
+    @discardableResult
+    public func markUnseen(placeID: String, user: String) throws -> Int {
+        try database.write { db in
+            try Store.requirePlace(db, placeID)
+            return try Visit.filter(Column("place_id") == placeID && Column("user") == user).deleteAll(db)
+        }
+    }
+
+    public func setFavourite(placeID: String, user: String, _ favourite: Bool, at time: Date = Date()) throws {
+        try database.write { db in
+            try Store.requirePlace(db, placeID)
+            if favourite {
+                try Favourite(user: user, placeId: placeID, createdAt: time).insert(db, onConflict: .ignore)
+            } else {
+                _ = try Favourite.filter(Column("place_id") == placeID && Column("user") == user).deleteAll(db)
+            }
+        }
+    }
+
+    /// Sets the user's 0–5 star rating (replacing an earlier one).
+    @discardableResult
+    public func rate(placeID: String, user: String, stars: Int, at time: Date = Date()) throws -> Rating {
+        let rating = try Rating(user: user, placeId: placeID, stars: stars, ratedAt: time)
+        try database.write { db in
+            try Store.requirePlace(db, placeID)
+            try rating.upsert(db)
+        }
+        return rating
+    }
+
+    /// Sets (or with empty text, removes) the user's note on a place; at most 500 characters.
+    @discardableResult
+    public func setNote(placeID: String, user: String, text: String, at time: Date = Date()) throws -> Note? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return try database.write { db in
+            try Store.requirePlace(db, placeID)
+            if trimmed.isEmpty {
+                _ = try Note.filter(Column("place_id") == placeID && Column("user") == user).deleteAll(db)
+                return nil
+            }
+            let note = try Note(user: user, placeId: placeID, text: trimmed, updatedAt: time)
+            try note.upsert(db)
+            return note
+        }
+    }
+
+    /// One user's visits, favourite, rating and note for a place.
+    public func userState(placeID: String, user: String) throws -> UserPlaceState {
+        try database.read { db in
+            let mine = Column("place_id") == placeID && Column("user") == user
+            return UserPlaceState(
+                user: user, placeId: placeID,
+                visits: try Visit.filter(mine).order(Column("visited_at")).fetchAll(db),
+                favourite: try Favourite.filter(mine).fetchCount(db) > 0,
+                rating: try Rating.filter(mine).fetchOne(db),
+                note: try Note.filter(mine).fetchOne(db))
+        }
+    }
+
+    /// The user's visits, newest first, each with its place.
+    public func visits(user: String) throws -> [VisitRecord] {
+        try database.read { db in
+            let visits = try Visit.filter(Column("user") == user)
+                .order(Column("visited_at").desc, Column("id").desc).fetchAll(db)
+            let places = try Place.fetchAll(db, keys: Set(visits.map(\.placeId)))
+            let byID = Dictionary(uniqueKeysWithValues: places.map { ($0.id, $0) })
+            return visits.compactMap { v in byID[v.placeId].map { VisitRecord(visit: v, place: $0) } }
+        }
+    }
+
+    /// Adds a custom location the user may rename. Its id is `location:custom-<uuid>`.
+    public func addLocation(name: String, at coordinate: Coordinate, user: String, time: Date = Date()) throws -> Place {
+        guard coordinate.isValid else { throw StoreError.invalidCoordinate(coordinate.description) }
+        let place = Place(id: "location:custom-\(UUID().uuidString.lowercased())", kind: .location,
+                          name: name, latitude: coordinate.latitude, longitude: coordinate.longitude)
+        try database.write { db in
+            try place.insert(db)
+            try LocationDetails(placeId: place.id, origin: .custom, createdBy: user, createdAt: time).insert(db)
+        }
+        return place
+    }
+
+    /// Renames a custom location. Feed locations and every other kind keep their names.
+    @discardableResult
+    public func renameLocation(placeID: String, to name: String) throws -> Place {
+        try database.write { db in
+            guard var place = try Place.fetchOne(db, key: placeID) else { throw StoreError.noSuchPlace(placeID) }
+            guard place.kind == .location, let loc = try LocationDetails.fetchOne(db, key: placeID) else {
+                throw StoreError.notALocation(id: placeID, kind: place.kind.rawValue)
+            }
+            guard loc.isNameEditable else { throw StoreError.readOnlyName(id: placeID, name: place.name) }
+            place.name = name
+            place.searchText = SearchText.fold(name)
+            try place.update(db)
+            return place
+        }
+    }
+
+    /// Stores a submission of a new Big Thing (delivered later by the web API's outbox).
+    @discardableResult
+    public func submit(_ submission: Submission) throws -> Submission {
+        try database.write { db in
+            try submission.inserted(db)
+        }
+    }
+
+    static func requirePlace(_ db: Database, _ id: String) throws {
+        guard try Place.exists(db, key: id) else { throw StoreError.noSuchPlace(id) }
+    }
+}

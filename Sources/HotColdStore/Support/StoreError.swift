@@ -1,0 +1,39 @@
+/// Errors of the store's own operations (imports have ``ImportError``).
+///
+/// Every message is a sentence a user can act on:
+/// ```swift
+/// print(StoreError.invalidRating(7).description)
+/// // "A rating is 0 to 5 stars; 7 is not."
+/// ```
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    case noSuchPlace(String)
+    case invalidRating(Int)
+    case noteTooLong(characters: Int, limit: Int)
+    case readOnlyName(id: String, name: String)
+    case notALocation(id: String, kind: String)
+    case submissionNeedsPlace
+    case invalidCoordinate(String)
+    case bundledCatalogueNotFound(searched: [String])
+
+    public var description: String {
+        switch self {
+        case .noSuchPlace(let id):
+            "No place has the id \(id)."
+        case .invalidRating(let stars):
+            "A rating is 0 to 5 stars; \(stars) is not."
+        case .noteTooLong(let characters, let limit):
+            "A note holds at most \(limit) characters; this one has \(characters)."
+        case .readOnlyName(let id, let name):
+            "\(name) (\(id)) came with a locations feed; its name is read-only."
+        case .notALocation(let id, let kind):
+            "\(id) is a \(kind); only custom locations can be renamed."
+        case .submissionNeedsPlace:
+            "A submission needs a coordinate or an address."
+        case .invalidCoordinate(let text):
+            "\(text) is not a coordinate (expected LAT,LON in decimal degrees)."
+        case .bundledCatalogueNotFound(let searched):
+            "The bundled Big Things catalogue (bigthings.json) was not found; looked in: "
+                + searched.joined(separator: ", ")
+        }
+    }
+}

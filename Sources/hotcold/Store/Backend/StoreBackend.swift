@@ -1,0 +1,32 @@
+import Foundation
+import HotColdCore
+import HotColdStore
+
+/// What the store commands need, whoever serves it: the database file directly (`--db`, now)
+/// or a running daemon over its socket (later, when the daemon is the one writer). Commands
+/// only talk to this protocol, so adding the socket backend changes no command.
+protocol StoreBackend {
+    /// Whose visits, favourites, ratings and notes these are.
+    var user: String { get }
+    /// The receiver's current position when a daemon knows it; nil offline.
+    func currentPosition() throws -> Coordinate?
+
+    func search(_ query: PlaceQuery) throws -> [PlaceSummary]
+    func place(id: String) throws -> PlaceDetail?
+    func userState(placeID: String) throws -> UserPlaceState
+    func nearest(to point: Coordinate, k: Int, kinds: Set<TargetKind>?) throws -> [Neighbour]
+
+    func markSeen(placeID: String) throws -> Visit
+    func markUnseen(placeID: String) throws -> Int
+    func setFavourite(placeID: String, _ favourite: Bool) throws
+    func rate(placeID: String, stars: Int) throws -> Rating
+    func setNote(placeID: String, text: String) throws -> Note?
+    func visits() throws -> [VisitRecord]
+    func addLocation(name: String, at: Coordinate) throws -> Place
+    func renameLocation(placeID: String, to name: String) throws -> Place
+    func addObservation(classification: ObservationClassification, title: String, description: String?,
+                        date: Date, coordinate: Coordinate?) throws -> Observation
+    func observations() throws -> [Observation]
+    func importFile(at url: URL, strict: Bool) throws -> ImportReport
+    func export(format: ExportFormat, visits: Bool) throws -> Data
+}

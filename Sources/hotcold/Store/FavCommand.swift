@@ -1,0 +1,17 @@
+import ArgumentParser
+import HotColdStore
+
+struct FavCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fav",
+        abstract: "Mark a place as a favourite (roam can be limited to favourites).",
+        discussion: "Example: hotcold fav halans:d0577fb8cf")
+
+    @OptionGroup var options: StoreOptions
+    @Argument(help: "The place id.") var id: String
+
+    func run() throws {
+        try options.backend().setFavourite(placeID: id, true)
+        print("Favourite: \(id).")
+    }
+}

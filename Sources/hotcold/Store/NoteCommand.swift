@@ -1,0 +1,40 @@
+import ArgumentParser
+import HotColdStore
+
+struct NoteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "note",
+        abstract: "Write your note on a place (up to 500 characters); without TEXT, show it.",
+        discussion: """
+            An empty TEXT ("") removes the note.
+            Example: hotcold note GC2T9RW "Behind the third fence post; bring tweezers"
+            """)
+
+    @OptionGroup var options: StoreOptions
+    @Argument(help: "The place id.") var id: String
+    @Argument(help: "The note text (quote it).") var text: String?
+
+    func validate() throws {
+        if let text, text.count > Note.maxLength {
+            throw ValidationError("A note holds at most \(Note.maxLength) characters; this one has \(text.count).")
+        }
+    }
+
+    func run() throws {
+        let backend = try options.backend()
+        guard let text else {
+            guard let n = try backend.userState(placeID: id).note else { return Output.note("No note on \(id).") }
+            print(n.text)
+            return print(usage(n))
+        }
+        if let n = try backend.setNote(placeID: id, text: text) {
+            print("Note saved on \(id): " + usage(n))
+        } else {
+            print("Note removed from \(id).")
+        }
+    }
+
+    func usage(_ n: Note) -> String {
+        "\(n.characterCount)/\(Note.maxLength) characters, \(n.wordCount) word\(n.wordCount == 1 ? "" : "s")."
+    }
+}

@@ -1,0 +1,18 @@
+import ArgumentParser
+import HotColdStore
+
+struct RenameCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rename",
+        abstract: "Rename one of your custom locations (default locations are read-only).",
+        discussion: "Example: hotcold rename location:custom-1b2c… \"Base camp\"")
+
+    @OptionGroup var options: StoreOptions
+    @Argument(help: "The location id.") var id: String
+    @Argument(help: "The new name.") var name: String
+
+    func run() throws {
+        let p = try options.backend().renameLocation(placeID: id, to: name)
+        print("Renamed \(p.id) to \(p.name).")
+    }
+}

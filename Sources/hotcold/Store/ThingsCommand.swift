@@ -1,0 +1,35 @@
+import ArgumentParser
+import HotColdCore
+import HotColdStore
+
+struct ThingsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "things",
+        abstract: "List Big Things: search by name, filter by state, sort by name, rating or distance.",
+        discussion: """
+            Search ignores case and accents and matches the name or the town.
+            Example: hotcold things --search banana --state NSW --sort distance --at -30.30,153.11
+            """)
+
+    @OptionGroup var options: StoreOptions
+    @Option(help: "Text to find in the name or town.") var search: String?
+    @Option(help: "Only this state or territory (ACT, NSW, NT, QLD, SA, TAS, VIC, WA).") var state: AustralianState?
+    @Option(help: "Order: name, rating (yours, else the catalogue's) or distance (needs --at).") var sort: PlaceSort = .name
+    @Option(parsing: .unconditional, help: "Where distances are measured from, as LAT,LON.") var at: Coordinate?
+
+    func validate() throws {
+        if sort == .distance && at == nil { throw ValidationError("--sort distance needs --at LAT,LON.") }
+    }
+
+    func run() throws {
+        let backend = try options.backend()
+        let list = try backend.search(PlaceQuery(text: search, state: state, kinds: [.bigThing], sort: sort, origin: at))
+        if options.json { return try Output.json(list) }
+        if list.isEmpty { return Output.note("No Big Things match.") }
+        Output.table(list.map { s in
+            [s.place.id, s.state?.rawValue ?? "", s.distance.map(DistanceFormat.text) ?? "",
+             (s.seen ? "✓" : " ") + (s.favourite ? "♥" : " "), Output.stars(s.myRating),
+             s.place.name + (s.town.map { " — \($0)" } ?? "")]
+        })
+    }
+}

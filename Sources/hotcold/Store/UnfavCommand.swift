@@ -1,0 +1,17 @@
+import ArgumentParser
+import HotColdStore
+
+struct UnfavCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unfav",
+        abstract: "Remove a place from your favourites.",
+        discussion: "Example: hotcold unfav halans:d0577fb8cf")
+
+    @OptionGroup var options: StoreOptions
+    @Argument(help: "The place id.") var id: String
+
+    func run() throws {
+        try options.backend().setFavourite(placeID: id, false)
+        print("No longer a favourite: \(id).")
+    }
+}

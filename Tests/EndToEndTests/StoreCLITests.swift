@@ -1,0 +1,79 @@
+import Foundation
+import HotColdTestSupport
+import Testing
+
+/// Runs the built `hotcold` binary against a database in a temporary directory.
+@Suite struct StoreCLITests {
+    let dir: TemporaryDirectory
+    var db: String { dir.path("cli.sqlite") }
+
+    init() throws { dir = try TemporaryDirectory("hotcold-cli") }
+
+    @discardableResult
+    func hotcold(_ args: String...) throws -> ProcessResult {
+        try Subprocess.run(Binaries.url("hotcold"), args + ["--db", db])
+    }
+
+    @Test func firstUseLoadsTheCatalogueAndSearches() throws {
+        defer { dir.remove() }
+        let r = try hotcold("things", "--search", "MERINO", "--json")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("Loaded the bundled catalogue: 476 Big Things"))
+        let list = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]]
+        let names = (list ?? []).compactMap { ($0["place"] as? [String: Any])?["name"] as? String }
+        #expect(names.contains("Big Merino"))
+    }
+
+    @Test func nearRateNoteAndErrors() throws {
+        defer { dir.remove() }
+        let near = try hotcold("near", "--at", "-30.2963,153.1135", "--kind", "bigthing", "--limit", "3")
+        #expect(near.status == 0, "\(near.stderr)")
+        #expect(near.stdout.contains("Big Banana"))
+        #expect(near.stdout.split(separator: "\n").count == 3)
+        #expect(try hotcold("rate", "halans:d0577fb8cf", "4").status == 0)
+        let bad = try hotcold("rate", "halans:d0577fb8cf", "7")
+        #expect(bad.status != 0 && bad.stderr.contains("0 to 5") && bad.stdout.isEmpty)
+        let note = try hotcold("note", "halans:d0577fb8cf", "Great milkshakes here")
+        #expect(note.stdout.contains("21/500 characters, 3 words"))
+        let unknown = try hotcold("seen", "nope:1")
+        #expect(unknown.status != 0 && unknown.stderr.contains("No place has the id nope:1"))
+        let show = try hotcold("show", "halans:d0577fb8cf")
+        #expect(show.stdout.contains("Big Banana") && show.stdout.contains("★★★★☆") && show.stdout.contains("Great milkshakes"))
+    }
+
+    @Test func importExportAndMalformedFiles() throws {
+        defer { dir.remove() }
+        let gpx = TestData.url("geocaches/cachebox3-GC2T9RW.gpx").path
+        let first = try hotcold("import", gpx)
+        #expect(first.status == 0 && first.stdout.contains("2 new"), "\(first.stderr)")
+        let again = try hotcold("import", gpx)
+        #expect(again.stdout.contains("0 new, 0 updated, 2 unchanged"))
+        let strict = try hotcold("import", "--strict", TestData.url("bigthings/bigthings.json").path)
+        #expect(strict.status != 0 && strict.stderr.contains("Big Rocking Horse"))
+        let bad = dir.path("bad.json")
+        try Data("{\"locations\": [\n  {\"name\": \"x\", \"lat\": 1, \"lng\": }\n]}".utf8).write(to: URL(fileURLWithPath: bad))
+        let malformed = try hotcold("import", bad)
+        #expect(malformed.status != 0 && malformed.stderr.contains("line 2, column 34"), "\(malformed.stderr)")
+        let out = dir.path("places.geojson")
+        let export = try hotcold("export", "--format", "geojson", "--output", out)
+        #expect(export.status == 0)
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(text.contains("\"GC2T9RW\"") && text.contains("FeatureCollection"))
+    }
+
+    @Test func locationsAndObservations() throws {
+        defer { dir.remove() }
+        try hotcold("import", TestData.url("challenges/cochlear-test-locations.json").path)
+        let ro = try hotcold("rename", "location:bondi-beach", "My beach")
+        #expect(ro.status != 0 && ro.stderr.contains("read-only"))
+        let add = try hotcold("add", "Camp", "--at", "-33.9,151.2")
+        let id = try #require(add.stdout.split(separator: " ").last.map { String($0.dropLast(2)) })
+        #expect(try hotcold("rename", id, "Base camp").status == 0)
+        let obs = try hotcold("observe", "bird", "Magpie", "--date", "2024-03-01 07:30", "--at", "-33.9,151.2")
+        #expect(obs.status == 0, "\(obs.stderr)")
+        let badClass = try hotcold("observe", "dragon", "Smaug")
+        #expect(badClass.status != 0)
+        let list = try hotcold("observations", "--json")
+        #expect(list.stdout.contains("\"classification\" : \"bird\"") && list.stdout.contains("2024-03-01T07:30:00.000Z"))
+    }
+}

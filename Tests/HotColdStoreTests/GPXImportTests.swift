@@ -1,0 +1,81 @@
+import Foundation
+import HotColdCore
+import HotColdStore
+import HotColdTestSupport
+import Testing
+
+@Suite struct GPXImportTests {
+    @Test func pocketQueryAndItsWaypoints() throws {
+        let f = try StoreFixture(); defer { f.remove() }
+        // Waypoints first: they must not need their caches to exist yet.
+        let w = try f.store.importFile(at: data("geocaches/cachebox3-6004539_HomeZone-wpts.gpx"), user: f.user)
+        #expect(w.inserted == 183)
+        let r = try f.store.importFile(at: data("geocaches/cachebox3-6004539_HomeZone.gpx"), user: f.user)
+        #expect(r.format == .gpx && r.inserted == 500 && r.skipped.isEmpty)
+        #expect(try f.count("SELECT count(*) FROM geocache") == 500)
+        #expect(try f.count("SELECT sum(logs_count) FROM geocache") == 2534)
+        let c = try #require(try f.store.place(id: "GC2YTQJ"))
+        #expect(c.place.name == "Stadtloofer")
+        #expect(c.geocache?.difficulty == 4.5 && c.geocache?.terrain == 2)
+        #expect(c.geocache?.container == "Micro" && c.geocache?.owner == "Mutwataly")
+        let multi = try #require(try f.store.place(id: "GCV272"))
+        #expect(multi.waypoints.map(\.id).contains("AAV272"))
+        // Importing again changes nothing.
+        let before = try f.dump()
+        let again = try f.store.importFile(at: data("geocaches/cachebox3-6004539_HomeZone.gpx"), user: f.user)
+        #expect(again.inserted == 0 && again.updated == 0 && again.unchanged == 500)
+        #expect(try f.dump() == before)
+    }
+
+    @Test func everyGeocacheFileImports() throws {
+        let f = try StoreFixture(); defer { f.remove() }
+        let files = try FileManager.default.contentsOfDirectory(atPath: data("geocaches").path)
+            .filter { $0.hasSuffix(".gpx") }
+        #expect(files.count == 8)
+        for file in files {
+            let r = try f.store.importFile(at: data("geocaches/\(file)"), user: f.user)
+            #expect(r.skipped.isEmpty, "\(file): \(r.skipped)")
+            #expect(r.total > 0, "\(file)")
+        }
+        // GPX 1.1 GSAK export.
+        let gsak = try #require(try f.store.place(id: "GC1XCEW"))
+        #expect(gsak.geocache?.archived == true && gsak.place.active == false)
+        // GSAK corrected coordinates are preferred; the listed point is kept.
+        let corrected = try #require(try f.store.place(id: "GC250Q2"))
+        #expect(corrected.place.latitude == 48.76687 && corrected.place.longitude == 9.18288)
+        #expect(corrected.geocache?.originalLatitude == 48.766867)
+        #expect(corrected.geocache?.originalLongitude == 9.183033)
+        // Older groundspeak/cache/1/0 namespace.
+        let old = try #require(try f.store.place(id: "GC7FA4"))
+        #expect(old.geocache?.cacheType == "Locationless (Reverse) Cache")
+        #expect(old.place.name == "Points géodésiques du Québec")
+        // opencaching.de with GSAK parent links.
+        let oc = try #require(try f.store.place(id: "OCF19A"))
+        #expect(oc.waypoints.map(\.id) == ["OCF19A-1", "OCF19A-2", "OCF19A-3"])
+        // A single cache and its parking waypoint in one file.
+        let hampir = try #require(try f.store.place(id: "GC2T9RW"))
+        #expect(hampir.waypoints.map(\.id) == ["PK2T9RW"])
+        #expect(hampir.geocache?.hint == "wenn du ihn nicht findest, findet er dich!!")
+        let archived = try #require(try f.store.place(id: "GCGCA8"))
+        #expect(archived.geocache?.archived == true)
+    }
+
+    @Test func malformedXMLNamesLineAndStoresNothing() throws {
+        let f = try StoreFixture(); defer { f.remove() }
+        let bad = """
+        <?xml version="1.0"?>
+        <gpx version="1.0">
+          <wpt lat="1" lon="2"><name>GC1</name>
+          </wpx>
+        </gpx>
+        """
+        do {
+            try f.store.importData(Data(bad.utf8), file: "bad.gpx", user: f.user)
+            Issue.record("expected an error")
+        } catch let ImportError.malformed(file, line, _, _) {
+            #expect(file == "bad.gpx")
+            #expect(line == 4)
+        }
+        #expect(try f.count("SELECT count(*) FROM place") == 0)
+    }
+}
