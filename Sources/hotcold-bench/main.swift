@@ -5,3 +5,4 @@ func wants(_ name: String) -> Bool { which.isEmpty || which.contains(name) }
 if wants("geodesy") { benchGeodesy() }
 if wants("engine") { benchEngine() }
 if wants("readers") { benchReaders() }
+if wants("store") { benchStore() }
