@@ -1,1 +1,179 @@
+import Foundation
+import GPSInput
+import HotColdConfig
 import HotColdCore
+import HotColdStore
+import Logging
+import ServiceLifecycle
+
+/// `hotcoldd`: gpsd in, events out. Builds the parts, runs them as services, and takes them
+/// down in order on SIGTERM/SIGINT.
+///
+/// ```swift
+/// let config = try Daemon.loadConfiguration(path: "/usr/local/etc/hotcold/hotcoldd.toml", overrides: flags)
+/// try await Daemon(configuration: config, configPath: path, logger: logger).run()
+/// ```
+public final class Daemon: Sendable {
+    let configPath: String?
+    let overrides: DaemonOverrides
+    let logger: Logger
+    private let current: Mutex<Configuration>
+
+    public init(configuration: Configuration, configPath: String?, overrides: DaemonOverrides, logger: Logger) {
+        self.current = Mutex(configuration)
+        self.configPath = configPath
+        self.overrides = overrides
+        self.logger = logger
+    }
+
+    /// The file (when given) with the flags applied.
+    public static func loadConfiguration(path: String?, overrides: DaemonOverrides) throws(ConfigError) -> Configuration {
+        var c = Configuration()
+        if let path { c = try ConfigLoader.load(path: path) }
+        try overrides.apply(to: &c)
+        return c
+    }
+
+    public func run() async throws {
+        signal(SIGPIPE, SIG_IGN)
+        let config = current.withLock { $0 }
+        let notifier = SystemdNotifier()
+
+        // Storage: optional at run time. A database that cannot be opened is reported and the
+        // daemon tracks what the configuration names without it.
+        var opened: StoreTargetResolver? = nil
+        do {
+            try FileManager.default.createDirectory(
+                atPath: (config.store.database as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let store = try Store.open(path: config.store.database)
+            if config.store.catalogue.isEmpty {
+                if let report = try store.loadBundledCatalogueIfEmpty() {
+                    logger.info("loaded the bundled Big Things catalogue: \(report.inserted) places, \(report.skipped.count) rows skipped, \(report.warnings.count) warnings (hotcold import shows them)")
+                }
+            } else if try store.targets(filter: TargetFilter(kinds: [.bigThing])).isEmpty {
+                _ = try store.importFile(at: URL(fileURLWithPath: config.store.catalogue), strict: false, user: CurrentUser.name)
+            }
+            opened = StoreTargetResolver(store: store)
+        } catch {
+            logger.error("cannot open the database \(config.store.database): \(error); running without it")
+        }
+
+        let resolver = opened
+        let (targets, mode, description) = initialTargets(config, resolver: resolver)
+
+        try? FileManager.default.createDirectory(
+            atPath: (config.log.path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let log = EventLog(path: config.log.path, logger: logger)
+
+        let endpoint: SocketEndpoint
+        if let activated = try SocketActivation.listenFDs().first {
+            endpoint = .adopted(fd: activated.fd)
+            logger.info("using the socket passed by systemd (fd \(activated.fd))")
+        } else {
+            endpoint = .path(config.socket.path, mode: UInt32(config.socket.mode))
+        }
+        var socketOptions = SocketServerOptions()
+        socketOptions.logger = logger
+        let server = try SocketServer(endpoint: endpoint, options: socketOptions)
+        let outputs = DaemonOutputs(socket: server, log: log)
+        let host = EngineHost(
+            engine: ProximityEngine(targets: targets, mode: mode, config: config.engine),
+            tracking: description, sink: outputs, resolver: resolver,
+            arrivalUser: CurrentUser.name, logger: logger)
+        let configPath = self.configPath
+        let commands = DaemonCommands(
+            host: host, server: server,
+            authorisation: PeerAuthorisation(allowedUsers: config.socket.allowedUsers,
+                                             allowedGroups: config.socket.allowedGroups),
+            logger: logger,
+            status: { DaemonCommands.StatusExtras(logStatus: outputs.log?.status, configPath: configPath) })
+        try server.start(handler: commands)
+
+        let gpsd = GPSDSource(host: config.gpsd.host, port: config.gpsd.port)
+        gpsd.start { input in host.handle(input) }
+        logger.info("hotcoldd \(ProtocolVersion.release): gpsd \(config.gpsd.host):\(config.gpsd.port), socket \(server.path ?? "?"), log \(config.log.path); \(description.mode) with \(targets.count) targets")
+        _ = notifier.ready(status: host.summary())
+
+        let reload: @Sendable () -> Void = { [self] in
+            _ = notifier.reloading()
+            _ = outputs.log?.reopen()
+            self.reloadConfiguration(host: host, commands: commands, outputs: outputs, resolver: resolver)
+            _ = notifier.ready(status: host.summary())
+        }
+        let group = ServiceGroup(
+            services: [HeartbeatService(host: host, notifier: notifier), ReloadService(reload: reload)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger)
+        try await group.run()
+
+        // Shutting down: say so, stop input, flush and close clients, remove our socket file.
+        _ = notifier.stopping()
+        logger.info("stopping")
+        gpsd.stop()
+        server.shutdown()
+        outputs.log?.close()
+    }
+
+    private func initialTargets(_ c: Configuration, resolver: StoreTargetResolver?)
+        -> ([Target], TrackingMode, EngineHost.TrackingDescription) {
+        switch c.tracking.mode {
+        case .hunt:
+            var targets: [Target] = []
+            for (i, spec) in c.tracking.targets.enumerated() {
+                do {
+                    targets.append(try TargetSpec.parse(spec, index: i + 1, resolver: resolver))
+                } catch {
+                    logger.error("hunt target \"\(spec)\" skipped: \(error)")
+                }
+            }
+            return (targets, .hunt, .init(mode: "hunt", radius: nil, filter: nil))
+        case .roam:
+            var targets: [Target] = []
+            if let resolver {
+                do {
+                    targets = try resolver.roamTargets(RoamFilter(kinds: c.tracking.roamKinds, user: CurrentUser.name))
+                } catch {
+                    logger.error("cannot load places to roam among: \(error)")
+                }
+            }
+            return (targets, .roam(radius: c.tracking.roamRadius),
+                    .init(mode: "roam", radius: c.tracking.roamRadius, filter: c.tracking.roamKinds.joined(separator: ",")))
+        }
+    }
+
+    /// SIGHUP: a good file replaces what can change live (engine tuning, tracking, who may
+    /// write, the log path); a bad one is reported and the running configuration kept.
+    private func reloadConfiguration(host: EngineHost, commands: DaemonCommands, outputs: DaemonOutputs,
+                                     resolver: StoreTargetResolver?) {
+        guard let configPath else { return }
+        let fresh: Configuration
+        do {
+            fresh = try Self.loadConfiguration(path: configPath, overrides: overrides)
+        } catch {
+            logger.error("reload: \(error.description); keeping the running configuration")
+            return
+        }
+        let old = current.withLock { c in
+            let o = c
+            c = fresh
+            return o
+        }
+        host.reconfigure(fresh.engine)
+        commands.setAuthorisation(PeerAuthorisation(allowedUsers: fresh.socket.allowedUsers,
+                                                    allowedGroups: fresh.socket.allowedGroups))
+        if fresh.log.path != old.log.path {
+            outputs.log?.close()
+            outputs.log = EventLog(path: fresh.log.path, logger: logger)
+        }
+        if fresh.tracking != old.tracking {
+            let (targets, mode, description) = initialTargets(fresh, resolver: resolver)
+            host.retarget(targets, mode: mode, description: description)
+        }
+        if fresh.gpsd != old.gpsd || fresh.socket.path != old.socket.path || fresh.store != old.store {
+            logger.warning("reload: gpsd, socket and store settings take effect after a restart")
+        }
+        logger.info("reloaded \(configPath)")
+    }
+}
+
+import Synchronization

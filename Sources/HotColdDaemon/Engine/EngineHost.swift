@@ -148,6 +148,22 @@ public final class EngineHost: @unchecked Sendable {
         }
     }
 
+    /// Replaces the engine with one using `config` (a reload), keeping targets and mode.
+    public func reconfigure(_ config: EngineConfig) {
+        lock.withLock {
+            guard config != state.engine.config else { return }
+            state.engine = ProximityEngine(targets: state.engine.targets, mode: state.engine.mode, config: config)
+        }
+    }
+
+    /// A one-line summary for systemd's STATUS=.
+    public func summary() -> String {
+        lock.withLock {
+            let gps = state.link == .connected ? (state.engine.gpsState?.rawValue ?? "waiting for a fix") : "gpsd \(state.link.rawValue)"
+            return "\(state.trackingDescription.mode): \(state.engine.trackedCount) tracked of \(state.engine.targets.count); \(gps); \(state.fixes) fixes, \(state.events) events"
+        }
+    }
+
     public func poll() -> [String] {
         lock.withLock { state.engine.poll().map(\.jsonLine) }
     }

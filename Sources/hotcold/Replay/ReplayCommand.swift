@@ -23,7 +23,7 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "The track file: NMEA 0183 log, gpsd JSON (gpspipe -w) or GPX.")
     var track: String
 
-    @Option(name: .customLong("target"), help: "A target as LAT,LON[,NAME] (repeatable).")
+    @Option(name: .customLong("target"), parsing: .unconditionalSingleValue, help: "A target as LAT,LON[,NAME] (repeatable).")
     var targets: [String] = []
 
     @Option(name: .customLong("targets"), help: "A JSON array of {\"id\",\"name\",\"lat\",\"lon\",\"kind\"?}.")

@@ -1,0 +1,27 @@
+import Foundation
+import HotColdCore
+import HotColdStore
+
+/// The daemon's view of the store: places to hunt and roam among, and visits on arrival.
+public struct StoreTargetResolver: TargetResolver {
+    public let store: Store
+
+    public init(store: Store) { self.store = store }
+
+    public func target(id: String) throws -> Target? {
+        try store.place(id: id)?.place.target
+    }
+
+    public func roamTargets(_ filter: RoamFilter) throws -> [Target] {
+        let kinds = filter.kinds.isEmpty ? nil : Set(filter.kinds.map { TargetKind($0) })
+        return try store.targets(filter: TargetFilter(
+            kinds: kinds,
+            favouritesOf: filter.favouritesOnly ? filter.user : nil,
+            unseenBy: filter.unseenOnly ? filter.user : nil))
+    }
+
+    public func recordArrival(targetID: String, user: String, at time: Double, episode: String) throws {
+        _ = try store.recordArrival(placeID: targetID, user: user, at: Date(timeIntervalSince1970: time),
+                                    episode: episode)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real `hotcoldd` started as a subprocess for end-to-end tests, with its own socket, log
+/// and database in a temporary directory.
+public final class DaemonProcess: @unchecked Sendable {
+    public let process = Process()
+    public let dir: TemporaryDirectory
+    public let socketPath: String
+    public let logPath: String
+    public let dbPath: String
+    private let stderrPath: String
+
+    /// Starts `hotcoldd` with `arguments` plus `--socket/--log/--db` in a fresh directory and
+    /// waits until the socket exists (unless `waitForSocket` is false).
+    public init(arguments: [String], environment: [String: String] = [:], waitForSocket: Bool = true,
+                executable: URL? = nil, extraFiles: Bool = true) throws {
+        dir = try TemporaryDirectory("hotcoldd")
+        socketPath = dir.path("hc.sock")
+        logPath = dir.path("events.jsonl")
+        dbPath = dir.path("hc.sqlite")
+        stderrPath = dir.path("stderr.txt")
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.executableURL = executable ?? Binaries.url("hotcoldd")
+        process.arguments = (extraFiles ? ["--socket", socketPath, "--log", logPath, "--db", dbPath] : []) + arguments
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        if waitForSocket { try waitFor(socketPath) }
+    }
+
+    public func waitFor(_ path: String, timeout: TimeInterval = 20) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !FileManager.default.fileExists(atPath: path) {
+            if !process.isRunning { throw LineClient.Failure(description: "hotcoldd exited \(process.terminationStatus): \(stderr)") }
+            if Date() > deadline { throw LineClient.Failure(description: "no \(path) after \(timeout) s: \(stderr)") }
+            usleep(20_000)
+        }
+    }
+
+    public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    public var pid: Int32 { process.processIdentifier }
+
+    public func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
+
+    /// Waits for exit; returns the status, or nil on timeout.
+    @discardableResult
+    public func waitForExit(timeout: TimeInterval = 5) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            if Date() > deadline { return nil }
+            usleep(10_000)
+        }
+        return process.terminationStatus
+    }
+
+    public func connect() throws -> LineClient { try LineClient(path: socketPath) }
+
+    /// The event log's lines.
+    public var logLines: [String] {
+        ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// Stops the daemon (SIGTERM, then SIGKILL) and removes the directory.
+    public func stop() {
+        if process.isRunning {
+            signal(SIGTERM)
+            if waitForExit(timeout: 3) == nil { signal(SIGKILL); waitForExit(timeout: 3) }
+        }
+        dir.remove()
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A test client for a Unix stream socket speaking JSON lines, with timeouts on every read.
+public final class LineClient: @unchecked Sendable {
+    public let fd: Int32
+    private var buffer: [UInt8] = []
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
+    }
+
+    public init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard rc == 0 else {
+            let e = String(cString: strerror(errno))
+            close(fd)
+            throw Failure(description: "connect \(path): \(e)")
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Sends raw bytes (a line needs its own "\n").
+    public func send(bytes: [UInt8]) throws {
+        var off = 0
+        while off < bytes.count {
+            let n = bytes[off...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Failure(description: "send: \(String(cString: strerror(errno)))")
+            }
+            off += n
+        }
+    }
+
+    public func send(_ line: String) throws { try send(bytes: Array((line + "\n").utf8)) }
+
+    /// The next line within `timeout` seconds; nil when the peer closed. Throws on timeout.
+    public func readLine(timeout: TimeInterval = 5) throws -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let nl = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<nl], as: UTF8.self)
+                buffer.removeSubrange(...nl)
+                return line
+            }
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { throw Failure(description: "no line within \(timeout) s") }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let r = poll(&p, 1, Int32(min(left, 1) * 1000))
+            if r == 0 { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return nil }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                if errno == ECONNRESET { return nil }
+                throw Failure(description: "recv: \(String(cString: strerror(errno)))")
+            }
+            buffer.append(contentsOf: chunk[..<n])
+        }
+    }
+
+    /// Reads until a line whose `"class"` is `cls`, returning it (and skipping others).
+    public func read(class cls: String, timeout: TimeInterval = 5) throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            guard let line = try readLine(timeout: max(0.01, deadline.timeIntervalSinceNow)) else {
+                throw Failure(description: "closed before a \(cls)")
+            }
+            if let o = Self.object(line), o["class"] as? String == cls { return o }
+        }
+    }
+
+    public static func object(_ line: String) -> [String: Any]? {
+        try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+    }
+}

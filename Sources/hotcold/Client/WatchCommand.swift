@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import HotColdCore
+
+/// `hotcold watch`: subscribe to hotcoldd's events.
+struct WatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Show hotcoldd's events live: distance, direction, tier and trend of each target.",
+        discussion: """
+            Without --json, one readable line per event: trend in colour (red hotter, blue \
+            colder), arrivals highlighted. Stops with Ctrl-C.
+
+            Examples:
+              hotcold watch
+              hotcold watch --json --class ARRIVED --class DEPARTED
+              hotcold watch --socket /tmp/hc.sock --target GC2T9RW
+            """)
+
+    @Option(help: "The daemon's socket (default $HOTCOLD_SOCKET or /run/hotcold/hotcold.sock).")
+    var socket: String?
+
+    @Flag(help: "Print the raw JSON lines.")
+    var json = false
+
+    @Option(name: .customLong("class"), help: "Only these event classes (repeatable): PROXIMITY, ARRIVED, DEPARTED, GPS.")
+    var classes: [String] = []
+
+    @Option(name: .customLong("target"), help: "Only events about these target ids (repeatable).")
+    var targets: [String] = []
+
+    @Option(help: "Stop after this many events (for scripts).")
+    var count: Int?
+
+    @Flag(help: "Never colour the output (default: colour when stdout is a terminal).")
+    var noColor = false
+
+    func run() throws {
+        do {
+            let c = try DaemonConnection(path: DaemonConnection.defaultPath(socket))
+            var cmd = JSONLine.object()
+            cmd.add("cmd", "watch")
+            cmd.add("enable", true)
+            if !classes.isEmpty { cmd.addRaw("classes", json: "[" + classes.map(JSONLine.quoted).joined(separator: ",") + "]") }
+            if !targets.isEmpty { cmd.addRaw("targets", json: "[" + targets.map(JSONLine.quoted).joined(separator: ",") + "]") }
+            try c.send(cmd.text)
+            _ = try c.reply("WATCH")
+            let colour = !noColor && !json && isatty(STDOUT_FILENO) == 1
+            var seen = 0
+            let out = OutputBuffer()
+            while let line = try c.readLine() {
+                guard let cls = DaemonConnection.className(line),
+                      ["PROXIMITY", "ARRIVED", "DEPARTED", "GPS"].contains(cls) else {
+                    if DaemonConnection.className(line) == "ERROR" { warn("hotcold watch: \(line)") }
+                    continue
+                }
+                // One write per line: the view must keep up live even when piped.
+                if json {
+                    out.line(line)
+                } else if let event = try? Event(jsonLine: line) {
+                    out.line(LiveView.line(event, colour: colour))
+                } else {
+                    out.line(line)
+                }
+                out.flush()
+                seen += 1
+                if let count, seen >= count { break }
+            }
+        } catch let e as CLIError {
+            warn("hotcold watch: \(e.description)")
+            throw ExitCode(e.code)
+        }
+    }
+}
+
+/// The readable live view: colour for trend, highlight for arrival.
+enum LiveView {
+    static func line(_ e: Event, colour: Bool) -> String {
+        func paint(_ s: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
+        let time = String(ISO8601.format(e.time).dropFirst(11).prefix(8))
+        switch e {
+        case .proximity(let p):
+            let trend: String
+            switch p.trend {
+            case .hotter: trend = paint("hotter", "31")
+            case .colder: trend = paint("colder", "34")
+            case .steady: trend = "steady"
+            case .unknown: trend = paint("?", "2")
+            }
+            var s = "\(time)  \(p.target.name)  \(DistanceFormat.text(p.distance)) \(DistanceFormat.compass(p.bearing))  \(p.tierName)  \(trend)"
+            if let eta = p.eta, eta < 36_000 { s += "  eta \(Int(eta / 60))m\(Int(eta) % 60)s" }
+            return s
+        case .arrived(let p):
+            return paint("\(time)  *** ARRIVED at \(p.target.name) (\(DistanceFormat.text(p.distance))) ***", "1;7;31")
+        case .departed(let p):
+            return paint("\(time)  departed \(p.target.name) (\(DistanceFormat.text(p.distance)))", "1")
+        case .gps(let g):
+            return paint("\(time)  GPS \(g.state.rawValue)", "2")
+        }
+    }
+}
