@@ -79,7 +79,7 @@ struct SystemdNotifierTests {
         let dir = try TemporaryDirectory("hotcold-notify")
         defer { dir.remove() }
         let listener = try NotifyListener(address: dir.path("notify"))
-        let r = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/systemd-notify"), ["--ready", "--status=hello"],
+        let r = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/systemd-notify"), ["--no-block", "--ready", "--status=hello"],
                                    environment: ["NOTIFY_SOCKET": listener.address])
         #expect(r.status == 0, "\(r.stderr)")
         let got = listener.receive() ?? ""
