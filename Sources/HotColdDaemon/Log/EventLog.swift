@@ -65,14 +65,18 @@ public final class EventLog: Sendable {
     public func append(_ line: String) -> Bool {
         let (ok, report) = state.withLock { s -> (Bool, Report?) in
             if s.error != nil || s.fd < 0 {
-                let now = clock.now
-                if let last = s.lastAttempt, now - last < retryInterval {
+                // lastAttempt is nil right after a successful reopen(): write at once.
+                if let last = s.lastAttempt, clock.now - last < retryInterval {
                     s.lost += 1
                     return (false, nil)
                 }
-                if let report = open(&s) {
+                if s.lastAttempt != nil || s.fd < 0, let report = open(&s) {
                     s.lost += 1
                     return (false, report)
+                }
+                if s.fd < 0 {
+                    s.lost += 1
+                    return (false, nil)
                 }
             }
             return write(line, &s)
@@ -81,13 +85,15 @@ public final class EventLog: Sendable {
         return ok
     }
 
-    /// Closes the file and opens the path again (after logrotate moved it). Returns whether
-    /// the log is writable now.
+    /// Closes the file and opens the path again (after logrotate moved it, or to retry now
+    /// after a failure). Returns whether the file could be opened; whether it can be written
+    /// shows on the next `append`.
     @discardableResult
     public func reopen() -> Bool {
         let (ok, report) = state.withLock { s -> (Bool, Report?) in
             let r = open(&s)
-            return (s.error == nil, r)
+            if s.fd >= 0 { s.lastAttempt = nil }
+            return (s.fd >= 0, r)
         }
         report.map { emit($0) }
         return ok
@@ -121,7 +127,8 @@ public final class EventLog: Sendable {
         s.lastAttempt = clock.now
         s.fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode_t(mode))
         guard s.fd >= 0 else {
-            return fail(&s, "cannot open \(path): \(String(cString: strerror(errno)))")
+            let code = errno
+            return fail(&s, "cannot open \(path): \(String(cString: strerror(code)))")
         }
         var st = stat()
         if fstat(s.fd, &st) == 0, st.st_size == 0 { s.needsNewline = false }
@@ -139,8 +146,8 @@ public final class EventLog: Sendable {
         while done < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(s.fd, $0.baseAddress! + done, bytes.count - done) }
             if n > 0 { done += n; continue }
-            if n < 0, errno == EINTR { continue }
             let code = n < 0 ? errno : ENOSPC
+            if code == EINTR { continue }
             if done > prefix { s.needsNewline = true } else if done == prefix { s.needsNewline = false }
             s.lost += 1
             return (false, fail(&s, "cannot write \(path): \(String(cString: strerror(code)))"))

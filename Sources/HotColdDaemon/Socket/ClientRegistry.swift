@@ -18,6 +18,7 @@ final class ClientRegistry: Sendable {
     let loopThread = Atomic<UInt>(0)
 
     static let dropMessage = "dropped: client not reading (queue full)"
+    static let dropLine = OutgoingLine(errorLine(dropMessage))
 
     init(options: SocketServerOptions) throws {
         self.options = options
@@ -46,16 +47,22 @@ final class ClientRegistry: Sendable {
     /// every line was queued. Does not wake the loop.
     @discardableResult
     func enqueue(_ lines: [String], to c: ClientConnection) -> Bool {
+        enqueue(lines.map(OutgoingLine.init), to: c, filter: nil)
+    }
+
+    /// The lock is held only to append references to already-encoded lines.
+    private func enqueue(_ lines: [OutgoingLine], to c: ClientConnection, filter: BroadcastFilter?) -> Bool {
         var queued = 0
         var nowDropped = false
         let complete = c.shared.withLock { s -> Bool in
+            if let filter, !s.subscription.accepts(filter) { return false }
             for line in lines {
                 guard s.closing == nil else { return false }
                 if s.queue.append(line) {
                     queued += 1
                 } else {
                     s.closing = .init(reason: ClientRegistry.dropMessage, isDrop: true)
-                    s.queue.appendRegardless(ClientRegistry.errorLine(ClientRegistry.dropMessage))
+                    s.queue.appendRegardless(ClientRegistry.dropLine)
                     nowDropped = true
                     return false
                 }
@@ -71,13 +78,14 @@ final class ClientRegistry: Sendable {
     }
 
     func broadcast(line: String, filter: BroadcastFilter) -> Int {
-        // Hold the registry lock only to copy the list, so accept/close never wait on a broadcast.
+        // Hold the registry lock only to copy the list, so accept/close never wait on a broadcast;
+        // encode the line once and share it between the queues.
         let targets = clients.withLock { Array($0.values) }
+        guard !targets.isEmpty else { return 0 }
+        let encoded = [OutgoingLine(line)]
         var reached = 0
-        for c in targets where c.shared.withLock({ $0.subscription.accepts(filter) }) {
-            if enqueue([line], to: c) { reached += 1 }
-        }
-        if !targets.isEmpty { waker.wake() }
+        for c in targets where enqueue(encoded, to: c, filter: filter) { reached += 1 }
+        if reached > 0 { waker.wake() }
         return reached
     }
 
@@ -105,7 +113,7 @@ final class ClientRegistry: Sendable {
         c.shared.withLock { s in
             guard s.closing == nil else { return }
             s.closing = .init(reason: reason, isDrop: false)
-            s.queue.appendRegardless(ClientRegistry.errorLine(reason))
+            s.queue.appendRegardless(OutgoingLine(ClientRegistry.errorLine(reason)))
         }
         waker.wake()
         return true

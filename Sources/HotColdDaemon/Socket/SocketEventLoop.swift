@@ -39,8 +39,9 @@ final class SocketEventLoop: @unchecked Sendable {
             var polled: [ClientConnection] = []
             var wakeAt: ContinuousClock.Instant? = stopDeadline
             for c in registry.snapshot() {
-                let (outcome, empty, closing, watching) = c.shared.withLock { s in
-                    (s.queue.isEmpty ? .drained : s.queue.write(to: c.fd), s.queue.isEmpty, s.closing, s.subscription.watching)
+                let outcome = flush(c)
+                let (empty, closing, watching) = c.shared.withLock { s in
+                    (s.queue.isEmpty, s.closing, s.subscription.watching)
                 }
                 if case .failed(let code) = outcome {
                     close(c, reason: "write failed: \(String(cString: strerror(code)))")
@@ -107,6 +108,18 @@ final class SocketEventLoop: @unchecked Sendable {
         listener.close()
     }
 
+    /// Writes what is queued for `c` without holding its lock during the system call.
+    private func flush(_ c: ClientConnection) -> OutputQueue.WriteOutcome {
+        while true {
+            let (lines, offset) = c.shared.withLock { $0.queue.peek() }
+            let (n, outcome) = OutputQueue.write(lines, offset: offset, to: c.fd)
+            if n > 0 { c.shared.withLock { $0.queue.consume(n) } }
+            // A full batch went out: there may be more behind it.
+            if outcome == .drained, lines.count == 64 { continue }
+            return outcome
+        }
+    }
+
     // MARK: - accept
 
     private func acceptAll() {
@@ -142,9 +155,8 @@ final class SocketEventLoop: @unchecked Sendable {
             let c = ClientConnection(fd: fd, info: info, options: options)
             if registry.count >= options.maxClients {
                 options.logger.warning("socket: refusing \(info): \(options.maxClients) clients already connected")
-                var q = OutputQueue(limit: 4096)
-                _ = q.append(ClientRegistry.errorLine("too many clients (\(options.maxClients)); try again later"))
-                _ = q.write(to: fd)
+                let refusal = OutgoingLine(ClientRegistry.errorLine("too many clients (\(options.maxClients)); try again later"))
+                _ = OutputQueue.write([refusal], offset: 0, to: fd)
                 Glibc.close(fd)
                 continue
             }
