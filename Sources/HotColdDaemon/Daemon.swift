@@ -85,8 +85,11 @@ public final class Daemon: Sendable {
             host: host, server: server,
             authorisation: PeerAuthorisation(allowedUsers: config.socket.allowedUsers,
                                              allowedGroups: config.socket.allowedGroups),
+            store: resolver?.store,
             logger: logger,
-            status: { DaemonCommands.StatusExtras(logStatus: outputs.log?.status, configPath: configPath) })
+            status: { [database = resolver != nil ? config.store.database : nil] in
+                DaemonCommands.StatusExtras(logStatus: outputs.log?.status, configPath: configPath, database: database)
+            })
         try server.start(handler: commands)
 
         let gpsd = GPSDSource(host: config.gpsd.host, port: config.gpsd.port)

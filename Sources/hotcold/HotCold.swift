@@ -6,5 +6,5 @@ struct HotCold: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hotcold",
         abstract: "Hunt Big Things and geocaches: replay tracks, browse places, talk to hotcoldd.",
-        subcommands: [ReplayCommand.self, WatchCommand.self, StatusCommand.self] + StoreCommands.all)
+        subcommands: [ReplayCommand.self, WatchCommand.self, StatusCommand.self, HuntCommand.self, RoamCommand.self] + StoreCommands.all)
 }

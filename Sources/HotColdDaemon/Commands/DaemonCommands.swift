@@ -2,6 +2,7 @@ import Foundation
 import HotColdCore
 import Logging
 import Synchronization
+import HotColdStore
 
 /// The socket protocol's commands (see PROTOCOL.md): `watch`, `status`, `poll`, `hunt`, `roam`,
 /// `version`. Each line is a JSON object with a `"cmd"` field; every reply is one or more JSON
@@ -12,20 +13,25 @@ public final class DaemonCommands: SocketCommandHandler {
     let authorisation: Mutex<PeerAuthorisation>
     let status: @Sendable () -> StatusExtras
     let logger: Logger
+    let store: StoreRPC?
     // Slow work (store queries for hunt/roam) runs here, off the socket's loop thread.
     private let work = DispatchQueue(label: "hotcold.commands")
 
     public struct StatusExtras: Sendable {
         public var logStatus: EventLogStatus?
         public var configPath: String?
-        public init(logStatus: EventLogStatus?, configPath: String?) {
+        public var database: String?
+        public init(logStatus: EventLogStatus?, configPath: String?, database: String? = nil) {
             self.logStatus = logStatus
             self.configPath = configPath
+            self.database = database
         }
     }
 
     public init(host: EngineHost, server: SocketServer, authorisation: PeerAuthorisation,
+                store: Store? = nil,
                 logger: Logger, status: @escaping @Sendable () -> StatusExtras) {
+        self.store = store.map(StoreRPC.init)
         self.host = host
         self.server = server
         self.authorisation = Mutex(authorisation)
@@ -52,6 +58,27 @@ public final class DaemonCommands: SocketCommandHandler {
             var end = JSONLine(class: "POLL")
             end.add("count", lines.count)
             return lines + [end.text]
+        case "store":
+            guard authorisation.withLock({ $0.isAuthorised(client) }) else {
+                return [Self.error("store: not allowed for \(Self.who(client)); changes need a user in allowed_users or a group in allowed_groups (config [socket])")]
+            }
+            guard let store else { return [Self.error("store: no database is open in the daemon")] }
+            let id = client.id
+            let user = client.userName ?? "uid\(client.uid)"
+            work.async { [self] in
+                let reply: String
+                do {
+                    reply = try store.run(request, user: user)
+                } catch let e as StoreRPC.Failure {
+                    reply = Self.error(e.message)
+                } catch let e as Request.Problem {
+                    reply = Self.error(e.message)
+                } catch {
+                    reply = Self.error("store \(request.fields["op"] ?? ""): \(error)")
+                }
+                _ = server.send(to: id, line: reply)
+            }
+            return []
         case "hunt", "roam":
             guard authorisation.withLock({ $0.isAuthorised(client) }) else {
                 return [Self.error("\(request.cmd): not allowed for \(Self.who(client)); changing what is tracked needs a user in allowed_users or a group in allowed_groups (config [socket])")]
@@ -64,7 +91,7 @@ public final class DaemonCommands: SocketCommandHandler {
             }
             return []
         default:
-            return [Self.error("unknown command \"\(request.cmd)\" (known: watch, status, poll, hunt, roam, version)")]
+            return [Self.error("unknown command \"\(request.cmd)\" (known: watch, status, poll, hunt, roam, store, version)")]
         }
     }
 
@@ -171,6 +198,7 @@ public final class DaemonCommands: SocketCommandHandler {
             o.addRaw("log", json: j.text)
         }
         if let p = extras.configPath { o.add("config", p) }
+        if let d = extras.database { o.add("database", d) }
         return o.text
     }
 

@@ -18,6 +18,11 @@ struct ObserveCommand: ParsableCommand {
     @Argument(help: "More about it.") var description: String?
     @Option(parsing: .unconditional, help: "Where, as LAT,LON.") var at: Coordinate?
     @Option(help: "When: YYYY-MM-DD HH:MM (UTC) or ISO-8601; default now.") var date: String?
+    @Flag(help: "Where: the running daemon's last fix.") var here = false
+
+    func validate() throws {
+        if at != nil && here { throw ValidationError("give --at LAT,LON or --here, not both") }
+    }
 
     func run() throws {
         var when = Date()
@@ -27,8 +32,16 @@ struct ObserveCommand: ParsableCommand {
             }
             when = d
         }
-        let o = try options.backend().addObservation(classification: classification, title: title,
-                                                     description: description, date: when, coordinate: at)
+        let backend = try options.backend()
+        var point = at
+        if here {
+            guard let p = try backend.currentPosition() else {
+                throw ValidationError("--here needs a running hotcoldd with a fix (or give --at LAT,LON)")
+            }
+            point = p
+        }
+        let o = try backend.addObservation(classification: classification, title: title,
+                                           description: description, date: when, coordinate: point)
         print("Observed \(o.classification.rawValue): \(o.title), \(Output.mediumDate(o.observedAt)).")
     }
 }

@@ -13,6 +13,11 @@ struct StoreOptions: ParsableArguments {
     @Flag(name: .long, help: "Print lists as JSON (one array) instead of text.")
     var json = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "A running hotcoldd's socket (default $HOTCOLD_SOCKET or /run/hotcold/hotcold.sock). When it answers and --db is not given, changes go through the daemon.",
+        valueName: "PATH"))
+    var socket: String?
+
     static func defaultDatabasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let p = environment["HOTCOLD_DB"], !p.isEmpty { return p }
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/hotcold/hotcold.sqlite" }
@@ -22,8 +27,19 @@ struct StoreOptions: ParsableArguments {
 
     var databasePath: String { db ?? StoreOptions.defaultDatabasePath() }
 
-    /// Opens the store (loading the bundled catalogue on first use) behind the backend interface.
+    /// The daemon when one runs (and no `--db` was given), else the database file directly,
+    /// loading the bundled catalogue on first use.
     func backend() throws -> any StoreBackend {
+        if db == nil {
+            let path = DaemonConnection.defaultPath(socket)
+            if socket != nil || FileManager.default.fileExists(atPath: path) {
+                do {
+                    return try DaemonStoreBackend(connection: try DaemonConnection(path: path))
+                } catch let e as CLIError where socket == nil && e.code == 69 {
+                    // A stale default socket: fall back to the file.
+                }
+            }
+        }
         let store = try Store.open(path: databasePath)
         do {
             if let r = try store.loadBundledCatalogueIfEmpty() {

@@ -1,0 +1,54 @@
+import Foundation
+import HotColdTestSupport
+import Testing
+
+/// While hotcoldd runs, the CLI's changes go through its socket and it reads the daemon's file.
+@Suite struct CLIThroughDaemonTests {
+    let banana = "halans:d0577fb8cf"
+
+    func hotcold(_ args: [String]) throws -> ProcessResult {
+        try Subprocess.run(Binaries.url("hotcold"), args, environment: ["HOTCOLD_DB": "/nonexistent/should-not-be-used.sqlite"])
+    }
+
+    @Test func changesGoThroughTheDaemonAndTrackingFollowsCommands() throws {
+        let daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--target", "-30.3,153.1,Start"])
+        defer { daemon.stop() }
+        let s = daemon.socketPath
+
+        let seen = try hotcold(["seen", banana, "--socket", s])
+        #expect(seen.status == 0, "\(seen.stderr)")
+        let visits = try hotcold(["visits", "--socket", s, "--json"])
+        #expect(visits.status == 0, "\(visits.stderr)")
+        let list = (try JSONSerialization.jsonObject(with: Data(visits.stdout.utf8)) as? [[String: Any]]) ?? []
+        #expect(list.count == 1)
+        #expect((list.first?["place"] as? [String: Any])?["id"] as? String == banana)
+
+        let rate = try hotcold(["rate", banana, "4", "--socket", s])
+        #expect(rate.status == 0, "\(rate.stderr)")
+        let bad = try hotcold(["rate", banana, "6", "--socket", s])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("0") && bad.stderr.contains("5"), "\(bad.stderr)")
+
+        let hunt = try hotcold(["hunt", "--socket", s, banana])
+        #expect(hunt.status == 0, "\(hunt.stderr)")
+        #expect(hunt.stdout.contains("hunts 1 targets"))
+        let roam = try hotcold(["roam", "20km", "--socket", s])
+        #expect(roam.status == 0, "\(roam.stderr)")
+        let count = Int(roam.stdout.split(separator: " ").dropFirst(4).first ?? "") ?? 0
+        #expect(count > 400, "\(roam.stdout)")
+
+        // No fix yet: --here says so instead of guessing.
+        let here = try hotcold(["add", "Car", "--here", "--socket", s])
+        #expect(here.status != 0)
+        #expect(here.stderr.contains("--here needs a running hotcoldd with a fix"), "\(here.stderr)")
+        let status = try hotcold(["status", "--socket", s])
+        #expect(status.stdout.contains("tracking: roam within 20 km"), "\(status.stdout)")
+        #expect(daemon.process.isRunning)
+    }
+
+    @Test func unreachableDaemonIsAClearError() throws {
+        let r = try hotcold(["watch", "--socket", "/tmp/no-such-hotcold.sock"])
+        #expect(r.status == 69)
+        #expect(r.stderr.contains("cannot reach hotcoldd at /tmp/no-such-hotcold.sock"))
+    }
+}
