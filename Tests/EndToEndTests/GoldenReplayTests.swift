@@ -61,7 +61,7 @@ struct GoldenEntry: Sendable, Decodable, CustomTestStringConvertible {
     }
 
     @Test func goldenLinesMatchTheJSONSchema() throws {
-        let files = GoldenEntry.all.filter(\.isJSON).map(\.goldenURL.path)
+        let files = GoldenEntry.all.filter(\.isJSON).map { $0.goldenURL.path }
         #expect(!files.isEmpty)
         let script = """
             import json, sys, jsonschema

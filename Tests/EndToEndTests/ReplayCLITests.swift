@@ -33,21 +33,21 @@ import Testing
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(!lines.isEmpty)
         // Every line starts with an ISO time and none is JSON.
-        let iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z  /
+        let iso = #/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z  /#
         for line in lines {
             #expect(line.prefixMatch(of: iso) != nil, "\(line)")
             #expect(!line.contains("{"), "\(line)")
         }
         // Distances read as people say them: "850 m", "1.2 km", "12 km" (no "1234.567").
-        let metres = /: \d{1,3} m [NSEW]{1,3}, /
-        let kilometres = /: \d\.\d km [NSEW]{1,3}, /
+        let metres = #/: \d{1,3} m [NSEW]{1,3}, /#
+        let kilometres = #/: \d\.\d km [NSEW]{1,3}, /#
         #expect(lines.contains { $0.firstMatch(of: metres) != nil }, "\(r.stdout)")
         #expect(lines.contains { $0.firstMatch(of: kilometres) != nil }, "\(r.stdout)")
         #expect(lines.contains { $0.contains("ARRIVED at On the route (") })
-        #expect(!r.stdout.contains(".000 m") && r.stdout.firstMatch(of: /\d{4,} m/) == nil)
+        #expect(!r.stdout.contains(".000 m") && r.stdout.firstMatch(of: #/\d{4,} m/#) == nil)
         // Whole kilometres beyond 10 km: a target 12 km away.
-        let far = try replay([bike, "--target", "-37.62,144.96,Twelve", "--format", "text"])
-        #expect(far.stdout.firstMatch(of: /Twelve: 1\d km [NSEW]{1,3}, freezing/) != nil, "\(far.stdout)")
+        let far = try replay([bike, "--target", "-37.61,144.96,Twelve", "--format", "text"])
+        #expect(far.stdout.firstMatch(of: #/Twelve: 1\d km [NSEW]{1,3}, freezing/#) != nil, "\(far.stdout)")
     }
 
     @Test func skippedLinesWarnOnStderrAndOnlyEventsGoToStdout() throws {
@@ -57,7 +57,7 @@ import Testing
             #expect(r.status == 0, "\(log): \(r.stderr)")
             // A count of skipped lines, naming the file, on stderr.
             #expect(r.stderr.contains(path), "\(log): \(r.stderr)")
-            #expect(r.stderr.firstMatch(of: /skipped \d+/) != nil || r.stderr.firstMatch(of: /\d+ (bad|skipped|lines)/) != nil,
+            #expect(r.stderr.firstMatch(of: #/skipped \d+/#) != nil || r.stderr.firstMatch(of: #/\d+ (bad|skipped|lines)/#) != nil,
                     "\(log): \(r.stderr)")
             // stdout holds JSON event lines and nothing else.
             let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
@@ -125,6 +125,9 @@ import Testing
             #expect(r.status != 0, "--roam \(bad) accepted")
             #expect(r.stderr.contains("--roam") && r.stderr.contains(bad), "\(bad): \(r.stderr)")
         }
+        // Southern latitudes start with "-": the README's own example must parse.
+        let south = try replay([bike, "--target", "-37.7205,144.9649,Start", "--format", "text"])
+        #expect(south.status == 0 && south.stdout.contains("Start: "), "\(south.stderr)")
         let none = try replay([bike])
         #expect(none.status != 0 && none.stderr.contains("--target"))
         let format = try replay([bike, "--target", "-37.72,144.96", "--format", "xml"])
