@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// `hotcold replay` end to end: writes a 1.2M-TPV gpsd JSON recording of a generated drive
-/// (1 Hz, speeds 0–30 m/s with stops, gentle turns, `Geodesic.direct` steps, jitter), then runs
+/// (1 Hz, speeds 0–30 m/s with stops, gentle turns, `Geodesic.direct` steps, jitter, staying
+/// within ~30 km of Sydney so targets are at road-trip distances), then runs
 /// the `hotcold` binary beside this executable (`hotcold replay FILE --target ...` with five
 /// targets on and near the route, stdout to a file) five times. Prints the median fixes/s over
 /// wall time (goal ≥ 200k/s) and the child's peak RSS from `wait4`'s rusage.
@@ -57,7 +58,8 @@ func benchReplay() {
 /// Writes `count` TPV lines (after a VERSION line) of a 1 Hz drive; returns the true positions.
 private func writeDrive(_ path: String, count: Int) -> [Coordinate] {
     var rng = BenchRandom(state: 2947)
-    var p = Coordinate(latitude: -33.8688, longitude: 151.2093)
+    let home = Coordinate(latitude: -33.8688, longitude: 151.2093)
+    var p = home
     var bearing = 30.0, speed = 0.0, cruise = 25.0, stopLeft = 0
     var route: [Coordinate] = []
     route.reserveCapacity(count)
@@ -78,6 +80,12 @@ private func writeDrive(_ path: String, count: Int) -> [Coordinate] {
         }
         bearing = (bearing + rng.uniform(-2, 2) + (rng.unit() < 0.003 ? rng.uniform(-90, 90) : 0) + 360)
             .truncatingRemainder(dividingBy: 360)
+        // Stay in the region (a fortnight of errands around Sydney, not a drive to Perth): past
+        // 30 km from home, turn for home.
+        if i % 30 == 0 {
+            let back = Geodesic.inverse(p, home)
+            if back.distance > 30_000 { bearing = back.initialBearing }
+        }
         if speed > 0 { p = Geodesic.direct(from: p, bearing: bearing, distance: speed) }
         route.append(p)
         let eph = rng.uniform(3, 12)
