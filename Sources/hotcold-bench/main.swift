@@ -6,3 +6,4 @@ if wants("geodesy") { benchGeodesy() }
 if wants("engine") { benchEngine() }
 if wants("readers") { benchReaders() }
 if wants("store") { benchStore() }
+if wants("replay") { benchReplay() }

@@ -23,13 +23,15 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "The track file: NMEA 0183 log, gpsd JSON (gpspipe -w) or GPX.")
     var track: String
 
-    @Option(name: .customLong("target"), parsing: .unconditionalSingleValue, help: "A target as LAT,LON[,NAME] (repeatable).")
+    // Unconditional: southern latitudes start with "-" and must not read as an option.
+    @Option(name: .customLong("target"), parsing: .unconditionalSingleValue,
+            help: "A target as LAT,LON[,NAME] (repeatable).")
     var targets: [String] = []
 
     @Option(name: .customLong("targets"), help: "A JSON array of {\"id\",\"name\",\"lat\",\"lon\",\"kind\"?}.")
     var targetsFile: String?
 
-    @Option(help: "Roam: track only targets within this distance (e.g. 10km). Default: hunt every target.")
+    @Option(parsing: .unconditional, help: "Roam: track only targets within this distance (e.g. 10km). Default: hunt every target.")
     var roam: String?
 
     @Option(help: "Configuration file whose [engine] and [tiers] sections tune the engine.")
