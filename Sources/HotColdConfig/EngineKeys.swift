@@ -13,6 +13,8 @@ struct EngineKeys {
         .init(key: "accuracy_weight", kind: .number) { $0.accuracyWeight = $1 },
         .init(key: "arrival_dwell_fixes", kind: .count) { $0.arrivalDwellFixes = Int($1) },
         .init(key: "arrival_dwell_seconds", kind: .number) { $0.arrivalDwellSeconds = $1 },
+        .init(key: "arrival_dwell_min_seconds", kind: .number) { $0.arrivalDwellMinSeconds = $1 },
+        .init(key: "departure_dwell_fixes", kind: .count) { $0.departureDwellFixes = Int($1) },
         .init(key: "pass_max_gap_seconds", kind: .number) { $0.passMaxGapSeconds = $1 },
         .init(key: "trend_window_seconds", kind: .number) { $0.trendWindowSeconds = $1 },
         .init(key: "trend_min_span_seconds", kind: .number) { $0.trendMinSpanSeconds = $1 },

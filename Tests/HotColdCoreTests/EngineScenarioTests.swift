@@ -223,4 +223,66 @@ import Testing
         #expect(abs(eta - first.distance / 15) < 0.1 * eta + 5)
         _ = closestTime
     }
+
+    @Test func oneJumpedFixBeyondTheExitBandDoesNotDepart() {
+        // Parked 60 m from the target; one fix jumps to 210 m (plausible for its 78 m error), then the receiver is back.
+        let here = Geodesic.direct(from: origin, bearing: 90, distance: 60)
+        var track = SyntheticDrive(start: here, eph: 10)
+        track.wait(seconds: 10)
+        track.time += 1
+        track.fixes.append(Fix(time: Date(timeIntervalSince1970: track.time),
+                               coordinate: Geodesic.direct(from: origin, bearing: 90, distance: 210),
+                               mode: .threeD, eph: 78))
+        track.wait(seconds: 10)
+        let events = run(track.fixes, [Target(id: "t", name: "T", coordinate: origin)])
+        #expect(events.arrivals.count == 1)
+        #expect(events.departures.isEmpty)
+        // Control: with single-fix departures the jump does depart (the check above can fail).
+        var eager = EngineConfig()
+        eager.departureDwellFixes = 1
+        #expect(run(track.fixes, [Target(id: "t", name: "T", coordinate: origin)], config: eager).departures.count == 1)
+    }
+
+    @Test func oneFutureDatedFixDoesNotSwallowTheRest() {
+        // A fix dated a day ahead (a receiver's rollover glitch) in the middle of a drive.
+        var track = SyntheticDrive(start: Geodesic.direct(from: origin, bearing: 270, distance: 1000))
+        track.drive(bearing: 90, distance: 300, speed: 10)
+        var bad = track.fixes.last!
+        bad.time = bad.time.addingTimeInterval(86_400 + 0.5)
+        track.fixes.append(bad)
+        track.drive(bearing: 90, distance: 1400, speed: 10)
+        var engine = ProximityEngine(targets: [Target(id: "t", name: "T", coordinate: origin)], mode: .hunt)
+        let events = track.fixes.flatMap { engine.process($0) }
+        // The drive after the glitch still arrives at the target.
+        #expect(events.arrivals.count == 1)
+        #expect(engine.stats.outOfOrder < 10)
+        // Control: if the new timeline were never believed, the rest of the drive would be lost.
+        var stubborn = EngineConfig()
+        stubborn.outlierRunToReset = 100_000
+        #expect(run(track.fixes, [Target(id: "t", name: "T", coordinate: origin)], config: stubborn).arrivals.isEmpty)
+    }
+
+    @Test func tenHertzNeedsAtLeastASecondOfDwell() {
+        // 10 Hz: two tenths of a second inside the radius is not an arrival; a second is.
+        let inside = Geodesic.direct(from: origin, bearing: 0, distance: 50)
+        let target = Target(id: "t", name: "T", coordinate: origin)
+        var longer = SyntheticDrive(start: inside, eph: 3)
+        longer.wait(seconds: 0.3, interval: 0.1)
+        #expect(run(longer.fixes, [target]).arrivals.isEmpty, "0.3 s at 10 Hz is not enough")
+        var hasty = EngineConfig()
+        hasty.arrivalDwellMinSeconds = 0
+        #expect(run(longer.fixes, [target], config: hasty).arrivals.count == 1, "control")
+        longer.wait(seconds: 1.0, interval: 0.1)
+        #expect(run(longer.fixes, [target]).arrivals.count == 1)
+    }
+
+    @Test func slowSidewaysDriveDoesNotToggleSteady() {
+        // Driving across at 5 km: the range rate hovers near the still speed.
+        let start = Geodesic.direct(from: origin, bearing: 180, distance: 5000)
+        var track = SyntheticDrive(start: Geodesic.direct(from: start, bearing: 270, distance: 600), eph: 5, seed: 11)
+        track.drive(bearing: 90, distance: 1200, speed: 12, jitter: 2)
+        let trends = run(track.fixes, [Target(id: "t", name: "T", coordinate: origin)]).proximities.map(\.trend)
+        let changes = zip(trends, trends.dropFirst()).filter { $0 != $1 }.count
+        #expect(changes <= 3, "\(trends)")
+    }
 }

@@ -9,6 +9,8 @@ public struct ArrivalDetector: Sendable, Equatable {
         case away
         case arriving(count: Int, since: Double)
         case arrived
+        /// Arrived, with this many consecutive fixes beyond the exit band so far.
+        case leaving(count: Int)
     }
 
     public private(set) var state: State = .away
@@ -31,11 +33,17 @@ public struct ArrivalDetector: Sendable, Equatable {
                                 passDistance: Double?, config c: EngineConfig) -> Outcome {
         let slack = c.accuracyWeight * (accuracy ?? 0)
         switch state {
-        case .arrived:
-            if distance - slack > c.departureRadius {
+        case .arrived, .leaving:
+            guard distance - slack > c.departureRadius else {
+                state = .arrived
+                return .none
+            }
+            let count = (state == .arrived ? 0 : { if case .leaving(let n) = state { n } else { 0 } }()) + 1
+            if count >= c.departureDwellFixes {
                 state = .away
                 return .departed(distance: distance)
             }
+            state = .leaving(count: count)
             return .none
         case .away, .arriving:
             if let p = passDistance, p + slack <= c.arrivalRadius {
@@ -46,7 +54,9 @@ public struct ArrivalDetector: Sendable, Equatable {
             if distance + slack <= c.arrivalRadius {
                 let (count, since): (Int, Double)
                 if case .arriving(let n, let s) = state { (count, since) = (n + 1, s) } else { (count, since) = (1, t) }
-                if count >= c.arrivalDwellFixes || (count >= 2 && t - since >= c.arrivalDwellSeconds) {
+                let dwelt = t - since
+                if dwelt >= c.arrivalDwellMinSeconds,
+                   count >= c.arrivalDwellFixes || (count >= 2 && dwelt >= c.arrivalDwellSeconds) {
                     state = .arrived
                     return .arrived(distance: distance)
                 }
@@ -59,4 +69,12 @@ public struct ArrivalDetector: Sendable, Equatable {
     }
 
     public mutating func reset() { state = .away }
+
+    /// Arrived and not yet departed.
+    public var isArrived: Bool {
+        switch state {
+        case .arrived, .leaving: true
+        case .away, .arriving: false
+        }
+    }
 }

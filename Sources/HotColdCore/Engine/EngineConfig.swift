@@ -20,6 +20,10 @@ public struct EngineConfig: Sendable, Equatable {
     /// `arrivalDwellSeconds`.
     public var arrivalDwellFixes: Int = 3
     public var arrivalDwellSeconds: Double = 3
+    /// ...and never less than this many seconds, so a 10 Hz receiver cannot arrive on a 0.2 s burst.
+    public var arrivalDwellMinSeconds: Double = 1
+    /// A departure needs this many consecutive fixes beyond the exit band (one jumped fix is not a departure).
+    public var departureDwellFixes: Int = 2
     /// A straight segment between two fixes further apart than this in time is not trusted for
     /// a pass-between-fixes arrival.
     public var passMaxGapSeconds: Double = 30
@@ -75,6 +79,8 @@ public struct EngineConfig: Sendable, Equatable {
         nonNegative(accuracyWeight, "accuracy_weight")
         if arrivalDwellFixes < 1 { p.append(("arrival_dwell_fixes", "must be at least 1")) }
         nonNegative(arrivalDwellSeconds, "arrival_dwell_seconds")
+        nonNegative(arrivalDwellMinSeconds, "arrival_dwell_min_seconds")
+        if departureDwellFixes < 1 { p.append(("departure_dwell_fixes", "must be at least 1")) }
         positive(passMaxGapSeconds, "pass_max_gap_seconds")
         positive(trendWindowSeconds, "trend_window_seconds")
         nonNegative(trendMinSpanSeconds, "trend_min_span_seconds")

@@ -18,11 +18,27 @@ public struct FixFilter: Sendable {
     public private(set) var last: Fix?
     public private(set) var lastTime: Double?
     var outlierRun = 0
+    // Rejected-as-out-of-order fixes that are in order among themselves: a clock that jumped
+    // (a future-dated fix, a receiver stepping its time back) rather than stray repeats.
+    var backwardsRun = 0
+    var backwardsLast: Double?
 
     public init() {}
 
     public mutating func judge(_ fix: Fix, t: Double, config c: EngineConfig) -> Verdict {
-        if let lt = lastTime, t <= lt { return .outOfOrder }
+        if let lt = lastTime, t <= lt {
+            // After enough of them the new timeline is believed, so one bad timestamp cannot
+            // swallow the rest of a recording.
+            if let b = backwardsLast, t > b { backwardsRun += 1 } else if backwardsLast != t { backwardsRun = 1 }
+            backwardsLast = t
+            guard backwardsRun >= c.outlierRunToReset, fix.hasPosition, fix.coordinate != nil else { return .outOfOrder }
+            backwardsRun = 0
+            backwardsLast = nil
+            accept(fix, t)
+            return .acceptAfterReset
+        }
+        backwardsRun = 0
+        backwardsLast = nil
         guard fix.hasPosition, let here = fix.coordinate else {
             return .noPosition
         }

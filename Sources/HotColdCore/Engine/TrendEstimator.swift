@@ -63,9 +63,12 @@ public struct TrendEstimator: Sendable {
         // rate far beyond them is a position jump (a cold start converging, multipath), not travel.
         var fastest: Double? = nil
         for i in head..<samples.count { if let v = samples[i].speed { fastest = max(fastest ?? 0, v) } }
+        // Hysteresis on the still speed: leaving `steady` takes twice the speed that entering it
+        // allows, so a slow sideways drive does not toggle between steady and hotter.
+        let moving = trend == .steady ? 2 * c.trendSteadySpeed : c.trendSteadySpeed
         func direction(_ f: Fit, strictness: Double = 1) -> Trend? {
             guard abs(f.slope) > strictness * c.trendSignificance * f.slopeError,
-                  abs(f.slope) > c.trendSteadySpeed,
+                  abs(f.slope) > moving,
                   abs(f.slope) * f.span > c.trendAccuracyShare * (accuracy ?? 0),
                   fastest.map({ abs(f.slope) <= 1.5 * $0 + 1 }) ?? true
             else { return nil }
