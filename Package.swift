@@ -59,7 +59,7 @@ let package = Package(
         // Prints throughput figures; not a test (machines are shared and noisy).
         .executableTarget(
             name: "hotcold-bench",
-            dependencies: ["HotColdCore", "GPSInput", "HotColdStore"]),
+            dependencies: ["HotColdCore", "GPSInput", "HotColdStore", "HotColdTestSupport"]),
         // Test helpers shared by the test targets: data paths, temp dirs, subprocesses, gpsd.
         .target(name: "HotColdTestSupport", path: "Sources/HotColdTestSupport"),
         .testTarget(

@@ -34,8 +34,16 @@ public final class Daemon: Sendable {
         return c
     }
 
+    /// Runs until SIGTERM or SIGINT. Start-up happens inside the service group, after it has
+    /// trapped those signals, so a stop request that arrives while starting is never lost.
     public func run() async throws {
         signal(SIGPIPE, SIG_IGN)
+        let group = ServiceGroup(services: [DaemonService(daemon: self)],
+                                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        try await group.run()
+    }
+
+    func serve() async throws {
         let config = current.withLock { $0 }
         let notifier = SystemdNotifier()
 
@@ -103,11 +111,11 @@ public final class Daemon: Sendable {
             self.reloadConfiguration(host: host, commands: commands, outputs: outputs, resolver: resolver)
             _ = notifier.ready(status: host.summary())
         }
-        let group = ServiceGroup(
-            services: [HeartbeatService(host: host, notifier: notifier), ReloadService(reload: reload)],
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger)
-        try await group.run()
+        // Both end at graceful shutdown (they inherit the group's shutdown context).
+        await withTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try? await HeartbeatService(host: host, notifier: notifier).run() }
+            tasks.addTask { try? await ReloadService(reload: reload).run() }
+        }
 
         // Shutting down: say so, stop input, flush and close clients, remove our socket file.
         _ = notifier.stopping()

@@ -87,3 +87,17 @@ public final class LineClient: @unchecked Sendable {
         try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
     }
 }
+
+extension LineClient {
+    /// Polls `status` until the daemon reports gpsd connected.
+    public func waitUntilGPSDConnected(timeout: TimeInterval = 10) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            try send(#"{"cmd":"status"}"#)
+            let s = try read(class: "STATUS")
+            if (s["gps"] as? [String: Any])?["link"] as? String == "connected" { return }
+            usleep(100_000)
+        }
+        throw Failure(description: "daemon never connected to gpsd")
+    }
+}

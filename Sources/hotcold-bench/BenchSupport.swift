@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdTestSupport
 
 /// Runs `body` `runs` times and returns the median seconds.
 func medianSeconds(runs: Int = 5, _ body: () -> Void) -> Double {
@@ -20,23 +21,9 @@ func rate(_ count: Int, _ seconds: Double) -> String {
     return String(format: "%.1f/s", r)
 }
 
-/// A deterministic generator for benchmark data.
-struct BenchRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * unit() }
-}
-
 /// A 1 Hz drive at `speed` m/s along `bearing` with small jitter.
 func benchDrive(from start: Coordinate, bearing: Double, speed: Double, count: Int) -> [Fix] {
-    var rng = BenchRandom(state: 7)
+    var rng = SeededRandom(seed: 7)
     var fixes: [Fix] = []
     fixes.reserveCapacity(count)
     var p = start

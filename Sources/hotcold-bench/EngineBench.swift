@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdTestSupport
 
 /// Engine throughput: fixes/s with one hunted target, and roaming among 100k targets.
 func benchEngine() {
@@ -29,7 +30,7 @@ func benchEngine() {
 
     // 100k targets over Australia's land box; the drive crosses a dense patch so that every
     // target within 10 km is tracked (tens at a time).
-    var rng = BenchRandom(state: 42)
+    var rng = SeededRandom(seed: 42)
     var targets: [Target] = []
     targets.reserveCapacity(100_000)
     for i in 0..<100_000 {

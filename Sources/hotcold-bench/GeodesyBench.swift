@@ -1,11 +1,12 @@
 import Foundation
 import HotColdCore
+import HotColdTestSupport
 
 /// Throughput of `Geodesic.inverse` (calls per second, median of 7 runs) on
 /// three mixes: short lines (< 20 km, the proximity engine's common case),
 /// continental lines (random pairs in Australia), and the GeodTest-short file.
 func benchGeodesy() {
-    var rng = BenchRandom(state: 0x5EED)
+    var rng = SeededRandom(seed: 0x5EED)
     let n = 200_000
 
     var short: [(Coordinate, Coordinate)] = []
@@ -76,4 +77,3 @@ private func loadGeodTest() -> [(Coordinate, Coordinate)]? {
     }
 }
 
-/// SplitMix64, so every run measures the same lines.

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -57,7 +58,7 @@ func benchReplay() {
 
 /// Writes `count` TPV lines (after a VERSION line) of a 1 Hz drive; returns the true positions.
 private func writeDrive(_ path: String, count: Int) -> [Coordinate] {
-    var rng = BenchRandom(state: 2947)
+    var rng = SeededRandom(seed: 2947)
     let home = Coordinate(latitude: -33.8688, longitude: 151.2093)
     var p = home
     var bearing = 30.0, speed = 0.0, cruise = 25.0, stopLeft = 0

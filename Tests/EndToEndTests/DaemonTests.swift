@@ -16,17 +16,6 @@ import Glibc
         return "\(p.latitude),\(p.longitude),Roadside Thing"
     }
 
-    /// Waits until the daemon reports gpsd connected.
-    func waitConnected(_ client: LineClient, timeout: TimeInterval = 10) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            try client.send(#"{"cmd":"status"}"#)
-            let s = try client.read(class: "STATUS")
-            if (s["gps"] as? [String: Any])?["link"] as? String == "connected" { return }
-            usleep(100_000)
-        }
-        throw LineClient.Failure(description: "daemon never connected to gpsd")
-    }
 
     func fixes(_ client: LineClient) throws -> Int {
         try client.send(#"{"cmd":"status"}"#)
@@ -44,7 +33,7 @@ import Glibc
         #expect(version["proto_major"] as? Int == 1)
         try client.send(#"{"cmd":"watch"}"#)
         _ = try client.read(class: "WATCH")
-        try waitConnected(client)
+        try client.waitUntilGPSDConnected()
 
         let feeder = NMEAFeeder(track: track, udpPort: gpsd.udpPort!, interval: 0.05)
         feeder.start()
@@ -75,7 +64,7 @@ import Glibc
         let client = try daemon.connect()
         try client.send(#"{"cmd":"watch","classes":["GPS"]}"#)
         _ = try client.read(class: "WATCH")
-        try waitConnected(client)
+        try client.waitUntilGPSDConnected()
         let feeder = NMEAFeeder(track: track, udpPort: gpsd.udpPort!, interval: 0.1)
         feeder.start()
         defer { feeder.stop() }

@@ -44,7 +44,7 @@ import Glibc
         let c1 = try first.connect()
         try c1.send(#"{"cmd":"watch","classes":["ARRIVED"]}"#)
         _ = try c1.read(class: "WATCH")
-        try waitConnected(c1)
+        try c1.waitUntilGPSDConnected()
         let feeder = NMEAFeeder(track: track, udpPort: gpsd.udpPort!, interval: 0.02)
         feeder.start()
         let a = try c1.read(class: "ARRIVED", timeout: 20)
@@ -60,7 +60,7 @@ import Glibc
         let c2 = try second.connect()
         try c2.send(#"{"cmd":"watch","classes":["ARRIVED"]}"#)
         _ = try c2.read(class: "WATCH")
-        try waitConnected(c2)
+        try c2.waitUntilGPSDConnected()
         let again = NMEAFeeder(track: track, udpPort: gpsd.udpPort!, interval: 0.02)
         again.start()
         var arrived: [String] = []
@@ -78,14 +78,4 @@ import Glibc
         #expect(Set(ids) == [windmill.id, banana.id], "\(all)")
     }
 
-    func waitConnected(_ client: LineClient, timeout: TimeInterval = 10) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            try client.send(#"{"cmd":"status"}"#)
-            let s = try client.read(class: "STATUS")
-            if (s["gps"] as? [String: Any])?["link"] as? String == "connected" { return }
-            usleep(100_000)
-        }
-        throw LineClient.Failure(description: "daemon never connected to gpsd")
-    }
 }

@@ -132,8 +132,10 @@ struct SocketServerTests {
             let reader = SequenceReader(fds: readers.map(\.fd))
             defer { reader.finish() }
 
-            let pad = String(repeating: "p", count: 160)
-            let batches = 40, perBatch = 50
+            // 400 lines of ~1.2 KB (~480 KB): well past the stalled client's 64 KiB queue plus
+            // what the kernel buffers for it (~210 KB send side, 4 KiB receive side).
+            let pad = String(repeating: "p", count: 1200)
+            let batches = 8, perBatch = 50
             var callTimes: [Duration] = []
             for b in 0..<batches {
                 for k in 0..<perBatch {
@@ -144,7 +146,7 @@ struct SocketServerTests {
                     callTimes.append(ContinuousClock.now - t0)
                 }
                 let want = (b + 1) * perBatch
-                let complete = eventually(.seconds(60)) { reader.all(reached: want) }
+                let complete = eventually(.seconds(120)) { reader.all(reached: want) }
                 let where_ = reader.behind(want)
                 #expect(complete, "batch \(b): \(where_)")
                 if !complete { break }

@@ -30,10 +30,13 @@ final class LoopWaker: Sendable {
         _ = Glibc.write(writeFD, &b, 1)
     }
 
-    /// Called by the loop before it looks at the queues, so no wake-up is lost.
+    /// Called by the loop before it looks at the queues. The pipe is emptied *before* the flag
+    /// is cleared: clearing first would let a `wake()` in between set the flag and have its byte
+    /// read here, leaving the flag set with an empty pipe, so every later wake-up (shutdown's
+    /// included) would be skipped and the loop would sleep in poll(2) for good.
     func drain() {
-        pending.store(false, ordering: .sequentiallyConsistent)
         var buf = [UInt8](repeating: 0, count: 64)
         while Glibc.read(readFD, &buf, buf.count) > 0 {}
+        pending.store(false, ordering: .sequentiallyConsistent)
     }
 }

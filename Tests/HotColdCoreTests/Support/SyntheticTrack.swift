@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdTestSupport
 
 /// Deterministic test tracks with known truth: straight lines at a given speed, optional
 /// seeded jitter, stops and no-fix stretches.
@@ -8,13 +9,13 @@ struct SyntheticDrive {
     var time: Double
     var position: Coordinate
     var eph: Double?
-    var rng: SplitMix
+    var rng: SeededRandom
 
     init(start: Coordinate, time: Double = 1_700_000_000, eph: Double? = 5, seed: UInt64 = 42) {
         self.position = start
         self.time = time
         self.eph = eph
-        self.rng = SplitMix(seed: seed)
+        self.rng = SeededRandom(seed: seed)
     }
 
     /// Moves `distance` metres along `bearing` at `speed` m/s, one fix every `interval` seconds.
@@ -64,24 +65,6 @@ struct SyntheticDrive {
         }
         fixes.append(Fix(time: Date(timeIntervalSince1970: time), coordinate: p, mode: .threeD,
                          eph: eph, speed: speed, track: track))
-    }
-}
-
-/// A small seeded generator so synthetic tracks are identical on every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func gaussian() -> Double {
-        let u1 = max(unit(), 1e-12), u2 = unit()
-        return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
     }
 }
 
