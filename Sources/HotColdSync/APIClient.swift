@@ -56,6 +56,11 @@ public final class APIClient: Sendable {
         var r = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: timeout)
         r.httpMethod = request.method
         r.setValue("application/json", forHTTPHeaderField: "Accept")
+        // A fresh connection per request: with a reused keep-alive connection that the server
+        // drops, FoundationNetworking (libcurl underneath) resends on its own and then spins
+        // until our deadline instead of reporting either reply or error (seen with Swift 6.3
+        // on Linux). A sync makes a handful of requests, so the extra handshakes cost little.
+        r.setValue("close", forHTTPHeaderField: "Connection")
         if let body = request.body {
             r.httpBody = body
             r.setValue("application/json; charset=utf-8", forHTTPHeaderField: "Content-Type")

@@ -37,7 +37,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "The bundled Big Things catalogue (bigthings.json) was not found; looked in: "
                 + searched.joined(separator: ", ")
         case .unreadablePhoto(let path, let reason):
-            "Cannot read the photo \(path): \(reason). Nothing was queued."
+            "Cannot read the photo \(path): \(reason.hasSuffix(".") ? String(reason.dropLast()) : reason). Nothing was queued."
         case .emptyCatalogue:
             "The server's catalogue lists no Big Things; refusing to mark every Big Thing withdrawn."
         }
