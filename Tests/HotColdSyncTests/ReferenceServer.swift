@@ -3,6 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 import HotColdTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The reference Big Things server (`Tests/APIServer/bigthings_server.py`) on a free loopback
 /// port, with its control endpoint: fault switches and the server's own counters.
@@ -34,8 +37,9 @@ final class ReferenceServer: @unchecked Sendable {
         port = p
     }
 
+    /// SIGKILL: a child of the test runner inherits its blocked signals, SIGTERM included.
     func stop() {
-        if process.isRunning { process.terminate() }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 
