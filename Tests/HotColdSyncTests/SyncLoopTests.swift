@@ -1,0 +1,66 @@
+import Foundation
+import HotColdStore
+import HotColdSync
+import Testing
+
+/// The daemon's periodic sync runs on its own task: a hung server holds only that task (and
+/// only until the request's deadline), and cancelling it stops the loop at once.
+@Suite(.serialized) struct SyncLoopTests {
+    final class Reports: @unchecked Sendable {
+        let lock = NSLock()
+        var items: [SyncReport] = []
+        func add(_ r: SyncReport) { lock.lock(); items.append(r); lock.unlock() }
+        var count: Int { lock.lock(); defer { lock.unlock() }; return items.count }
+        var last: SyncReport? { lock.lock(); defer { lock.unlock() }; return items.last }
+    }
+
+    @Test func aHungServerHoldsOnlyTheSyncTask() async throws {
+        let server = try ReferenceServer(); defer { server.stop() }
+        let f = try SyncFixture(); defer { f.remove() }
+        try await server.faults([["action": "hang", "count": 1000]])
+        let reports = Reports()
+        let loop = SyncLoop(syncer: f.syncer(server, timeout: 0.5, maxWait: 0), interval: 0.2) { reports.add($0) }
+        let task = Task { await loop.run() }
+
+        // Meanwhile "tracking" goes on: a 10 ms tick loop on another task keeps its pace.
+        let started = Date()
+        var ticks = 0
+        while Date().timeIntervalSince(started) < 1.6 {
+            try await Task.sleep(nanoseconds: 10_000_000)
+            ticks += 1
+        }
+        #expect(ticks > 50, "ticks \(ticks)")
+        #expect(reports.count >= 1, "each sync ends at its deadline")
+        #expect(reports.last?.unreachable?.contains("no reply") == true)
+
+        // Cancelling mid-request stops the loop promptly (no waiting out the deadline).
+        try await server.wait { ($0["hanging"] as? Int ?? 0) >= 1 }
+        let stopAt = Date()
+        task.cancel()
+        await task.value
+        #expect(Date().timeIntervalSince(stopAt) < 0.4)
+        try await server.release()
+    }
+
+    @Test func nudgeSyncsAtOnce() async throws {
+        let server = try ReferenceServer(); defer { server.stop() }
+        let f = try SyncFixture(); defer { f.remove() }
+        let reports = Reports()
+        let loop = SyncLoop(syncer: f.syncer(server), interval: 3600) { reports.add($0) }
+        let task = Task { await loop.run() }
+        defer { task.cancel() }
+        try await waitFor { reports.count == 1 }
+        try f.store.rate(placeID: "api:banana", user: "alice", stars: 5)
+        loop.nudge()
+        try await waitFor { reports.count == 2 }
+        #expect(reports.last?.delivered.count == 1)
+    }
+
+    func waitFor(seconds: Double = 10, _ condition: () -> Bool) async throws {
+        let end = Date().addingTimeInterval(seconds)
+        while !condition() {
+            guard Date() < end else { Issue.record("timed out"); return }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+    }
+}
