@@ -8,12 +8,13 @@ import FoundationNetworking
 ///
 /// Why FoundationNetworking's `URLSession` and not swift-server/async-http-client: the client
 /// makes a handful of small requests per sync (one GET, one POST per queued item), so it needs
-/// no connection pool tuning, streaming or NIO event loops; `URLSession` comes with the
-/// toolchain (no new dependency, no 2.5–4.5 minute extra build on every CI run), has
-/// async/await `data(for:)` on Linux, and its libcurl backend handles TLS, proxies from the
-/// environment and HTTP/1.1 keep-alive. Its timeouts are idle timeouts, so every request also
-/// runs under our own deadline (``send(_:)`` never takes longer than `timeout`): a hung server
-/// cannot hold a sync, or the daemon's sync task, for longer than that.
+/// no connection pooling, streaming or NIO event loops; `URLSession` comes with the toolchain
+/// (no new dependency, no 2.5–4.5 minute extra build on every CI run), and its libcurl backend
+/// handles TLS, HTTP/1.1 and proxies from the environment. Two Linux quirks are worked around
+/// here: every request gets a fresh connection (`Connection: close`, see ``send(_:)``), and
+/// the deadline is ours, not URLSession's idle timeout, run with the completion-handler API
+/// (see ``Deadline``). So ``send(_:)`` never takes longer than `timeout`: a hung server cannot
+/// hold a sync, or the daemon's sync task, for longer than that.
 ///
 /// ```swift
 /// let client = APIClient(baseURL: URL(string: "https://bigthings.example/api/")!, token: "s3cret", timeout: 20)
@@ -69,11 +70,18 @@ public final class APIClient: Sendable {
         for (k, v) in request.headers { r.setValue(v, forHTTPHeaderField: k) }
         let session = self.session
         let urlRequest = r
-        let outcome: Result<(Data, URLResponse), any Error> = await Deadline.run(seconds: timeout) {
-            try await session.data(for: urlRequest)
+        let outcome: Result<Reply, any Error> = await Deadline.run(seconds: timeout) { done in
+            let task = session.dataTask(with: urlRequest) { data, response, error in
+                if let error { return done(.failure(error)) }
+                guard let response else { return done(.failure(URLError(.badServerResponse))) }
+                done(.success(Reply(data: data ?? Data(), response: response)))
+            }
+            task.resume()
+            return { task.cancel() }
         }
         switch outcome {
-        case .success(let (data, response)):
+        case .success(let reply):
+            let (data, response) = (reply.data, reply.response)
             guard let http = response as? HTTPURLResponse else {
                 throw .connection(url: url, reason: "the reply was not HTTP")
             }
@@ -88,6 +96,12 @@ public final class APIClient: Sendable {
             throw .connection(url: url, reason: TransportError.reason(error))
         }
     }
+}
+
+/// A reply as the data task hands it over (URLResponse is a class Foundation never mutates).
+private struct Reply: @unchecked Sendable {
+    var data: Data
+    var response: URLResponse
 }
 
 /// A request relative to the API's base URL.

@@ -1,36 +1,51 @@
 import Foundation
 
-/// Runs an operation with a hard deadline: the result, or `Expired` when the time is up,
-/// whichever comes first. The operation is cancelled on expiry but not waited for, so an
-/// operation that ignores cancellation (a stuck socket read) cannot stretch the deadline.
+/// Runs a callback-style operation with a hard deadline: its result, or `Expired` when the time
+/// is up, whichever comes first. On expiry (or when the calling task is cancelled) the
+/// operation's own cancel is called but not waited for, so an operation that never finishes
+/// (a stuck socket read) cannot stretch the deadline.
+///
+/// Why callbacks and Dispatch rather than `Task` cancellation of `URLSession.data(for:)`:
+/// FoundationNetworking (Swift 6.3, Linux) cancels that call's URLSession task from inside the
+/// Swift task's cancellation handler, which holds the task's status lock, and does so with a
+/// `sync` onto the session's queue; if the reply fails on that queue at the same moment, it
+/// waits for the same lock to resume the task: a deadlock (seen in these tests, about one run
+/// in five). Here nothing is cancelled while a task lock is held.
 ///
 /// ```swift
-/// let r = await Deadline.run(seconds: 5) { try await session.data(for: request) }
+/// let r: Result<Int, any Error> = await Deadline.run(seconds: 5) { done in
+///     let t = session.dataTask(with: request) { _, _, e in done(e.map { .failure($0) } ?? .success(1)) }
+///     t.resume()
+///     return { t.cancel() }
+/// }
 /// ```
 enum Deadline {
     struct Expired: Error {}
 
-    static func run<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable () async throws -> T) async -> Result<T, any Error> {
+    /// `start` begins the operation, arranges for `done` to be called once with its result,
+    /// and returns a function that cancels it.
+    static func run<T: Sendable>(
+        seconds: Double,
+        _ start: (_ done: @escaping @Sendable (Result<T, any Error>) -> Void) -> (@Sendable () -> Void)
+    ) async -> Result<T, any Error> {
         let once = Once<T>()
-        let work = Locked<Task<Void, Never>?>(nil)
+        let canceller = Locked<(@Sendable () -> Void)?>(nil)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (cont: CheckedContinuation<Result<T, any Error>, Never>) in
                 once.set(cont)
                 if once.isDone { return }     // cancelled already
-                let w = Task {
-                    if once.isDone { return }
-                    do { once.resume(.success(try await operation())) } catch { once.resume(.failure(error)) }
+                let cancel = start { once.resume($0) }
+                canceller.set(cancel)
+                // Fires even after a reply (then finds the work done): cheap, and nothing to race.
+                DispatchQueue.global().asyncAfter(deadline: .now() + max(seconds, 0)) {
+                    if once.resume(.failure(Expired())) { cancel() }
                 }
-                work.set(w)
-                let timer = Task {
-                    try? await Task.sleep(nanoseconds: UInt64(max(seconds, 0) * 1e9))
-                    if !Task.isCancelled, once.resume(.failure(Expired())) { w.cancel() }
-                }
-                once.onFinish { timer.cancel() }
             }
         } onCancel: {
-            // The caller was cancelled (the daemon shutting down): give up at once.
-            if once.resume(.failure(CancellationError())) { work.get()?.cancel() }
+            // Runs under the calling task's status lock: cancel the operation from elsewhere.
+            DispatchQueue.global().async {
+                if once.resume(.failure(CancellationError())) { canceller.get()?() }
+            }
         }
     }
 
@@ -47,15 +62,13 @@ enum Deadline {
         private let lock = NSLock()
         private var cont: CheckedContinuation<Result<T, any Error>, Never>?
         private var done = false
-        private var finish: (@Sendable () -> Void)?
-
         private var early: Result<T, any Error>?
 
         var isDone: Bool { lock.lock(); defer { lock.unlock() }; return done }
 
         func set(_ c: CheckedContinuation<Result<T, any Error>, Never>) {
             lock.lock()
-            if let r = early {          // cancelled before the continuation existed
+            if let r = early {          // finished before the continuation existed
                 early = nil
                 lock.unlock()
                 c.resume(returning: r)
@@ -65,30 +78,19 @@ enum Deadline {
             lock.unlock()
         }
 
-        func onFinish(_ f: @escaping @Sendable () -> Void) {
-            lock.lock()
-            if done { lock.unlock(); f(); return }
-            finish = f
-            lock.unlock()
-        }
-
         @discardableResult
         func resume(_ r: Result<T, any Error>) -> Bool {
             lock.lock()
             guard !done else { lock.unlock(); return false }
+            done = true
             guard let c = cont else {
-                done = true
                 early = r
                 lock.unlock()
                 return true
             }
-            done = true
             cont = nil
-            let f = finish
-            finish = nil
             lock.unlock()
             c.resume(returning: r)
-            f?()
             return true
         }
     }
