@@ -155,10 +155,16 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .timeout(let url, let s):
-            "no reply from \(url.absoluteString) within \(s.formatted(.number.precision(.fractionLength(0...1)))) s"
-        case .connection(let url, let reason):
-            "cannot reach \(url.absoluteString): \(reason)"
+        case .timeout(let url, _): "no reply from \(url.absoluteString) \(reason)"
+        case .connection(let url, let reason): "cannot reach \(url.absoluteString): \(reason)"
+        }
+    }
+
+    /// What went wrong, without the URL.
+    public var reason: String {
+        switch self {
+        case .timeout(_, let s): "no reply within \(s.formatted(.number.precision(.fractionLength(0...1)))) s"
+        case .connection(_, let reason): reason
         }
     }
 

@@ -103,6 +103,7 @@ public final class Syncer: Sendable {
             let problem: String
             var retryAfter: Double?
             var reachable = true
+            var reason = ""
             do {
                 let r = try await client.send(request)
                 switch r.status {
@@ -129,6 +130,7 @@ public final class Syncer: Sendable {
                 }
             } catch {
                 problem = "\(error)"
+                reason = error.reason
                 reachable = false
             }
             failures += 1
@@ -140,7 +142,7 @@ public final class Syncer: Sendable {
             }
             let where_ = client.url("bigthings").absoluteString
             return PullResult(catalogue: .failed(problem),
-                              unreachable: reachable ? nil : "Cannot reach the Big Things API at \(where_): \(problem).")
+                              unreachable: reachable ? nil : "Cannot reach the Big Things API at \(where_): \(reason).")
         }
     }
 
@@ -157,7 +159,8 @@ public final class Syncer: Sendable {
     enum Outcome {
         case delivered(APIResponse, catalogue: (placeID: String, rating: Double?, votes: Int?)?)
         case final(status: Int, message: String, body: Data)
-        case retry(status: Int?, message: String, retryAfter: Double?, reachable: Bool)
+        /// `transport`: no HTTP reply at all (what went wrong, without the URL).
+        case retry(status: Int?, message: String, retryAfter: Double?, transport: String?)
         case credentials(String)
     }
 
@@ -199,7 +202,7 @@ public final class Syncer: Sendable {
                     report.unreachable = m
                     fillPending(&report)
                     return
-                case .retry(let status, let message, let retryAfter, let reachable):
+                case .retry(let status, let message, let retryAfter, let transport):
                     let failures = (item.attempts + 1)
                     let delay = options.retry.delay(afterFailures: failures, retryAfter: retryAfter)
                     let t = now()
@@ -207,8 +210,8 @@ public final class Syncer: Sendable {
                                                   next: t.addingTimeInterval(delay),
                                                   notBefore: retryAfter.map { t.addingTimeInterval(min($0, options.retry.maxRetryAfter)) })
                     if delay > budget {
-                        if !reachable {
-                            report.unreachable = "Cannot reach the Big Things API at \(client.url(item.path).absoluteString): \(message)."
+                        if let transport {
+                            report.unreachable = "Cannot reach the Big Things API at \(client.url(item.path).absoluteString): \(transport)."
                         }
                         fillPending(&report)
                         return
@@ -236,7 +239,7 @@ public final class Syncer: Sendable {
                                  headers: ["Idempotency-Key": item.idempotencyKey], body: item.payload)
         let r: APIResponse
         do { r = try await client.send(request) } catch {
-            return .retry(status: nil, message: "\(error)", retryAfter: nil, reachable: false)
+            return .retry(status: nil, message: "\(error)", retryAfter: nil, transport: error.reason)
         }
         switch r.status {
         case 200, 201:
@@ -244,7 +247,7 @@ public final class Syncer: Sendable {
             // resend (same key) will fetch the real one.
             guard let o = r.jsonObject, o["id"] != nil else {
                 return .retry(status: r.status, message: "HTTP \(r.status) with a reply that is not the expected JSON object",
-                              retryAfter: nil, reachable: true)
+                              retryAfter: nil, transport: nil)
             }
             if item.kind == .rating, let placeID = item.placeId {
                 let rating = (o["rating"] as? NSNumber)?.doubleValue
@@ -256,12 +259,12 @@ public final class Syncer: Sendable {
             return .credentials("The Big Things API at \(r.url.absoluteString) refused our credentials (HTTP \(r.status)): \(r.errorMessage).")
         case 408, 429, 500...599:
             return .retry(status: r.status, message: "HTTP \(r.status): \(r.errorMessage)",
-                          retryAfter: RetryPolicy.retryAfter(r.headers["retry-after"], now: now()), reachable: true)
+                          retryAfter: RetryPolicy.retryAfter(r.headers["retry-after"], now: now()), transport: nil)
         case 400...499:
             return .final(status: r.status, message: r.errorMessage, body: r.body)
         default:
             // 1xx/3xx/other 2xx: not in the contract; try again later rather than lose the item.
-            return .retry(status: r.status, message: "unexpected HTTP \(r.status): \(r.errorMessage)", retryAfter: nil, reachable: true)
+            return .retry(status: r.status, message: "unexpected HTTP \(r.status): \(r.errorMessage)", retryAfter: nil, transport: nil)
         }
     }
 }

@@ -118,7 +118,7 @@ import Testing
         let r = await f.syncer(server, timeout: 0.5, maxWait: 0).sync()
         let took = Date().timeIntervalSince(started)
         #expect(took < 3, "took \(took) s")
-        #expect(r.unreachable?.contains("no reply from \(server.url.absoluteString)/bigthings within 0.5 s") == true,
+        #expect(r.unreachable?.contains("Cannot reach the Big Things API at \(server.url.absoluteString)/bigthings: no reply within 0.5 s") == true,
                 "\(r.unreachable ?? "nil")")
         try await server.release()
     }

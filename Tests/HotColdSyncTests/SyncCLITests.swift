@@ -86,7 +86,7 @@ import Glibc
         let started = Date()
         let hung = try f.hotcold(["sync", "--api", server.url.absoluteString, "--timeout", "1", "--max-wait", "0"])
         #expect(Date().timeIntervalSince(started) < 8)
-        #expect(hung.status != 0 && hung.stderr.contains("no reply from \(server.url.absoluteString)/bigthings within 1 s"),
+        #expect(hung.status != 0 && hung.stderr.contains("Cannot reach the Big Things API at \(server.url.absoluteString)/bigthings: no reply within 1 s"),
                 "\(hung.stderr)")
         try await server.release()
 
@@ -100,9 +100,13 @@ import Glibc
         #expect(try f.hotcold(["sync"] + api(server)).status == 0)
         try await server.control("remove", ["ids": ["api:prawn"]])
         #expect(try f.hotcold(["rate", "api:prawn", "2"]).status == 0)
-        let r = try f.hotcold(["sync", "--api", server.url.absoluteString])
+        let r = try f.hotcold(["sync", "--api", server.url.absoluteString, "--json"])
         // The pull withdraws the prawn; the rating was queued before and is refused (404), kept.
-        #expect(r.status == 0 && r.stdout.contains("0 delivered, 1 failed"), "\(r.stdout)\(r.stderr)")
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        #expect(report?["withdrawn"] as? [String] == ["api:prawn"])
+        #expect((report?["failed"] as? [[String: Any]])?.first?["http_status"] as? Int == 404)
+        #expect(report?["pending"] as? Int == 0 && (report?["delivered"] as? [Any])?.isEmpty == true)
         let list = try f.hotcold(["outbox"])
         #expect(list.stdout.contains("failed") && list.stdout.contains("HTTP 404: no Big Thing has the id api:prawn"))
         let json = try f.hotcold(["outbox", "--json"])

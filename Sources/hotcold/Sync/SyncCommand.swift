@@ -26,7 +26,7 @@ struct SyncCommand: AsyncParsableCommand {
             let syncer = Syncer(store: store, client: client,
                                 options: .init(maxWait: apiOptions.maxWait, honourBackoff: false))
             let report = await syncer.sync()
-            print(report.summary)
+            if options.json { try Output.json(Summary(report)) } else { print(report.summary) }
             if let problem = report.unreachable { throw CLIError(problem) }
         } catch let e as CLIError {
             Output.note("hotcold sync: \(e.description)")
@@ -34,6 +34,38 @@ struct SyncCommand: AsyncParsableCommand {
         } catch let e as ConfigError {
             Output.note("hotcold sync: \(e.description)")
             throw ExitCode(78)
+        }
+    }
+
+    /// `--json`: the report for scripts.
+    struct Summary: Encodable {
+        struct Failed: Encodable { var id: Int64; var kind: String; var httpStatus: Int?; var error: String }
+        var catalogue: String?
+        var catalogueMessage: String?
+        var inserted: Int?, updated: Int?, unchanged: Int?
+        var withdrawn: [String]?, reinstated: [String]?
+        var etag: String?
+        var delivered: [Int64]
+        var failed: [Failed]
+        var pending: Int
+        var nextAttemptAt: Date?
+        var unreachable: String?
+
+        init(_ r: SyncReport) {
+            switch r.catalogue {
+            case .unchanged?: catalogue = "unchanged"
+            case .updated(let c, let e)?:
+                catalogue = "updated"
+                inserted = c.importReport.inserted; updated = c.importReport.updated; unchanged = c.importReport.unchanged
+                withdrawn = c.withdrawn; reinstated = c.reinstated; etag = e
+            case .failed(let m)?: catalogue = "failed"; catalogueMessage = m
+            case nil: break
+            }
+            delivered = r.delivered.compactMap(\.id)
+            failed = r.failed.map { Failed(id: $0.id ?? 0, kind: $0.kind.rawValue, httpStatus: $0.httpStatus, error: $0.lastError ?? "") }
+            pending = r.pending
+            nextAttemptAt = r.pending > 0 ? r.nextAttempt : nil
+            unreachable = r.unreachable
         }
     }
 }
