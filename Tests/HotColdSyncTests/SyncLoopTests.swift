@@ -1,4 +1,5 @@
 import Foundation
+import HotColdConfig
 import HotColdStore
 import HotColdSync
 import Testing
@@ -62,5 +63,19 @@ import Testing
             guard Date() < end else { Issue.record("timed out"); return }
             try await Task.sleep(nanoseconds: 20_000_000)
         }
+    }
+}
+
+@Suite struct SyncLoopConfigurationTests {
+    @Test func noBaseURLMeansNoSyncing() throws {
+        let f = try SyncFixture(); defer { f.remove() }
+        var api = HotColdConfig.Configuration().api
+        #expect(SyncLoop.fromConfiguration(api, store: f.store) == nil)
+        api.baseURL = "https://bigthings.example/api"
+        api.token = "s3cret"
+        api.syncIntervalSeconds = 600
+        let loop = try #require(SyncLoop.fromConfiguration(api, store: f.store))
+        #expect(loop.interval == 600 && loop.syncer.client.token == "s3cret" && loop.syncer.options.honourBackoff)
+        #expect(loop.syncer.client.url("bigthings").absoluteString == "https://bigthings.example/api/bigthings")
     }
 }
