@@ -34,6 +34,8 @@ let package = Package(
         .target(
             name: "HotColdStore",
             dependencies: ["HotColdCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The Big Things web API: HTTP client (FoundationNetworking), outbox delivery, catalogue sync.
+        .target(name: "HotColdSync", dependencies: ["HotColdCore", "HotColdStore", "HotColdConfig"]),
         // The daemon shell: socket server, JSON log, systemd integration, wiring.
         .target(
             name: "HotColdDaemon",
@@ -53,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "hotcold",
             dependencies: [
-                "HotColdCore", "GPSInput", "HotColdConfig", "HotColdStore",
+                "HotColdCore", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Prints throughput figures; not a test (machines are shared and noisy).
@@ -68,6 +70,7 @@ let package = Package(
         .testTarget(name: "GPSInputTests", dependencies: ["HotColdTestSupport", "GPSInput", "HotColdCore"]),
         .testTarget(name: "HotColdConfigTests", dependencies: ["HotColdTestSupport", "HotColdConfig"]),
         .testTarget(name: "HotColdStoreTests", dependencies: ["HotColdTestSupport", "HotColdStore", "HotColdCore"]),
+        .testTarget(name: "HotColdSyncTests", dependencies: ["HotColdTestSupport", "HotColdSync", "HotColdStore", "HotColdCore", "HotColdConfig"]),
         .testTarget(name: "HotColdDaemonTests", dependencies: ["HotColdTestSupport", "HotColdDaemon", "HotColdCore"]),
         // Runs the built executables as subprocesses against real files, gpsd and sockets.
         .testTarget(name: "EndToEndTests", dependencies: ["HotColdCore", "HotColdTestSupport"]),

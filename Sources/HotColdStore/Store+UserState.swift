@@ -67,13 +67,15 @@ extension Store {
         }
     }
 
-    /// Sets the user's 0–5 star rating (replacing an earlier one).
+    /// Sets the user's 0–5 star rating (replacing an earlier one). A rating of a Big Thing is
+    /// also queued for the web API (`share`), in the same transaction: both or neither.
     @discardableResult
-    public func rate(placeID: String, user: String, stars: Int, at time: Date = Date()) throws -> Rating {
+    public func rate(placeID: String, user: String, stars: Int, at time: Date = Date(), share: Bool = true) throws -> Rating {
         let rating = try Rating(user: user, placeId: placeID, stars: stars, ratedAt: time)
         try database.write { db in
             try Store.requirePlace(db, placeID)
             try rating.upsert(db)
+            if share { try Store.enqueueRating(db, rating) }
         }
         return rating
     }
@@ -146,11 +148,14 @@ extension Store {
         }
     }
 
-    /// Stores a submission of a new Big Thing (delivered later by the web API's outbox).
+    /// Stores a submission of a new Big Thing and queues it for the web API's outbox in the
+    /// same transaction. The photo's bytes go into the queued request now.
     @discardableResult
-    public func submit(_ submission: Submission) throws -> Submission {
+    public func submit(_ submission: Submission, photo: SubmissionPhoto? = nil) throws -> Submission {
         try database.write { db in
-            try submission.inserted(db)
+            let s = try submission.inserted(db)
+            try Store.enqueueSubmission(db, s, photo: photo)
+            return s
         }
     }
 

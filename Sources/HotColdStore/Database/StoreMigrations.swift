@@ -8,11 +8,12 @@ import GRDB
 /// ```
 public enum StoreMigrations {
     /// Identifiers in order; the first is the schema of the first release.
-    public static let identifiers = ["v1"]
+    public static let identifiers = ["v1", "v2-outbox"]
 
     public static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
         m.registerMigration("v1", migrate: v1)
+        m.registerMigration("v2-outbox", migrate: v2Outbox)
         return m
     }
 
@@ -149,6 +150,43 @@ public enum StoreMigrations {
             t.column("observed_at", .datetime).notNull()
             t.column("latitude", .double)
             t.column("longitude", .double)
+        }
+    }
+
+    /// The web API's outbox (what waits to be sent, and what became of it) and the sync state
+    /// (the catalogue's last ETag). See ``OutboxItem`` for the state machine.
+    static func v2Outbox(_ db: Database) throws {
+        try db.create(table: "outbox") { t in
+            // AUTOINCREMENT: ids never reused, so the id is the delivery order.
+            t.autoIncrementedPrimaryKey("id")
+            t.column("kind", .text).notNull().check { ["rating", "submission"].contains($0) }
+            // Created with the item, in the same transaction as the local change; never changed.
+            t.column("idempotency_key", .text).notNull().unique()
+            // Relative to the API's base URL, e.g. "bigthings/halans:d0577fb8cf/ratings".
+            t.column("path", .text).notNull()
+            // The exact JSON body, built when the item was created: every resend is identical.
+            t.column("payload", .blob).notNull()
+            t.column("user", .text).notNull()
+            t.column("place_id", .text)
+            t.column("submission_id", .integer).references("submission", onDelete: .restrict)
+            t.column("state", .text).notNull().defaults(to: "pending")
+                .check { ["pending", "delivered", "failed"].contains($0) }
+            t.column("attempts", .integer).notNull().defaults(to: 0)
+            t.column("created_at", .datetime).notNull()
+            t.column("last_attempt_at", .datetime)
+            // Our own backoff, and the server's Retry-After (which even a manual sync honours).
+            t.column("next_attempt_at", .datetime).notNull()
+            t.column("not_before", .datetime)
+            t.column("last_error", .text)
+            t.column("http_status", .integer)
+            t.column("response", .blob)
+            t.column("finished_at", .datetime)
+        }
+        try db.create(index: "outbox_on_state", on: "outbox", columns: ["state", "id"])
+        try db.create(table: "sync_state") { t in
+            t.primaryKey("key", .text)
+            t.column("value", .text).notNull()
+            t.column("updated_at", .datetime).notNull()
         }
     }
 }

@@ -14,6 +14,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case submissionNeedsPlace
     case invalidCoordinate(String)
     case bundledCatalogueNotFound(searched: [String])
+    case unreadablePhoto(path: String, reason: String)
+    case emptyCatalogue
 
     public var description: String {
         switch self {
@@ -34,6 +36,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .bundledCatalogueNotFound(let searched):
             "The bundled Big Things catalogue (bigthings.json) was not found; looked in: "
                 + searched.joined(separator: ", ")
+        case .unreadablePhoto(let path, let reason):
+            "Cannot read the photo \(path): \(reason.hasSuffix(".") ? String(reason.dropLast()) : reason). Nothing was queued."
+        case .emptyCatalogue:
+            "The server's catalogue lists no Big Things; refusing to mark every Big Thing withdrawn."
         }
     }
 }

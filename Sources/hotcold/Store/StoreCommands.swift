@@ -9,5 +9,6 @@ enum StoreCommands {
         AddCommand.self, RenameCommand.self,
         ObserveCommand.self, ObservationsCommand.self,
         ImportCommand.self, ExportCommand.self, AboutCommand.self,
+        SubmitCommand.self, OutboxCommand.self, SyncCommand.self,
     ]
 }

@@ -37,4 +37,7 @@ struct DirectStoreBackend: StoreBackend {
     func export(format: ExportFormat, visits: Bool) throws -> Data {
         try store.export(format: format, visits: visits, user: user)
     }
+    func submit(_ submission: Submission, photo: SubmissionPhoto?) throws -> Submission {
+        try store.submit(submission, photo: photo)
+    }
 }

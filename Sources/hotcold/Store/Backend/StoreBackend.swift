@@ -29,4 +29,6 @@ protocol StoreBackend {
     func observations() throws -> [Observation]
     func importFile(at url: URL, strict: Bool) throws -> ImportReport
     func export(format: ExportFormat, visits: Bool) throws -> Data
+    /// Stores a new Big Thing and queues it for the web API, in one transaction.
+    func submit(_ submission: Submission, photo: SubmissionPhoto?) throws -> Submission
 }

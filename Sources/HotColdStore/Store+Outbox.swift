@@ -1,0 +1,237 @@
+import Foundation
+import GRDB
+import HotColdCore
+
+/// The web API's outbox and catalogue sync, on the store's side: queueing in the caller's
+/// transaction, and the transitions of ``OutboxItem``'s state machine. The HTTP side lives in
+/// `HotColdSync`.
+extension Store {
+    // MARK: Queueing (inside the transaction of the local change)
+
+    /// Queues a rating of a Big Thing (other kinds are not the catalogue's business).
+    /// Returns the item, or nil when the place is not a Big Thing.
+    @discardableResult
+    public static func enqueueRating(_ db: Database, _ rating: Rating) throws -> OutboxItem? {
+        guard let place = try Place.fetchOne(db, key: rating.placeId), place.kind == .bigThing else { return nil }
+        let body = RatingBody(stars: rating.stars, ratedAt: ISO8601.format(rating.ratedAt), user: rating.user)
+        var item = OutboxItem(kind: .rating, path: "bigthings/\(pathSegment(rating.placeId))/ratings",
+                              payload: try outboxJSON(body), user: rating.user, placeId: rating.placeId,
+                              createdAt: Date())
+        try item.insert(db)
+        return item
+    }
+
+    /// Queues a submission (already inserted, so it has its id) with its photo's bytes.
+    @discardableResult
+    public static func enqueueSubmission(_ db: Database, _ s: Submission, photo: SubmissionPhoto?) throws -> OutboxItem {
+        let body = SubmissionBody(
+            name: s.name, lat: s.latitude, lon: s.longitude, address: s.address,
+            seenAt: ISO8601.format(s.seenAt), submittedBy: s.submittedBy,
+            photo: photo.map { .init(filename: $0.filename, contentType: $0.contentType,
+                                     dataBase64: $0.data.base64EncodedString()) })
+        var item = OutboxItem(kind: .submission, path: "bigthings/submissions", payload: try outboxJSON(body),
+                              user: s.user, submissionId: s.id, createdAt: Date())
+        try item.insert(db)
+        return item
+    }
+
+    // MARK: Reading
+
+    /// Items in delivery order, optionally only some states.
+    public func outbox(states: Set<OutboxItem.State>? = nil) throws -> [OutboxItem] {
+        try database.read { db in
+            var q = OutboxItem.all()
+            if let states { q = q.filter(states.map(\.rawValue).contains(OutboxItem.Columns.state)) }
+            return try q.order(OutboxItem.Columns.id).fetchAll(db)
+        }
+    }
+
+    /// The first pending item (delivery order) after `afterID`, whether due or not.
+    public func nextPendingOutboxItem(after afterID: Int64 = 0) throws -> OutboxItem? {
+        try database.read { db in
+            try OutboxItem.filter(OutboxItem.Columns.state == OutboxItem.State.pending.rawValue
+                                  && OutboxItem.Columns.id > afterID)
+                .order(OutboxItem.Columns.id).fetchOne(db)
+        }
+    }
+
+    public func outboxItem(id: Int64) throws -> OutboxItem? {
+        try database.read { db in try OutboxItem.fetchOne(db, key: id) }
+    }
+
+    // MARK: Transitions
+
+    /// Counts an attempt before the request goes out (for the listing; delivery does not
+    /// depend on it). Returns false when the item is no longer pending (another process
+    /// delivered it meanwhile).
+    public func beginOutboxAttempt(id: Int64, at now: Date = Date()) throws -> Bool {
+        try database.write { db in
+            try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1, last_attempt_at = ? WHERE id = ? AND state = 'pending'",
+                           arguments: [now, id])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Records the server's reply and marks the item delivered, in one transaction: a crash
+    /// before the commit leaves it pending (resent with the same key); after, it is done.
+    /// For a rating, the catalogue's new rating and vote count from the reply are stored too.
+    public func markOutboxDelivered(id: Int64, status: Int, response: Data,
+                                    catalogue: (placeID: String, rating: Double?, votes: Int?)?,
+                                    at now: Date = Date()) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                UPDATE outbox SET state = 'delivered', http_status = ?, response = ?, last_error = NULL,
+                                  finished_at = ? WHERE id = ? AND state = 'pending'
+                """, arguments: [status, response, now, id])
+            if let c = catalogue {
+                try db.execute(sql: "UPDATE big_thing SET rating = ?, votes = ? WHERE place_id = ?",
+                               arguments: [c.rating, c.votes, c.placeID])
+            }
+        }
+    }
+
+    /// A final refusal (400/404/409/422): kept, with the server's message, for the user to see.
+    public func markOutboxFailed(id: Int64, status: Int?, message: String, response: Data?, at now: Date = Date()) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                UPDATE outbox SET state = 'failed', http_status = ?, last_error = ?, response = ?, finished_at = ?
+                WHERE id = ? AND state = 'pending'
+                """, arguments: [status, message, response, now, id])
+        }
+    }
+
+    /// A retryable failure: stays pending until `next`; `notBefore` is the server's Retry-After.
+    public func scheduleOutboxRetry(id: Int64, error: String, status: Int?, next: Date, notBefore: Date?) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                UPDATE outbox SET last_error = ?, http_status = ?, next_attempt_at = ?, not_before = ?
+                WHERE id = ? AND state = 'pending'
+                """, arguments: [error, status, next, notBefore, id])
+        }
+    }
+
+    // MARK: Catalogue sync
+
+    public static let catalogueETagKey = "catalogue.etag"
+    public static let catalogueUpdatedKey = "catalogue.updated"
+
+    public func syncValue(_ key: String) throws -> String? {
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = ?", arguments: [key])
+        }
+    }
+
+    public func setSyncValue(_ key: String, _ value: String?) throws {
+        try database.write { db in try Store.setSyncValue(db, key, value) }
+    }
+
+    static func setSyncValue(_ db: Database, _ key: String, _ value: String?, now: Date = Date()) throws {
+        if let value {
+            try db.execute(sql: """
+                INSERT INTO sync_state (key, value, updated_at) VALUES (?, ?, ?)
+                ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+                """, arguments: [key, value, now])
+        } else {
+            try db.execute(sql: "DELETE FROM sync_state WHERE key = ?", arguments: [key])
+        }
+    }
+
+    /// Applies the server's full catalogue (`{"updated", "things"}`) in one transaction:
+    /// imports it, marks Big Things missing from the list withdrawn (never deleted: visits and
+    /// ratings stay), reinstates listed ones that were withdrawn, and stores the ETag. A
+    /// malformed body throws and changes nothing, the ETag included.
+    ///
+    /// ```swift
+    /// let r = try store.applyCatalogue(body, etag: "\"v42\"", source: "https://api/bigthings")
+    /// ```
+    public func applyCatalogue(_ data: Data, etag: String?, source: String, user: String = CurrentUser.name) throws -> CatalogueSyncReport {
+        let batch = try Importer.parse(data, file: source, user: user)
+        guard batch.format == .bigThingsAPI || batch.format == .bigThingsCatalogue else {
+            throw ImportError.unrecognisedFormat(file: source, reason: "expected the Big Things list ({\"updated\", \"things\"})")
+        }
+        // Every id the server listed, valid or not: a row skipped for a bad coordinate is
+        // still in the catalogue and must not be withdrawn.
+        let (_, json) = try Importer.detectAndRead(data, file: source)
+        let listed = Set((json?["things"]?.array ?? []).compactMap { JSONRow.idText($0.object?["id"]) })
+        guard !listed.isEmpty else { throw StoreError.emptyCatalogue }
+        let updated = json?["updated"]?.string
+        return try database.write { db in
+            var report = CatalogueSyncReport(importReport: try Store.write(batch, file: source, db))
+            let rows = try Row.fetchAll(db, sql: "SELECT place_id, withdrawn, status FROM big_thing")
+            for row in rows {
+                let id: String = row["place_id"]
+                let withdrawn: Bool = row["withdrawn"]
+                if listed.contains(id) {
+                    guard withdrawn else { continue }
+                    let status: String? = row["status"]
+                    let gone = ["demolished", "removed"].contains(status?.lowercased() ?? "")
+                    try db.execute(sql: "UPDATE big_thing SET withdrawn = 0 WHERE place_id = ?", arguments: [id])
+                    try db.execute(sql: "UPDATE place SET active = ? WHERE id = ?", arguments: [!gone, id])
+                    report.reinstated.append(id)
+                } else if !withdrawn {
+                    try db.execute(sql: "UPDATE big_thing SET withdrawn = 1 WHERE place_id = ?", arguments: [id])
+                    try db.execute(sql: "UPDATE place SET active = 0 WHERE id = ?", arguments: [id])
+                    report.withdrawn.append(id)
+                }
+            }
+            try Store.setSyncValue(db, Store.catalogueETagKey, etag)
+            try Store.setSyncValue(db, Store.catalogueUpdatedKey, updated)
+            return report
+        }
+    }
+
+    // MARK: Bodies
+
+    static func pathSegment(_ id: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?#")
+        return id.addingPercentEncoding(withAllowedCharacters: allowed) ?? id
+    }
+
+    static func outboxJSON(_ value: some Encodable) throws -> Data {
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try enc.encode(value)
+    }
+
+    struct RatingBody: Encodable {
+        var stars: Int
+        var ratedAt: String
+        var user: String
+        enum CodingKeys: String, CodingKey { case stars, ratedAt = "rated_at", user }
+    }
+
+    struct SubmissionBody: Encodable {
+        struct Photo: Encodable {
+            var filename: String
+            var contentType: String
+            var dataBase64: String
+            enum CodingKeys: String, CodingKey { case filename, contentType = "content_type", dataBase64 = "data_base64" }
+        }
+        var name: String
+        var lat: Double?
+        var lon: Double?
+        var address: String?
+        var seenAt: String
+        var submittedBy: String?
+        var photo: Photo?
+        enum CodingKeys: String, CodingKey {
+            case name, lat, lon, address, seenAt = "seen_at", submittedBy = "submitted_by", photo
+        }
+    }
+}
+
+/// What applying the server's catalogue did.
+public struct CatalogueSyncReport: Sendable, Equatable {
+    public var importReport: ImportReport
+    /// Big Things the full list no longer has, newly marked withdrawn.
+    public var withdrawn: [String] = []
+    /// Withdrawn Big Things the list has again.
+    public var reinstated: [String] = []
+
+    public init(importReport: ImportReport, withdrawn: [String] = [], reinstated: [String] = []) {
+        self.importReport = importReport
+        self.withdrawn = withdrawn
+        self.reinstated = reinstated
+    }
+}

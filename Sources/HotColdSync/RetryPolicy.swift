@@ -1,0 +1,60 @@
+import Foundation
+
+/// Capped exponential backoff with jitter, for retryable failures (408, 429, 5xx, timeouts,
+/// connection failures).
+///
+/// The n-th consecutive failure waits `min(cap, base · 2^(n-1))`, of which the upper half is
+/// jittered ("equal jitter": half fixed, half random) so many cars coming back online do not
+/// retry in step. The jitter source is injectable, so tests are deterministic.
+///
+/// ```swift
+/// let p = RetryPolicy(base: 1, cap: 300, jitter: { 0.5 })
+/// p.delay(afterFailures: 1)   // 0.75 s
+/// p.delay(afterFailures: 20)  // 225 s (cap 300, three quarters with jitter 0.5)
+/// ```
+public struct RetryPolicy: Sendable {
+    public var base: Double
+    public var cap: Double
+    /// A number in 0..<1.
+    public var jitter: @Sendable () -> Double
+    /// The longest Retry-After honoured as given (longer is clamped: a server's typo must not
+    /// park the outbox for a year).
+    public var maxRetryAfter: Double
+
+    public init(base: Double = 2, cap: Double = 900, maxRetryAfter: Double = 86_400,
+                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.base = base
+        self.cap = cap
+        self.maxRetryAfter = maxRetryAfter
+        self.jitter = jitter
+    }
+
+    /// Seconds to wait after the `failures`-th consecutive failure (1-based).
+    public func delay(afterFailures failures: Int) -> Double {
+        let n = max(failures, 1)
+        let exp = base * pow(2, Double(min(n - 1, 62)))
+        let d = min(cap, exp)
+        let j = min(max(jitter(), 0), 1)
+        return d / 2 + j * d / 2
+    }
+
+    /// The wait for a failure: the server's Retry-After when given (clamped), else the backoff.
+    public func delay(afterFailures failures: Int, retryAfter: Double?) -> Double {
+        if let retryAfter { return min(max(retryAfter, 0), maxRetryAfter) }
+        return delay(afterFailures: failures)
+    }
+
+    /// Parses a Retry-After header: delay-seconds or an HTTP-date (RFC 9110). Nil when absent or unreadable.
+    public static func retryAfter(_ header: String?, now: Date = Date()) -> Double? {
+        guard let text = header?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        if let s = Double(text), s >= 0, s.isFinite { return s }
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "GMT")
+        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+            f.dateFormat = format
+            if let d = f.date(from: text) { return max(0, d.timeIntervalSince(now)) }
+        }
+        return nil
+    }
+}

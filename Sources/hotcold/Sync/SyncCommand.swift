@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import HotColdConfig
+import HotColdStore
+import HotColdSync
+
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Bring the Big Things catalogue up to date, then send queued ratings and submissions.",
+        discussion: """
+            Downloads the catalogue when it changed (Big Things the server no longer lists are marked \
+            withdrawn, never deleted), then delivers the outbox in order, each item exactly once. \
+            Items the server cannot take now stay queued for the next sync.
+            Exits non-zero when the server cannot be reached.
+            Example: hotcold sync --api https://bigthings.example/api
+            """)
+
+    @OptionGroup var options: StoreOptions
+    @OptionGroup var apiOptions: APIOptions
+
+    func run() async throws {
+        do {
+            let client = try apiOptions.client()
+            let store = try Store.open(path: options.databasePath)
+            let syncer = Syncer(store: store, client: client,
+                                options: .init(maxWait: apiOptions.maxWait, honourBackoff: false))
+            let report = await syncer.sync()
+            if options.json { try Output.json(Summary(report)) } else { print(report.summary) }
+            if let problem = report.unreachable { throw CLIError(problem) }
+        } catch let e as CLIError {
+            Output.note("hotcold sync: \(e.description)")
+            throw ExitCode(e.code)
+        } catch let e as ConfigError {
+            Output.note("hotcold sync: \(e.description)")
+            throw ExitCode(78)
+        }
+    }
+
+    /// `--json`: the report for scripts.
+    struct Summary: Encodable {
+        struct Failed: Encodable { var id: Int64; var kind: String; var httpStatus: Int?; var error: String }
+        var catalogue: String?
+        var catalogueMessage: String?
+        var inserted: Int?, updated: Int?, unchanged: Int?
+        var withdrawn: [String]?, reinstated: [String]?
+        var etag: String?
+        var delivered: [Int64]
+        var failed: [Failed]
+        var pending: Int
+        var nextAttemptAt: Date?
+        var unreachable: String?
+
+        init(_ r: SyncReport) {
+            switch r.catalogue {
+            case .unchanged?: catalogue = "unchanged"
+            case .updated(let c, let e)?:
+                catalogue = "updated"
+                inserted = c.importReport.inserted; updated = c.importReport.updated; unchanged = c.importReport.unchanged
+                withdrawn = c.withdrawn; reinstated = c.reinstated; etag = e
+            case .failed(let m)?: catalogue = "failed"; catalogueMessage = m
+            case nil: break
+            }
+            delivered = r.delivered.compactMap(\.id)
+            failed = r.failed.map { Failed(id: $0.id ?? 0, kind: $0.kind.rawValue, httpStatus: $0.httpStatus, error: $0.lastError ?? "") }
+            pending = r.pending
+            nextAttemptAt = r.pending > 0 ? r.nextAttempt : nil
+            unreachable = r.unreachable
+        }
+    }
+}
