@@ -40,7 +40,7 @@ let package = Package(
         .target(
             name: "HotColdDaemon",
             dependencies: [
-                "HotColdCore", "GPSInput", "HotColdConfig", "HotColdStore",
+                "HotColdCore", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSync",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -3,6 +3,7 @@ import GPSInput
 import HotColdConfig
 import HotColdCore
 import HotColdStore
+import HotColdSync
 import Logging
 import ServiceLifecycle
 
@@ -111,10 +112,19 @@ public final class Daemon: Sendable {
             self.reloadConfiguration(host: host, commands: commands, outputs: outputs, resolver: resolver)
             _ = notifier.ready(status: host.summary())
         }
-        // Both end at graceful shutdown (they inherit the group's shutdown context).
+        // The web API sync runs beside the engine, never on its path: a hung server only
+        // delays the sync (every request has a deadline).
+        let sync = resolver.flatMap { r in
+            SyncLoop.fromConfiguration(config.api, store: r.store,
+                                       onReport: { [logger] report in logger.info("sync: \(report.summary)") })
+        }
+        // All end at graceful shutdown (they inherit the group's shutdown context).
         await withTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try? await HeartbeatService(host: host, notifier: notifier).run() }
             tasks.addTask { try? await ReloadService(reload: reload).run() }
+            if let sync {
+                tasks.addTask { await cancelWhenGracefulShutdown { await sync.run() } }
+            }
         }
 
         // Shutting down: say so, stop input, flush and close clients, remove our socket file.

@@ -45,6 +45,11 @@ struct DaemonStoreBackend: StoreBackend {
     // Imports are whole files the daemon may not be allowed to read; SQLite's locking keeps a
     // direct write safe beside the daemon's.
     func importFile(at url: URL, strict: Bool) throws -> ImportReport { try reader.importFile(at: url, strict: strict) }
+    // Submissions may carry a photo far beyond the socket's 64 KiB line limit: written
+    // directly too (with their outbox item, in one transaction).
+    func submit(_ submission: Submission, photo: SubmissionPhoto?) throws -> Submission {
+        try reader.submit(submission, photo: photo)
+    }
 
     // Changes: through the daemon.
     private func call<T: Decodable>(_ op: String, _ args: [String: Any], as type: T.Type) throws -> T {
