@@ -89,12 +89,19 @@ public final class Daemon: Sendable {
             engine: ProximityEngine(targets: targets, mode: mode, config: config.engine),
             tracking: description, sink: outputs, resolver: resolver,
             arrivalUser: CurrentUser.name, logger: logger)
+        // The web API sync runs beside the engine, never on its path: a hung server only
+        // delays the sync (every request has a deadline).
+        let sync = resolver.flatMap { r in
+            SyncLoop.fromConfiguration(config.api, store: r.store,
+                                       onReport: { [logger] report in logger.info("sync: \(report.summary)") })
+        }
         let configPath = self.configPath
         let commands = DaemonCommands(
             host: host, server: server,
             authorisation: PeerAuthorisation(allowedUsers: config.socket.allowedUsers,
                                              allowedGroups: config.socket.allowedGroups),
             store: resolver?.store,
+            storeChanged: { sync?.nudge() },
             logger: logger,
             status: { [database = resolver != nil ? config.store.database : nil] in
                 DaemonCommands.StatusExtras(logStatus: outputs.log?.status, configPath: configPath, database: database)
@@ -111,12 +118,6 @@ public final class Daemon: Sendable {
             _ = outputs.log?.reopen()
             self.reloadConfiguration(host: host, commands: commands, outputs: outputs, resolver: resolver)
             _ = notifier.ready(status: host.summary())
-        }
-        // The web API sync runs beside the engine, never on its path: a hung server only
-        // delays the sync (every request has a deadline).
-        let sync = resolver.flatMap { r in
-            SyncLoop.fromConfiguration(config.api, store: r.store,
-                                       onReport: { [logger] report in logger.info("sync: \(report.summary)") })
         }
         // All end at graceful shutdown (they inherit the group's shutdown context).
         await withTaskGroup(of: Void.self) { tasks in

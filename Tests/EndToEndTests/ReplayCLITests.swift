@@ -13,6 +13,21 @@ import Testing
 
     // MARK: output
 
+    @Test func geocacheGPXServesAsTargets() throws {
+        // A drive past a cache: put the cache on the Delft drive's route by hunting the one
+        // cache file against a track, and check the cache is what the events are about.
+        let r = try replay([TestData.url("tracks/gpsbabel-sbn-v13.gpx").path,
+                            "--targets", TestData.url("geocaches/cachebox3-GC2T9RW.gpx").path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let first = r.stdout.split(separator: "\n").first { $0.contains("\"PROXIMITY\"") }
+        #expect(first?.contains("\"id\":\"GC2T9RW\"") == true, "\(r.stdout.prefix(400))")
+        #expect(first?.contains("\"kind\":\"geocache\"") == true)
+        let bad = try replay([TestData.url("tracks/gpsbabel-sbn-v13.gpx").path,
+                              "--targets", TestData.url("tracks/gpsbabel-igc1.gpx").path])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("gpsbabel-igc1.gpx"), "\(bad.stderr)")
+    }
+
     @Test func sameInputGivesByteIdenticalOutput() throws {
         let args = [TestData.url("gpsd-logs/replay-gpsd-3.22/quectel-eg25-g.log.tpv.jsonl").path,
                     "--targets", TestData.repo("Tests/Golden/quectel-eg25-g.targets.json").path]

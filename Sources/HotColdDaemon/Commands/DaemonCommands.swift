@@ -14,6 +14,8 @@ public final class DaemonCommands: SocketCommandHandler {
     let status: @Sendable () -> StatusExtras
     let logger: Logger
     let store: StoreRPC?
+    /// Called after a change through `store` (a rating to send: the sync loop goes at once).
+    let storeChanged: @Sendable () -> Void
     // Slow work (store queries for hunt/roam) runs here, off the socket's loop thread.
     private let work = DispatchQueue(label: "hotcold.commands")
 
@@ -29,9 +31,10 @@ public final class DaemonCommands: SocketCommandHandler {
     }
 
     public init(host: EngineHost, server: SocketServer, authorisation: PeerAuthorisation,
-                store: Store? = nil,
+                store: Store? = nil, storeChanged: @escaping @Sendable () -> Void = {},
                 logger: Logger, status: @escaping @Sendable () -> StatusExtras) {
         self.store = store.map(StoreRPC.init)
+        self.storeChanged = storeChanged
         self.host = host
         self.server = server
         self.authorisation = Mutex(authorisation)
@@ -69,6 +72,7 @@ public final class DaemonCommands: SocketCommandHandler {
                 let reply: String
                 do {
                     reply = try store.run(request, user: user)
+                    storeChanged()
                 } catch let e as StoreRPC.Failure {
                     reply = Self.error(e.message)
                 } catch let e as Request.Problem {

@@ -1,8 +1,10 @@
 import Foundation
 import HotColdCore
+import HotColdStore
 
-/// Reads `--targets FILE`: a JSON array of `{"id","name","lat","lon","kind"?}`, or a Big Things
-/// catalogue (`{"things":[...]}`, the bundled file's and the web API's shape).
+/// Reads `--targets FILE`: a JSON array of `{"id","name","lat","lon","kind"?}`, a Big Things
+/// catalogue (`{"things":[...]}`, the bundled file's and the web API's shape), or a geocache
+/// GPX file (imported through the store's own importer into a scratch database).
 enum TargetsFile {
     struct Row: Decodable {
         var id: String
@@ -24,6 +26,9 @@ enum TargetsFile {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw CLIError("cannot read targets file \(path): \(error.localizedDescription)")
+        }
+        if data.first(where: { !$0.isWhitespace }) == UInt8(ascii: "<") {
+            return try loadGPX(path)
         }
         let rows: [Row]
         let isCatalogue = data.first(where: { !$0.isWhitespace }) == UInt8(ascii: "{")
@@ -53,6 +58,24 @@ enum TargetsFile {
             targets.append(Target(id: r.id, name: r.name, kind: TargetKind(r.kind ?? "point"), coordinate: c))
         }
         return targets
+    }
+
+    /// Geocaches (and their waypoints) from a GPX file, read by the same code that imports them.
+    private static func loadGPX(_ path: String) throws -> [Target] {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hotcold-replay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        do {
+            let store = try Store.open(path: dir.appendingPathComponent("targets.sqlite").path)
+            _ = try store.importFile(at: URL(fileURLWithPath: path), strict: false, user: CurrentUser.name)
+            let targets = try store.targets(filter: TargetFilter(kinds: [.geocache, .waypoint], includeInactive: true))
+            guard !targets.isEmpty else { throw CLIError("\(path): no geocaches or waypoints in this GPX file") }
+            return targets.sorted { $0.id < $1.id }
+        } catch let e as CLIError {
+            throw e
+        } catch {
+            throw CLIError("\(path): \(error)")
+        }
     }
 
     private static func describe(_ path: [any CodingKey]) -> String {
