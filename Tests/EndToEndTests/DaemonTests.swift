@@ -102,6 +102,10 @@ import Glibc
         #expect((try bad.read(class: "ERROR")["message"] as? String)?.contains("unknown command \"fly\"") == true)
         try bad.send(#"{"cmd":"watch","enable":"yes"}"#)
         #expect((try bad.read(class: "ERROR")["message"] as? String)?.contains("enable") == true)
+        try bad.send(#"{"cmd":"watch","enable":1}"#)            // a number is not a boolean
+        #expect((try bad.read(class: "ERROR")["message"] as? String)?.contains("true or false") == true)
+        try bad.send(#"{"cmd":"roam","radius":"far"}"#)
+        #expect((try bad.read(class: "ERROR")["message"] as? String)?.contains("radius") == true)
         try bad.send(bytes: [0x7B, 0xFF, 0xFE, 0x7D, 0x0A])          // invalid UTF-8
         _ = try bad.read(class: "ERROR")
         // A 1 MiB line: refused, and the connection still works afterwards.

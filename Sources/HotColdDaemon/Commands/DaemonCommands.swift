@@ -78,7 +78,7 @@ public final class DaemonCommands: SocketCommandHandler {
                 } catch let e as Request.Problem {
                     reply = Self.error(e.message)
                 } catch {
-                    reply = Self.error("store \(request.fields["op"] ?? ""): \(error)")
+                    reply = Self.error("store \((try? request.string("op")) ?? ""): \(error)")
                 }
                 _ = server.send(to: id, line: reply)
             }

@@ -14,16 +14,16 @@ struct StoreRPC {
     struct Failure: Error { var message: String }
 
     func run(_ r: Request, user: String) throws -> String {
-        guard let op = r.fields["op"] as? String else {
+        guard let op = try r.string("op") else {
             throw Failure(message: "store: missing \"op\" (seen, unseen, fav, rate, note, add, rename, observe)")
         }
         func text(_ key: String) throws -> String {
-            guard let v = r.fields[key] as? String, !v.isEmpty else { throw Failure(message: "store \(op): missing \"\(key)\"") }
+            guard let v = try r.string(key), !v.isEmpty else { throw Failure(message: "store \(op): missing \"\(key)\"") }
             return v
         }
         func number(_ key: String) throws -> Double {
-            guard let v = r.fields[key] as? NSNumber else { throw Failure(message: "store \(op): missing number \"\(key)\"") }
-            return v.doubleValue
+            guard let v = try r.number(key) else { throw Failure(message: "store \(op): missing number \"\(key)\"") }
+            return v
         }
         let result: Data
         let enc = JSONEncoder()
@@ -40,7 +40,7 @@ struct StoreRPC {
             }
             result = try enc.encode(store.rate(placeID: text("id"), user: user, stars: Int(stars)))
         case "note":
-            let t = r.fields["text"] as? String ?? ""
+            let t = try r.string("text") ?? ""
             result = try enc.encode(store.setNote(placeID: text("id"), user: user, text: t))
         case "add":
             let c = Coordinate(latitude: try number("lat"), longitude: try number("lon"))
@@ -50,18 +50,18 @@ struct StoreRPC {
             result = try enc.encode(store.renameLocation(placeID: text("id"), to: text("name")))
         case "observe":
             guard let cls = ObservationClassification(rawValue: try text("classification").lowercased()) else {
-                throw Failure(message: "store observe: unknown classification \"\(r.fields["classification"] ?? "")\"")
+                throw Failure(message: "store observe: unknown classification \"\((try? r.string("classification")) ?? "")\"")
             }
             guard let date = ISO8601.parse(try text("date")) else {
                 throw Failure(message: "store observe: \"date\" must be an ISO-8601 time")
             }
             var c: Coordinate? = nil
-            if r.fields["lat"] != nil || r.fields["lon"] != nil {
+            if r.has("lat") || r.has("lon") {
                 c = Coordinate(latitude: try number("lat"), longitude: try number("lon"))
                 guard c!.isValid else { throw Failure(message: "store observe: coordinate out of range") }
             }
             result = try enc.encode(store.addObservation(
-                classification: cls, title: text("title"), description: r.fields["description"] as? String,
+                classification: cls, title: text("title"), description: r.string("description"),
                 date: date, coordinate: c, user: user))
         default:
             throw Failure(message: "store: unknown op \"\(op)\" (seen, unseen, fav, unfav, rate, note, add, rename, observe)")
