@@ -2,6 +2,7 @@ import Foundation
 import GPSInput
 import HotColdCore
 import Logging
+import Synchronization
 
 /// Owns the proximity engine inside the daemon and serialises everything that touches it:
 /// fixes from gpsd, the heartbeat, and socket commands (hunt, roam, poll, status).
@@ -9,7 +10,7 @@ import Logging
 /// The engine itself stays pure; this is where clocks, the store and the outputs meet it.
 /// Each fix's events are recorded (visits) and published (log, socket) under the same lock,
 /// so they leave in engine order, and an ARRIVED is in the store before anyone hears of it.
-public final class EngineHost: @unchecked Sendable {
+public final class EngineHost: Sendable {
     public enum Link: String, Sendable { case connecting, connected, lost }
 
     struct State {
@@ -34,8 +35,7 @@ public final class EngineHost: @unchecked Sendable {
         public var filter: String?
     }
 
-    private let lock = NSLockCompat()
-    private var state: State
+    private let state: Mutex<State>
     private let sink: any EventSink
     private let resolver: (any TargetResolver)?
     private let logger: Logger
@@ -44,7 +44,7 @@ public final class EngineHost: @unchecked Sendable {
 
     public init(engine: ProximityEngine, tracking: TrackingDescription, sink: any EventSink,
                 resolver: (any TargetResolver)?, arrivalUser: String, logger: Logger) {
-        self.state = State(engine: engine, trackingDescription: tracking, arrivalUser: arrivalUser)
+        self.state = Mutex(State(engine: engine, trackingDescription: tracking, arrivalUser: arrivalUser))
         self.sink = sink
         self.resolver = resolver
         self.logger = logger
@@ -54,7 +54,7 @@ public final class EngineHost: @unchecked Sendable {
 
     /// One input from the gpsd source (its thread).
     public func handle(_ input: GPSDInput) {
-        lock.withLock {
+        state.withLock { state in
             switch input {
             case .connected:
                 if state.link != .connected { logger.info("gpsd connected") }
@@ -67,7 +67,7 @@ public final class EngineHost: @unchecked Sendable {
                 if was != .lost {
                     logger.warning("gpsd lost: \(reason); retrying")
                     var o = JSONLine(class: "GPS")
-                    o.add("time", time: fixTimeNow())
+                    o.add("time", time: Self.fixTimeNow(state))
                     o.add("state", GPSState.lost.rawValue)
                     o.add("reason", reason)
                     sink.publish(line: o.text, filter: .watchers(className: "GPS", targetID: nil))
@@ -75,14 +75,14 @@ public final class EngineHost: @unchecked Sendable {
                 }
             case .fix(let fix, let receivedAt):
                 state.fixes += 1
-                process(fix)
+                process(fix, &state)
                 state.lastFixMonotonic = GPSDSource.monotonicNanoseconds()
                 state.latency.record(nanoseconds: GPSDSource.monotonicNanoseconds() &- receivedAt)
             case .untimed(let mode, _):
                 state.untimed += 1
                 // gpsd sends mode-1 reports without a time: place them on the fix timeline now.
                 if mode < .twoD {
-                    process(Fix(time: fixTimeNow(), coordinate: nil, mode: mode))
+                    process(Fix(time: Self.fixTimeNow(state), coordinate: nil, mode: mode), &state)
                 }
             }
         }
@@ -91,20 +91,20 @@ public final class EngineHost: @unchecked Sendable {
     /// Called every second: staleness when fixes stop arriving. Returns normally only if the
     /// engine lock could be taken, which is what the watchdog ping certifies.
     public func tick() {
-        lock.withLock {
-            let events = state.engine.advance(to: fixTimeNow())
-            publish(events)
+        state.withLock { state in
+            let events = state.engine.advance(to: Self.fixTimeNow(state))
+            publish(events, &state)
         }
     }
 
-    private func process(_ fix: Fix) {
+    private func process(_ fix: Fix, _ state: inout State) {
         let before = state.engine.lastFix?.time
         let events = state.engine.process(fix)
         if state.engine.lastFix?.time != before, let f = state.engine.lastFix { state.lastFix = f }
-        publish(events)
+        publish(events, &state)
     }
 
-    private func publish(_ events: [Event]) {
+    private func publish(_ events: [Event], _ state: inout State) {
         for e in events {
             if case .arrived(let p) = e, let resolver, p.target.kind != .point {
                 // The visit is stored before the event leaves: a crash in between replays the
@@ -125,7 +125,7 @@ public final class EngineHost: @unchecked Sendable {
 
     /// "Now" on the fixes' own timeline: the last fix time plus the monotonic time since it
     /// arrived (receivers may be 1024 weeks out; the wall clock would disagree with them).
-    private func fixTimeNow() -> Date {
+    private static func fixTimeNow(_ state: State) -> Date {
         let now = GPSDSource.monotonicNanoseconds()
         if let f = state.lastFix, let m = state.lastFixMonotonic {
             return f.time.addingTimeInterval(Double(now &- m) / 1e9)
@@ -136,21 +136,21 @@ public final class EngineHost: @unchecked Sendable {
     // MARK: - Commands
 
     public func retarget(_ targets: [Target], mode: TrackingMode, description: TrackingDescription) {
-        lock.withLock {
+        state.withLock { state in
             state.engine.retarget(targets, mode: mode)
             state.trackingDescription = description
             // Start measuring at once from the last position, if any.
             if let f = state.lastFix {
                 var again = f
                 again.time = f.time.addingTimeInterval(0.001)
-                publish(state.engine.process(again))
+                publish(state.engine.process(again), &state)
             }
         }
     }
 
     /// Replaces the engine with one using `config` (a reload), keeping targets and mode.
     public func reconfigure(_ config: EngineConfig) {
-        lock.withLock {
+        state.withLock { state in
             guard config != state.engine.config else { return }
             state.engine = ProximityEngine(targets: state.engine.targets, mode: state.engine.mode, config: config)
         }
@@ -158,14 +158,14 @@ public final class EngineHost: @unchecked Sendable {
 
     /// A one-line summary for systemd's STATUS=.
     public func summary() -> String {
-        lock.withLock {
+        state.withLock { state in
             let gps = state.link == .connected ? (state.engine.gpsState?.rawValue ?? "waiting for a fix") : "gpsd \(state.link.rawValue)"
             return "\(state.trackingDescription.mode): \(state.engine.trackedCount) tracked of \(state.engine.targets.count); \(gps); \(state.fixes) fixes, \(state.events) events"
         }
     }
 
     public func poll() -> [String] {
-        lock.withLock { state.engine.poll().map(\.jsonLine) }
+        state.withLock { $0.engine.poll().map(\.jsonLine) }
     }
 
     public var resolverAvailable: Bool { resolver != nil }
@@ -173,8 +173,8 @@ public final class EngineHost: @unchecked Sendable {
 
     /// Everything `status` reports about the engine side.
     public func status(into o: inout JSONLine) {
-        lock.withLock {
-            let s = state
+        let s = state.withLock { $0 }
+        do {
             var gps = JSONLine.object()
             gps.add("link", s.link.rawValue)
             if let r = s.linkReason { gps.add("reason", r) }
