@@ -1,3 +1,5 @@
+import Foundation
+
 /// What kind of place a target is. Open-ended: the store adds kinds as it grows.
 public struct TargetKind: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
     public var rawValue: String
@@ -52,4 +54,33 @@ public struct Target: Sendable, Hashable {
     public var id: String { ref.id }
     public var name: String { ref.name }
     public var kind: TargetKind { ref.kind }
+}
+
+extension Target {
+    /// A target given by hand as `LAT,LON[,NAME]` in decimal degrees (`--target`, the config's
+    /// hunt list, the socket's `hunt`), with id `point-INDEX`.
+    ///
+    /// Returns nil when the text does not start with two numbers (it may be a stored place's
+    /// id); throws when it does but they are not a coordinate on Earth.
+    ///
+    /// ```swift
+    /// let t = try Target(point: "-30.2748,153.1338,Big Banana", index: 1)   // id "point-1"
+    /// ```
+    public init?(point text: some StringProtocol, index: Int) throws(PointTargetError) {
+        let parts = text.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count >= 2,
+              let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
+              let lon = Double(parts[1].trimmingCharacters(in: .whitespaces))
+        else { return nil }
+        let c = Coordinate(latitude: lat, longitude: lon)
+        guard c.isValid else { throw PointTargetError(text: String(text)) }
+        let name = parts.count == 3 ? parts[2].trimmingCharacters(in: .whitespaces) : ""
+        self.init(id: "point-\(index)", name: name.isEmpty ? "Target \(index)" : name, kind: .point, coordinate: c)
+    }
+}
+
+/// `LAT,LON` out of range (latitude beyond ±90°, longitude beyond ±180°, or not finite).
+public struct PointTargetError: Error, CustomStringConvertible {
+    public var text: String
+    public var description: String { "\(text): coordinate out of range; expected LAT,LON with latitude within ±90 and longitude within ±180" }
 }

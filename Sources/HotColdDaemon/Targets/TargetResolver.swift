@@ -31,15 +31,7 @@ public struct RoamFilter: Sendable, Equatable {
 /// Parses a hunt target given as text: `LAT,LON[,NAME]`, or a stored place id.
 public enum TargetSpec {
     public static func parse(_ text: String, index: Int, resolver: (any TargetResolver)?) throws -> Target {
-        let parts = text.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false)
-        if parts.count >= 2, let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-           let lon = Double(parts[1].trimmingCharacters(in: .whitespaces)) {
-            let c = Coordinate(latitude: lat, longitude: lon)
-            guard c.isValid else { throw TargetSpecError("\(text): coordinate out of range") }
-            let name = parts.count == 3 ? parts[2].trimmingCharacters(in: .whitespaces) : ""
-            let id = "point-\(index)"
-            return Target(id: id, name: name.isEmpty ? "Target \(index)" : name, kind: .point, coordinate: c)
-        }
+        if let point = try Target(point: text, index: index) { return point }
         guard let resolver else {
             throw TargetSpecError("\(text): expected LAT,LON[,NAME] (no store is open to look up place ids)")
         }

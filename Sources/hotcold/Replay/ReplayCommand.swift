@@ -69,10 +69,14 @@ struct ReplayCommand: ParsableCommand {
 
         var all: [Target] = []
         for (i, text) in targets.enumerated() {
-            guard let t = TargetArgument.parse(text, index: i + 1) else {
-                throw CLIError("--target \(text): expected LAT,LON[,NAME] in decimal degrees", code: 64)
+            do {
+                guard let t = try Target(point: text, index: i + 1) else {
+                    throw CLIError("--target \(text): expected LAT,LON[,NAME] in decimal degrees", code: 64)
+                }
+                all.append(t)
+            } catch let e as PointTargetError {
+                throw CLIError("--target \(e)", code: 64)
             }
-            all.append(t)
         }
         if let targetsFile { all += try TargetsFile.load(targetsFile) }
 
