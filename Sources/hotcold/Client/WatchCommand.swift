@@ -58,7 +58,7 @@ struct WatchCommand: ParsableCommand {
                 if json {
                     out.line(line)
                 } else if let event = try? Event(jsonLine: line) {
-                    out.line(LiveView.line(event, colour: colour))
+                    out.line(EventText.line(event, colour: colour, clock: true))
                 } else {
                     out.line(line)
                 }
@@ -69,33 +69,6 @@ struct WatchCommand: ParsableCommand {
         } catch let e as CLIError {
             warn("hotcold watch: \(e.description)")
             throw ExitCode(e.code)
-        }
-    }
-}
-
-/// The readable live view: colour for trend, highlight for arrival.
-enum LiveView {
-    static func line(_ e: Event, colour: Bool) -> String {
-        func paint(_ s: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
-        let time = String(ISO8601.format(e.time).dropFirst(11).prefix(8))
-        switch e {
-        case .proximity(let p):
-            let trend: String
-            switch p.trend {
-            case .hotter: trend = paint("hotter", "31")
-            case .colder: trend = paint("colder", "34")
-            case .steady: trend = "steady"
-            case .unknown: trend = paint("?", "2")
-            }
-            var s = "\(time)  \(p.target.name)  \(DistanceFormat.text(p.distance)) \(DistanceFormat.compass(p.bearing))  \(p.tierName)  \(trend)"
-            if let eta = p.eta, eta < 36_000 { s += "  eta \(Int(eta / 60))m\(Int(eta) % 60)s" }
-            return s
-        case .arrived(let p):
-            return paint("\(time)  *** ARRIVED at \(p.target.name) (\(DistanceFormat.text(p.distance))) ***", "1;7;31")
-        case .departed(let p):
-            return paint("\(time)  departed \(p.target.name) (\(DistanceFormat.text(p.distance)))", "1")
-        case .gps(let g):
-            return paint("\(time)  GPS \(g.state.rawValue)", "2")
         }
     }
 }

@@ -1,21 +1,32 @@
 import HotColdCore
 
-/// One readable line per event for `--format text` and `hotcold watch`.
+/// One readable line per event, for `replay --format text` and the `hotcold watch` live view.
+///
+/// `clock` shortens the time to HH:MM:SS (live, the date is today's); `colour` paints the trend
+/// (red hotter, blue colder) and highlights arrivals with ANSI escapes.
 enum EventText {
-    static func line(_ e: Event) -> String {
-        let time = ISO8601.format(e.time)
+    static func line(_ e: Event, colour: Bool = false, clock: Bool = false) -> String {
+        func paint(_ s: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
+        let iso = ISO8601.format(e.time)
+        let time = clock ? String(iso.dropFirst(11).prefix(8)) : iso
         switch e {
         case .proximity(let p):
+            let trend: String
+            switch p.trend {
+            case .hotter: trend = paint("hotter", "31")
+            case .colder: trend = paint("colder", "34")
+            case .steady, .unknown: trend = p.trend.rawValue
+            }
             var s = "\(time)  \(p.target.name): \(DistanceFormat.text(p.distance)) \(DistanceFormat.compass(p.bearing))"
-            s += ", \(p.tierName), \(p.trend.rawValue)"
+            s += ", \(p.tierName), \(trend)"
             if let eta = p.eta { s += ", eta \(Int(eta.rounded())) s" }
             return s
         case .arrived(let p):
-            return "\(time)  ARRIVED at \(p.target.name) (\(DistanceFormat.text(p.distance)))"
+            return paint("\(time)  ARRIVED at \(p.target.name) (\(DistanceFormat.text(p.distance)))", "1;7;31")
         case .departed(let p):
-            return "\(time)  DEPARTED from \(p.target.name) (\(DistanceFormat.text(p.distance)))"
+            return paint("\(time)  DEPARTED from \(p.target.name) (\(DistanceFormat.text(p.distance)))", "1")
         case .gps(let g):
-            return "\(time)  GPS \(g.state.rawValue)"
+            return paint("\(time)  GPS \(g.state.rawValue)", "2")
         }
     }
 }
