@@ -7,14 +7,20 @@ import Glibc
 public final class LineClient: @unchecked Sendable {
     public let fd: Int32
     private var buffer: [UInt8] = []
+    /// The peer closed the connection (seen by `nextLine`).
+    public private(set) var sawEOF = false
 
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
         public init(description: String) { self.description = description }
     }
 
-    public init(path: String) throws {
+    /// `receiveBuffer` shrinks the kernel's receive buffer, to make a client that stalls sooner.
+    public init(path: String, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -45,6 +51,40 @@ public final class LineClient: @unchecked Sendable {
     }
 
     public func send(_ line: String) throws { try send(bytes: Array((line + "\n").utf8)) }
+
+    /// Sends text exactly as given (no newline added), for framing tests.
+    public func sendRaw(_ text: String) { try? send(bytes: Array(text.utf8)) }
+    public func sendRaw(bytes: [UInt8]) { try? send(bytes: bytes) }
+
+    public func shutdownWrite() { Glibc.shutdown(fd, Int32(SHUT_WR)) }
+
+    /// The next line, or nil at end of stream or when `timeout` passes (never throws).
+    public func nextLine(timeout: Duration = .seconds(20)) -> String? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let nl = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<nl], as: UTF8.self)
+                buffer.removeSubrange(...nl)
+                return line
+            }
+            if sawEOF { return nil }
+            let left = deadline - ContinuousClock.now
+            if left <= .zero { return nil }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&p, 1, Int32(min(left / .milliseconds(1), 60_000).rounded(.up))) <= 0 { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n > 0 { buffer.append(contentsOf: chunk[..<n]) } else if n == 0 || errno != EINTR { sawEOF = true }
+        }
+    }
+
+    /// Every line until end of stream (or the deadline).
+    public func readToEnd(timeout: Duration = .seconds(30)) -> [String] {
+        var lines: [String] = []
+        let deadline = ContinuousClock.now + timeout
+        while let l = nextLine(timeout: max(.zero, deadline - ContinuousClock.now)) { lines.append(l) }
+        return lines
+    }
 
     /// The next line within `timeout` seconds; nil when the peer closed. Throws on timeout.
     public func readLine(timeout: TimeInterval = 5) throws -> String? {

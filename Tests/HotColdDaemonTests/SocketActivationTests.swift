@@ -32,7 +32,7 @@ struct SocketActivationTests {
         #expect(!server.createdSocketFile && server.path == path)
         try server.start(handler: RecordingHandler())
         let c = try LineClient(path: path)
-        #expect(c.readLine() == #"{"class":"VERSION","proto_major":1}"#)
+        #expect(c.nextLine() == #"{"class":"VERSION","proto_major":1}"#)
         server.shutdown()
         #expect(c.readToEnd().isEmpty && c.sawEOF)
         #expect(FileManager.default.fileExists(atPath: path))   // systemd's file: left alone

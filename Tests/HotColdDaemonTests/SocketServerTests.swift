@@ -33,14 +33,14 @@ struct SocketServerTests {
     func greetingAndReplies() throws {
         try withServer { server, handler, path in
             let c = try LineClient(path: path)
-            #expect(c.readLine() == #"{"class":"VERSION","proto_major":1}"#)
-            c.send("echo one\r\necho two\n\n   \necho thr")
-            c.send("ee\n")
-            #expect(c.readLine() == #"{"class":"ECHO","text":"one"}"#)
-            #expect(c.readLine() == #"{"class":"ECHO","text":"two"}"#)
-            #expect(c.readLine() == #"{"class":"ECHO","text":"three"}"#)
-            c.send("frobnicate\n")
-            #expect(c.readLine() == #"{"class":"ERROR","message":"unknown command: frobnicate"}"#)
+            #expect(c.nextLine() == #"{"class":"VERSION","proto_major":1}"#)
+            c.sendRaw("echo one\r\necho two\n\n   \necho thr")
+            c.sendRaw("ee\n")
+            #expect(c.nextLine() == #"{"class":"ECHO","text":"one"}"#)
+            #expect(c.nextLine() == #"{"class":"ECHO","text":"two"}"#)
+            #expect(c.nextLine() == #"{"class":"ECHO","text":"three"}"#)
+            c.sendRaw("frobnicate\n")
+            #expect(c.nextLine() == #"{"class":"ERROR","message":"unknown command: frobnicate"}"#)
             let counters = server.counters
             #expect(counters.clients == 1)
             #expect(counters.accepted == 1)
@@ -54,32 +54,32 @@ struct SocketServerTests {
     func hostileInput() throws {
         try withServer { server, _, path in
             let bystander = try LineClient(path: path)
-            _ = bystander.readLine()
-            bystander.send("watch\n")
-            #expect(bystander.readLine() == #"{"class":"WATCH","enable":true}"#)
+            _ = bystander.nextLine()
+            bystander.sendRaw("watch\n")
+            #expect(bystander.nextLine() == #"{"class":"WATCH","enable":true}"#)
 
             let c = try LineClient(path: path)
-            _ = c.readLine()
+            _ = c.nextLine()
             // 1 MiB without a newline, then the newline and a real command in the same stream.
             var big = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
             big.append(contentsOf: Array("\necho after\n".utf8))
-            c.sendBytes(big)
-            #expect(c.readLine() == #"{"class":"ERROR","message":"line too long: over 65536 bytes; the line was discarded"}"#)
-            #expect(c.readLine() == #"{"class":"ECHO","text":"after"}"#)
+            c.sendRaw(bytes: big)
+            #expect(c.nextLine() == #"{"class":"ERROR","message":"line too long: over 65536 bytes; the line was discarded"}"#)
+            #expect(c.nextLine() == #"{"class":"ECHO","text":"after"}"#)
 
-            c.sendBytes([0x65, 0x63, 0x68, 0x6F, 0x20, 0xC3, 0x28, 0xFF, 0x0A])  // "echo " + invalid bytes
-            #expect(c.readLine() == #"{"class":"ERROR","message":"invalid UTF-8 in line; the line was discarded"}"#)
-            c.sendBytes([0, 1, 2, 0x7B, 0x0A])
-            #expect(c.readLine()?.hasPrefix(#"{"class":"ERROR""#) == true)
-            c.send("echo still here\n")
-            #expect(c.readLine() == #"{"class":"ECHO","text":"still here"}"#)
+            c.sendRaw(bytes: [0x65, 0x63, 0x68, 0x6F, 0x20, 0xC3, 0x28, 0xFF, 0x0A])  // "echo " + invalid bytes
+            #expect(c.nextLine() == #"{"class":"ERROR","message":"invalid UTF-8 in line; the line was discarded"}"#)
+            c.sendRaw(bytes: [0, 1, 2, 0x7B, 0x0A])
+            #expect(c.nextLine()?.hasPrefix(#"{"class":"ERROR""#) == true)
+            c.sendRaw("echo still here\n")
+            #expect(c.nextLine() == #"{"class":"ECHO","text":"still here"}"#)
 
             // A line of exactly the limit is accepted (the handler sees it).
-            c.send("echo " + String(repeating: "y", count: 65536 - 5) + "\n")
-            #expect(c.readLine()?.count == 65536 - 5 + #"{"class":"ECHO","text":""}"#.count)
+            c.sendRaw("echo " + String(repeating: "y", count: 65536 - 5) + "\n")
+            #expect(c.nextLine()?.count == 65536 - 5 + #"{"class":"ECHO","text":""}"#.count)
 
             server.broadcast(line: #"{"class":"GPS","state":"fix"}"#, filter: .watchers(className: "GPS", targetID: nil))
-            #expect(bystander.readLine() == #"{"class":"GPS","state":"fix"}"#)
+            #expect(bystander.nextLine() == #"{"class":"GPS","state":"fix"}"#)
             #expect(server.counters.refused == 2)
             #expect(server.counters.clients == 2)
         }
@@ -89,10 +89,10 @@ struct SocketServerTests {
     func subscriptions() throws {
         try withServer { server, _, path in
             let all = try LineClient(path: path), some = try LineClient(path: path), none = try LineClient(path: path)
-            for c in [all, some, none] { _ = c.readLine() }
-            all.send("watch\n")
-            some.send("watch ARRIVED,GPS banana\n")
-            _ = all.readLine(); _ = some.readLine()
+            for c in [all, some, none] { _ = c.nextLine() }
+            all.sendRaw("watch\n")
+            some.sendRaw("watch ARRIVED,GPS banana\n")
+            _ = all.nextLine(); _ = some.nextLine()
             let lines = [
                 (#"{"class":"PROXIMITY","id":"banana"}"#, BroadcastFilter.watchers(className: "PROXIMITY", targetID: "banana")),
                 (#"{"class":"ARRIVED","id":"pineapple"}"#, .watchers(className: "ARRIVED", targetID: "pineapple")),
@@ -103,17 +103,17 @@ struct SocketServerTests {
             var reached: [Int] = []
             for (line, filter) in lines { reached.append(server.broadcast(line: line, filter: filter)) }
             #expect(reached == [1, 1, 2, 2, 3])
-            #expect((0..<5).compactMap { _ in all.readLine() } == lines.map(\.0))
-            #expect((0..<3).compactMap { _ in some.readLine() } ==
+            #expect((0..<5).compactMap { _ in all.nextLine() } == lines.map(\.0))
+            #expect((0..<3).compactMap { _ in some.nextLine() } ==
                     [#"{"class":"ARRIVED","id":"banana"}"#, #"{"class":"GPS"}"#, #"{"class":"NOTICE"}"#])
-            #expect(none.readLine() == #"{"class":"NOTICE"}"#)
+            #expect(none.nextLine() == #"{"class":"NOTICE"}"#)
 
             let event = Event.arrived(.init(time: Date(timeIntervalSince1970: 0),
                                             target: TargetRef(id: "banana", name: "Big Banana", kind: .bigThing),
                                             distance: 12))
             #expect(BroadcastFilter(event) == .watchers(className: "ARRIVED", targetID: "banana"))
             #expect(server.broadcast(line: event.jsonLine, filter: BroadcastFilter(event)) == 2)
-            #expect(some.readLine() == event.jsonLine)
+            #expect(some.nextLine() == event.jsonLine)
         }
     }
 
@@ -171,16 +171,16 @@ struct SocketServerTests {
     func halfClose() throws {
         try withServer { server, _, path in
             let c = try LineClient(path: path)
-            c.send("echo hi\nwatch\n")
+            c.sendRaw("echo hi\nwatch\n")
             c.shutdownWrite()
-            #expect(c.readLine() == #"{"class":"VERSION","proto_major":1}"#)
-            #expect(c.readLine() == #"{"class":"ECHO","text":"hi"}"#)
-            #expect(c.readLine() == #"{"class":"WATCH","enable":true}"#)
+            #expect(c.nextLine() == #"{"class":"VERSION","proto_major":1}"#)
+            #expect(c.nextLine() == #"{"class":"ECHO","text":"hi"}"#)
+            #expect(c.nextLine() == #"{"class":"WATCH","enable":true}"#)
             #expect(eventually { server.broadcast(line: "{}", filter: .watchers(className: "GPS", targetID: nil)) == 1 })
-            #expect(c.readLine() == "{}")
+            #expect(c.nextLine() == "{}")
 
             let d = try LineClient(path: path)
-            d.send("echo bye\n")
+            d.sendRaw("echo bye\n")
             d.shutdownWrite()
             #expect(d.readToEnd() == [#"{"class":"VERSION","proto_major":1}"#, #"{"class":"ECHO","text":"bye"}"#])
         }
@@ -190,7 +190,7 @@ struct SocketServerTests {
     func disconnectWithReason() throws {
         try withServer { _, _, path in
             let c = try LineClient(path: path)
-            c.send("quit\n")
+            c.sendRaw("quit\n")
             #expect(c.readToEnd() == [#"{"class":"VERSION","proto_major":1}"#, #"{"class":"ERROR","message":"bye"}"#])
         }
     }
@@ -199,9 +199,9 @@ struct SocketServerTests {
     func peerCredentialsSelf() throws {
         try withServer { server, _, path in
             let c = try LineClient(path: path)
-            c.send("whoami\n")
-            _ = c.readLine()
-            let me = try #require(c.readLine())
+            c.sendRaw("whoami\n")
+            _ = c.nextLine()
+            let me = try #require(c.nextLine())
             #expect(me == #"{"class":"WHOAMI","pid":\#(getpid()),"uid":\#(getuid()),"gid":\#(getgid()),"user":"\#(String(cString: getpwuid(getuid()).pointee.pw_name))"}"#)
             let info = try #require(server.clients.first)
             #expect(PeerAuthorisation.isAuthorised(info, allowedUsers: [], allowedGroups: []))
@@ -279,9 +279,9 @@ struct SocketServerTests {
         let s2 = try SocketServer(endpoint: .path(path, mode: 0o600), options: quietOptions())
         try s2.start(handler: RecordingHandler())
         let c = try LineClient(path: path)
-        #expect(c.readLine() == #"{"class":"VERSION","proto_major":1}"#)
+        #expect(c.nextLine() == #"{"class":"VERSION","proto_major":1}"#)
         s2.shutdown()
-        #expect(c.readLine() == nil && c.sawEOF)
+        #expect(c.nextLine() == nil && c.sawEOF)
 
         // A regular file is never replaced.
         _ = FileManager.default.createFile(atPath: path, contents: Data("precious".utf8))
@@ -304,8 +304,8 @@ struct SocketServerTests {
         handler.attach(server)
         try server.start(handler: handler)
         let c = try LineClient(path: path)
-        c.send("watch\n")
-        _ = c.readLine(); _ = c.readLine()
+        c.sendRaw("watch\n")
+        _ = c.nextLine(); _ = c.nextLine()
         for i in 0..<100 { server.broadcast(line: #"{"n":\#(i)}"#, filter: .everyone) }
         server.shutdown()
         let lines = c.readToEnd()
