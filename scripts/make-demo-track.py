@@ -2,7 +2,10 @@
 """Writes demo/coffs-harbour-drive.nmea: a deterministic 1 Hz NMEA 0183 drive (GGA, RMC, GSA)
 through Coffs Harbour past five Big Things, with a stop at a red light and a visit to the
 Big Banana. Synthetic (straight legs between waypoints, seeded jitter): a demo, not a survey."""
-import math, random
+import math, os, random, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nmea  # noqa: E402
 
 WAYPOINTS = [  # lat, lon, speed to reach it (m/s), dwell seconds on arrival
     (-30.0450, 152.9720, 0, 0),     # start north of the Big Golden Dog (Sapphire Beach)
@@ -34,18 +37,6 @@ def dist_bearing(a, b):
     dx = math.radians(b[1] - a[1]) * A / w * math.cos(phi)
     return math.hypot(dx, dy), (math.degrees(math.atan2(dx, dy)) + 360) % 360
 
-def cs(body):
-    c = 0
-    for ch in body.encode():
-        c ^= ch
-    return "%02X" % c
-
-def ddmm(v, pos, neg, width):
-    h = pos if v >= 0 else neg
-    v = abs(v)
-    d = int(v)
-    return ("%0" + str(width) + "d%07.4f") % (d, (v - d) * 60), h
-
 def main():
     rnd = random.Random(2947)
     t = 1732345200  # 2024-11-23 07:00:00 UTC, Saturday morning in Coffs Harbour
@@ -57,15 +48,15 @@ def main():
         t += 1
         jl, jo = step(lat, lon, rnd.uniform(0, 360), abs(rnd.gauss(0, 1.5)))
         tm = time_str(t)
-        la, lh = ddmm(jl, "N", "S", 2)
-        lo, oh = ddmm(jo, "E", "W", 3)
+        la, lh = nmea.lat(jl)
+        lo, oh = nmea.lon(jo)
         hdop = 0.9 + rnd.random() * 0.3
         sats = 9 + rnd.randint(0, 2)
         gga = f"GPGGA,{tm},{la},{lh},{lo},{oh},1,{sats:02d},{hdop:.1f},{12 + rnd.random():.1f},M,30.0,M,,"
         rmc = f"GPRMC,{tm},A,{la},{lh},{lo},{oh},{speed / 0.514444:.1f},{course:.1f},{date_str(t)},,,A"
         gsa = f"GPGSA,A,3,02,05,06,12,14,19,24,25,29,,,,{hdop + 0.6:.1f},{hdop:.1f},1.1"
         for s in (gga, rmc, gsa):
-            out.append(f"${s}*{cs(s)}")
+            out.append(nmea.sentence(s))
     for (tlat, tlon, speed, dwell) in WAYPOINTS[1:]:
         d, b = dist_bearing((lat, lon), (tlat, tlon))
         n = max(1, int(d / speed))
