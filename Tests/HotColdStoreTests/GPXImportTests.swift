@@ -78,4 +78,21 @@ import Testing
         }
         #expect(try f.count("SELECT count(*) FROM place") == 0)
     }
+
+    /// XMLParser on Linux reports a mismatched end tag at the document's end yet returns true
+    /// from parse(): the import must still refuse the file and store nothing.
+    @Test func mismatchedEndTagAtTheEndIsStillMalformed() throws {
+        let f = try StoreFixture(); defer { f.remove() }
+        let before = try f.count("SELECT count(*) FROM place")
+        let bad = "<?xml version=\"1.0\"?>\n<gpx version=\"1.0\"><wpt lat=\"1\" lon=\"2\"><name>GC1</name>\n<oops></gpx>\n"
+        do {
+            try f.store.importData(Data(bad.utf8), file: "cut.gpx", user: f.user)
+            Issue.record("expected an error")
+        } catch let ImportError.malformed(file, line, _, message) {
+            #expect(file == "cut.gpx")
+            #expect(line == 3)
+            #expect(message.contains("malformed XML") || message.contains("tag"), "\(message)")
+        }
+        #expect(try f.count("SELECT count(*) FROM place") == before)
+    }
 }

@@ -40,7 +40,9 @@ final class GPXReader: NSObject, XMLParserDelegate {
         p.shouldResolveExternalEntities = false
         p.delegate = self
         parser = p
-        let ok = p.parse()
+        // swift-corelibs' XMLParser can report an error and still return true from parse()
+        // (a mismatched end tag at the end, for one): any reported error makes the file bad.
+        let ok = p.parse() && firstError == nil
         if let e = firstError { return (ok, e.line, e.column, e.message) }
         return (ok, p.lineNumber, p.columnNumber, "malformed XML")
     }

@@ -73,6 +73,8 @@ enum TargetsFile {
             return targets.sorted { $0.id < $1.id }
         } catch let e as CLIError {
             throw e
+        } catch let e as ImportError {
+            throw CLIError("\(e)")          // names the file, line and column itself
         } catch {
             throw CLIError("\(path): \(error)")
         }
