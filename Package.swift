@@ -80,6 +80,6 @@ let package = Package(
         .testTarget(name: "HotColdSyncTests", dependencies: ["HotColdTestSupport", "HotColdSync", "HotColdStore", "HotColdCore", "HotColdConfig"]),
         .testTarget(name: "HotColdDaemonTests", dependencies: ["HotColdTestSupport", "HotColdDaemon", "HotColdCore"]),
         // Runs the built executables as subprocesses against real files, gpsd and sockets.
-        .testTarget(name: "EndToEndTests", dependencies: ["HotColdCore", "HotColdTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["HotColdCore", "HotColdStore", "HotColdTestSupport"]),
     ]
 )
