@@ -38,8 +38,7 @@ import Testing
 
         let found = try c.call(.search(SearchRequest(text: "banana")), result: .places, as: [PlaceSummary].self)
         #expect(found.contains { $0.place.id == banana })
-        let page = try c.send(.search(SearchRequest(limit: 5, offset: 5)))
-        _ = page
+        try c.send(.search(SearchRequest(limit: 5, offset: 5)))
         let paged = try c.result(.places, as: [PlaceSummary].self)
         #expect(paged.result.count == 5 && paged.more == true)
 
