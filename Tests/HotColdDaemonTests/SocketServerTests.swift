@@ -248,8 +248,12 @@ struct SocketServerTests {
             }
         }
         guard let found else { return }  // no such user on this machine
-        let client = ClientInfo(id: ClientID(rawValue: 1), pid: 1, uid: found.uid, gid: found.gid, userName: found.user)
+        // The group comes from the kernel's record of the process (SO_PEERGROUPS), never the database.
+        let gid = try #require(getgrnam(found.group)).pointee.gr_gid
+        let client = ClientInfo(id: ClientID(rawValue: 1), pid: 1, uid: found.uid, gid: found.gid, groups: [gid], userName: found.user)
         #expect(PeerAuthorisation(allowedGroups: [found.group], ownUID: 12345).isAuthorised(client))
+        let dropped = ClientInfo(id: ClientID(rawValue: 3), pid: 1, uid: found.uid, gid: found.gid, groups: [], userName: found.user)
+        #expect(!PeerAuthorisation(allowedGroups: [found.group], ownUID: 12345).isAuthorised(dropped))
         #expect(!PeerAuthorisation(allowedGroups: ["root"], ownUID: 12345).isAuthorised(client))
         let root = ClientInfo(id: ClientID(rawValue: 2), pid: 1, uid: 0, gid: 0, userName: "root")
         #expect(PeerAuthorisation(ownUID: 12345).isAuthorised(root))

@@ -52,6 +52,10 @@ public final class DaemonCommands: SocketCommandHandler {
         case .failure(let e): return [Self.error(e.message)]
         case .success(let r): request = r
         }
+        if CommandClass.isWrite(request.cmd), authorisation.withLock({ $0.isAuthorised(client) }),
+           let busy = server.chargeWrite(for: client) {
+            return [Self.error(busy)]
+        }
         switch request.cmd {
         case "version": return [ProtocolVersion.greeting]
         case "watch": return [watch(request, client)]
@@ -66,8 +70,8 @@ public final class DaemonCommands: SocketCommandHandler {
                 return [Self.error("store: not allowed for \(Self.who(client)); changes need a user in allowed_users or a group in allowed_groups (config [socket])")]
             }
             guard let store else { return [Self.error("store: no database is open in the daemon")] }
-            let id = client.id
-            let user = client.userName ?? "uid\(client.uid)"
+            let deferred = server.deferReply(for: client.id)
+            let user = client.recordedName
             work.async { [self] in
                 let reply: String
                 do {
@@ -80,18 +84,17 @@ public final class DaemonCommands: SocketCommandHandler {
                 } catch {
                     reply = Self.error("store \((try? request.string("op")) ?? ""): \(error)")
                 }
-                _ = server.send(to: id, line: reply)
+                deferred.send(reply)
             }
             return []
         case "hunt", "roam":
             guard authorisation.withLock({ $0.isAuthorised(client) }) else {
                 return [Self.error("\(request.cmd): not allowed for \(Self.who(client)); changing what is tracked needs a user in allowed_users or a group in allowed_groups (config [socket])")]
             }
-            let id = client.id
-            let user = client.userName ?? "uid\(client.uid)"
+            let reply = server.deferReply(for: client.id)
+            let user = client.recordedName
             work.async { [self] in
-                let reply = request.cmd == "hunt" ? hunt(request) : roam(request, user: user)
-                _ = server.send(to: id, line: reply)
+                reply.send(request.cmd == "hunt" ? hunt(request) : roam(request, user: user))
             }
             return []
         default:

@@ -47,7 +47,7 @@ struct StoreRPC {
             guard c.isValid else { throw Failure(message: "store add: coordinate out of range") }
             result = try enc.encode(store.addLocation(name: text("name"), at: c, user: user))
         case "rename":
-            result = try enc.encode(store.renameLocation(placeID: text("id"), to: text("name")))
+            result = try enc.encode(store.renameLocation(placeID: text("id"), to: text("name"), by: user))
         case "observe":
             guard let cls = ObservationClassification(rawValue: try text("classification").lowercased()) else {
                 throw Failure(message: "store observe: unknown classification \"\((try? r.string("classification")) ?? "")\"")
