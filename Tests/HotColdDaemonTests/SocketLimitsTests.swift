@@ -151,7 +151,7 @@ struct SocketLimitsTests {
     @Test("the client cap stays below the open-file limit")
     func descriptorBudget() {
         var limit = rlimit()
-        getrlimit(RLIMIT_NOFILE, &limit)
+        getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
         let cap = DescriptorBudget.clientCap(requested: Int.max, reserve: 128)
         #expect(UInt64(cap) <= limit.rlim_cur - 64)
         #expect(DescriptorBudget.clientCap(requested: 10, reserve: 128) == 10)

@@ -122,6 +122,7 @@ struct SocketServerTests {
         var options = quietOptions()
         options.queueLimitBytes = 64 * 1024
         options.dropGrace = .seconds(60)
+        options.maxClientsPerUser = 1024   // 257 connections of this one uid
         try withServer(options: options) { server, handler, path in
             let readers = try (0..<256).map { _ in try LineClient(path: path) }
             let stalled = try LineClient(path: path, receiveBuffer: 4096)

@@ -10,7 +10,7 @@ import Glibc
 enum DescriptorBudget {
     static func clientCap(requested: Int, reserve: Int) -> Int {
         var limit = rlimit()
-        guard getrlimit(RLIMIT_NOFILE, &limit) == 0 else { return max(1, requested) }
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return max(1, requested) }
         // RLIM_INFINITY is UInt64.max; anything past Int.max is "no limit here".
         let soft = limit.rlim_cur > UInt64(Int.max) ? Int.max : Int(limit.rlim_cur)
         return max(1, min(requested, soft - min(reserve, soft / 2)))

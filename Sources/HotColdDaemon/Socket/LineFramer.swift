@@ -51,15 +51,15 @@ struct LineFramer {
                 return nil
             }
             let start = head
-            consume(to: nl + 1)
-            if discarding {
-                discarding = false
-                continue
+            var item: Item? = nil
+            if !discarding {
+                var end = nl
+                if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                item = nl - start > maxLineBytes ? .tooLong : .line(Array(buffer[start..<end]))
             }
-            if nl - start > maxLineBytes { return .tooLong }
-            var end = nl
-            if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-            return .line(Array(buffer[start..<end]))
+            discarding = false
+            consume(to: nl + 1)   // may empty `buffer`: the line is copied out first
+            if let item { return item }
         }
     }
 
