@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "hotcold",
-    platforms: [.macOS(.v14)],
+    // Linux only: Glibc, libgps, SO_PEERCRED, systemd. No platforms entry claims otherwise.
     products: [
         .executable(name: "hotcoldd", targets: ["hotcoldd"]),
         .executable(name: "hotcold", targets: ["hotcold"]),

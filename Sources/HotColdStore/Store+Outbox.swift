@@ -23,7 +23,7 @@ extension Store {
         try db.execute(sql: "DELETE FROM outbox WHERE kind = 'rating' AND state = 'pending' AND user = ? AND place_id = ?",
                        arguments: [rating.user, rating.placeId])
         let body = RatingBody(stars: rating.stars, ratedAt: ISO8601.format(rating.ratedAt), user: rating.user)
-        var item = OutboxItem(kind: .rating, path: "bigthings/\(pathSegment(rating.placeId))/ratings",
+        let item = OutboxItem(kind: .rating, path: "bigthings/\(pathSegment(rating.placeId))/ratings",
                               payload: try outboxJSON(body), user: rating.user, placeId: rating.placeId,
                               createdAt: Date())
         try item.insert(db)
@@ -38,7 +38,7 @@ extension Store {
             seenAt: ISO8601.format(s.seenAt), submittedBy: s.submittedBy,
             photo: photo.map { .init(filename: $0.filename, contentType: $0.contentType,
                                      dataBase64: $0.data.base64EncodedString()) })
-        var item = OutboxItem(kind: .submission, path: "bigthings/submissions", payload: try outboxJSON(body),
+        let item = OutboxItem(kind: .submission, path: "bigthings/submissions", payload: try outboxJSON(body),
                               user: s.user, submissionId: s.id, createdAt: Date())
         try item.insert(db)
         return item

@@ -22,7 +22,7 @@ public final class DaemonProcess: @unchecked Sendable {
         logPath = dir.path("events.jsonl")
         dbPath = dir.path("hc.sqlite")
         stderrPath = dir.path("stderr.txt")
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.executableURL = executable ?? Binaries.url("hotcoldd")
         process.arguments = (extraFiles ? ["--socket", socketPath, "--log", logPath, "--db", dbPath] : []) + arguments
         var env = ProcessInfo.processInfo.environment

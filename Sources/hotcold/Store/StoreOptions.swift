@@ -54,7 +54,8 @@ struct StoreOptions: ParsableArguments {
 
 extension Coordinate: ExpressibleByArgument {
     public init?(argument: String) { self.init(parsing: argument) }
-    public static var defaultValueDescription: String { "LAT,LON" }
+    // Shown in --help for an option whose default is a coordinate.
+    public var defaultValueDescription: String { "\(latitude),\(longitude)" }
 }
 
 extension TargetKind: ExpressibleByArgument {
