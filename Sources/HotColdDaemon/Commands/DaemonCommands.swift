@@ -193,6 +193,9 @@ public final class DaemonCommands: SocketCommandHandler {
         s.add("dropped", c.dropped)
         s.add("lines_in", c.linesIn)
         s.add("lines_out", c.linesOut)
+        s.add("max_clients", c.maxClients)
+        s.add("connections_refused", c.connectionsRefused)
+        s.add("writes_refused", c.writesRefused)
         o.addRaw("socket", json: s.text)
         let extras = status()
         if let l = extras.logStatus {
