@@ -160,6 +160,34 @@ extension Store {
         }
     }
 
+    /// Deletes a custom location on behalf of `user`, who must be the user who added it,
+    /// with that user's own visits, favourite, rating and note of it, in one transaction.
+    /// Another user's history is never deleted: a location others have used stays
+    /// (``StoreError/placeInUse(id:otherUsers:)``).
+    @discardableResult
+    public func deleteLocation(placeID: String, by user: String) throws -> Place {
+        try database.write { db in
+            guard let place = try Place.fetchOne(db, key: placeID) else { throw StoreError.noSuchPlace(placeID) }
+            guard place.kind == .location, let loc = try LocationDetails.fetchOne(db, key: placeID) else {
+                throw StoreError.notALocation(id: placeID, kind: place.kind.rawValue)
+            }
+            guard loc.isNameEditable else { throw StoreError.readOnlyName(id: placeID, name: place.name) }
+            guard loc.createdBy == user else { throw StoreError.notOwner(id: placeID, owner: loc.createdBy, user: user) }
+            let others = try Int.fetchOne(db, sql: """
+                SELECT COUNT(DISTINCT user) FROM (
+                    SELECT user FROM visit WHERE place_id = ?1 UNION ALL SELECT user FROM favourite WHERE place_id = ?1
+                    UNION ALL SELECT user FROM rating WHERE place_id = ?1 UNION ALL SELECT user FROM note WHERE place_id = ?1)
+                WHERE user <> ?2
+                """, arguments: [placeID, user]) ?? 0
+            guard others == 0 else { throw StoreError.placeInUse(id: placeID, otherUsers: others) }
+            for table in ["visit", "favourite", "rating", "note"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE place_id = ?", arguments: [placeID])
+            }
+            try db.execute(sql: "DELETE FROM place WHERE id = ?", arguments: [placeID])   // its location row cascades
+            return place
+        }
+    }
+
     /// Stores a submission of a new Big Thing and queues it for the web API's outbox in the
     /// same transaction. The photo's bytes go into the queued request now. At most
     /// ``StoreQuotas/pendingSubmissionsPerUser`` of a user's submissions wait in the outbox.

@@ -272,6 +272,8 @@ struct SocketServerTests {
         #expect(st.st_mode & 0o7777 == 0o660)
         #expect(st.st_mode & S_IFMT == S_IFSOCK)
         #expect(s1.createdSocketFile)
+        // Bound and listening under a private name, then linked into place: nothing else is left.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path("a/b")) == ["hotcold.sock"])
         #expect(throws: SocketServerError.self) { try SocketServer(endpoint: .path(path), options: quietOptions()) }
         s1.shutdown()
         #expect(lstat(path, &st) != 0)

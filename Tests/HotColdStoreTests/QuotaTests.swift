@@ -96,6 +96,46 @@ import Testing
         #expect(CurrentUser.unknownUserName(uid: 1234) == "#1234")
     }
 
+    @Test func onlyTheCreatorMayDeleteACustomLocationAndNeverOthersHistory() throws {
+        let (s, dir) = try store(StoreQuotas()); defer { dir.remove() }
+        let camp = try s.addLocation(name: "Camp", at: here, user: "alice")
+        _ = try s.markSeen(placeID: camp.id, user: "alice")
+        #expect(throws: StoreError.notOwner(id: camp.id, owner: "alice", user: "bob")) {
+            try s.deleteLocation(placeID: camp.id, by: "bob")
+        }
+        #expect(throws: StoreError.notALocation(id: "api:banana", kind: "bigthing")) {
+            try s.deleteLocation(placeID: "api:banana", by: "alice")
+        }
+        _ = try s.setNote(placeID: camp.id, user: "bob", text: "nice spot")
+        #expect(throws: StoreError.placeInUse(id: camp.id, otherUsers: 1)) {
+            try s.deleteLocation(placeID: camp.id, by: "alice")
+        }
+        _ = try s.setNote(placeID: camp.id, user: "bob", text: "")
+        try s.deleteLocation(placeID: camp.id, by: "alice")
+        #expect(try s.place(id: camp.id) == nil)
+        #expect(try s.visits(user: "alice").isEmpty)
+        #expect(try s.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM location") } == 0)
+    }
+
+    @Test func migrationKeepsOnlyTheLatestPendingRatingPerUserAndPlace() throws {
+        let dir = try TemporaryDirectory("hotcold-quota-migration"); defer { dir.remove() }
+        let path = dir.path("v2.sqlite")
+        let queue = try DatabaseQueue(path: path)
+        try StoreMigrations.migrator.migrate(queue, upTo: "v2-outbox")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO outbox (kind, idempotency_key, path, payload, user, place_id, state, created_at, next_attempt_at)
+                VALUES ('rating', 'k1', 'p', x'7b7d', 'alice', 'api:banana', 'pending', '2024-01-01', '2024-01-01'),
+                       ('rating', 'k2', 'p', x'7b7d', 'alice', 'api:banana', 'pending', '2024-01-02', '2024-01-02'),
+                       ('rating', 'k3', 'p', x'7b7d', 'alice', 'api:banana', 'delivered', '2024-01-03', '2024-01-03'),
+                       ('rating', 'k4', 'p', x'7b7d', 'bob', 'api:banana', 'pending', '2024-01-04', '2024-01-04')
+                """)
+        }
+        try queue.close()
+        let s = try Store.open(path: path)
+        #expect(try s.outbox().map(\.idempotencyKey) == ["k2", "k3", "k4"])
+    }
+
     @Test func aReRatingReplacesTheQueuedRatingWithAFreshKey() throws {
         let (s, dir) = try store(StoreQuotas()); defer { dir.remove() }
         try s.rate(placeID: "api:banana", user: "alice", stars: 2)

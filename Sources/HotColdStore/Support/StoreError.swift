@@ -20,6 +20,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case quotaReached(quota: String, limit: Int, user: String)
     /// Only the user who created a custom location may rename or delete it.
     case notOwner(id: String, owner: String?, user: String)
+    /// A custom location others have visited, favoured, rated or noted is not deleted.
+    case placeInUse(id: String, otherUsers: Int)
 
     public var description: String {
         switch self {
@@ -46,6 +48,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "The server's catalogue lists no Big Things; refusing to mark every Big Thing withdrawn."
         case .quotaReached(let quota, let limit, let user):
             "Quota reached: \(quota) is \(limit) and \(user) has used it up; nothing was stored."
+        case .placeInUse(let id, let otherUsers):
+            "\(id) has visits, favourites, ratings or notes of \(otherUsers) other user\(otherUsers == 1 ? "" : "s"); it stays."
         case .notOwner(let id, let owner, let user):
             "\(id) was added by \(owner ?? "nobody known"), not \(user); only its creator may change it."
         }
