@@ -28,7 +28,7 @@ public struct UnixUser: Sendable {
         let r = try Subprocess.run(URL(fileURLWithPath: "/usr/sbin/useradd"),
                                    ["--system", "--no-create-home", "--user-group", "--shell", "/usr/sbin/nologin", name])
         guard r.status == 0, let pw = getpwnam(name) else {
-            throw LineClient.Failure(description: "useradd \(name): \(r.stderr)")
+            throw TestFailure("useradd \(name): \(r.stderr)")
         }
         return UnixUser(name: name, uid: pw.pointee.pw_uid, gid: pw.pointee.pw_gid)
     }

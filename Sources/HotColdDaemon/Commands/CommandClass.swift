@@ -1,9 +1,12 @@
-/// Which commands change state. A write needs authorisation, is charged to its user's write
-/// rate (`SocketServer.chargeWrite`), and is answered off the socket's loop with the client's
-/// input held (`SocketServer.deferReply`), so each connection has at most one write in flight.
-/// Everything else reads, and reads are never rate-limited.
-enum CommandClass {
-    static let writes: Set<String> = ["hunt", "roam", "store"]
+import HotColdProtocol
 
-    static func isWrite(_ cmd: String) -> Bool { writes.contains(cmd) }
+/// Which commands are charged to their user's write rate (`SocketServer.chargeWrite`): every
+/// write (`Command.writes`) except the pieces of an upload, which only stage bytes in a
+/// private file; the `import` or `submit` that stores them is charged once. Every command
+/// answered off the loop holds its client's input until its reply is queued, so a connection
+/// has at most one write in flight.
+enum CommandClass {
+    static func chargesWriteRate(_ command: Command) -> Bool {
+        command.writes && command != .upload && command != .chunk
+    }
 }

@@ -37,7 +37,7 @@ public final class DeferredReply: Sendable {
 
     deinit {
         if !sent.load(ordering: .acquiring) {
-            registry.complete(client, lines: [ClientRegistry.errorLine("internal error: the command ended without a reply")])
+            registry.complete(client, lines: [ClientRegistry.errorLine("internal error: the command ended without a reply", code: .internal)])
         }
     }
 }

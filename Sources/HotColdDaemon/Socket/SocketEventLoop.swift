@@ -203,7 +203,7 @@ final class SocketEventLoop: @unchecked Sendable {
     private func refuse(_ peer: PendingPeer, _ reason: String) {
         registry.connectionsRefused.add(1, ordering: .relaxed)
         options.logger.warning("socket: refusing pid \(peer.pid) uid \(peer.uid): \(reason)")
-        _ = OutputQueue.write([OutgoingLine(ClientRegistry.errorLine(reason))], offset: 0, to: peer.fd)
+        _ = OutputQueue.write([OutgoingLine(ClientRegistry.errorLine(reason, code: .quota))], offset: 0, to: peer.fd)
         Glibc.close(peer.fd)
     }
 
@@ -280,12 +280,12 @@ final class SocketEventLoop: @unchecked Sendable {
         case .tooLong:
             registry.refused.add(1, ordering: .relaxed)
             registry.enqueue([ClientRegistry.errorLine(
-                "line too long: over \(options.maxLineBytes) bytes; the line was discarded")], to: c)
+                "line too long: over \(options.maxLineBytes) bytes; the line was discarded", code: .tooLarge)], to: c)
         case .line(let bytes):
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
             guard let line = String(validating: bytes, as: UTF8.self) else {
                 registry.refused.add(1, ordering: .relaxed)
-                registry.enqueue([ClientRegistry.errorLine("invalid UTF-8 in line; the line was discarded")], to: c)
+                registry.enqueue([ClientRegistry.errorLine("invalid UTF-8 in line; the line was discarded", code: .badJSON)], to: c)
                 return
             }
             registry.linesIn.add(1, ordering: .relaxed)
