@@ -152,7 +152,7 @@ struct HostileClientTests {
         let replies = (out["replies"] as? [String] ?? []).compactMap(LineClient.object)
         #expect(replies.count == 500)
         let stored = replies.filter { $0["class"] as? String == "STORE" }.count
-        let busy = replies.filter { ($0["message"] as? String)?.hasPrefix("busy: \(flooder.name)") == true }
+        let busy = replies.filter { $0["code"] as? String == "busy" && ($0["message"] as? String)?.hasPrefix("store: \(flooder.name) (uid") == true }
         #expect(stored >= 20 && Double(stored) <= 20 + 5 * took + 1, "\(stored) stored in \(took) s")
         #expect(stored + busy.count == 500)
         #expect((busy.first?["message"] as? String)?.contains("write rate of 20 at once and 5 per second") == true)

@@ -139,7 +139,7 @@ final class ClientRegistry: Sendable {
         guard let wait = limits.takeWrite(uid: client.uid) else { return nil }
         writesRefused.add(1, ordering: .relaxed)
         let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) * 1e-18
-        return "busy: \(client.recordedName) (uid \(client.uid)) is over the write rate of \(options.writeBurst) at once and "
+        return "\(client.recordedName) (uid \(client.uid)) is over the write rate of \(options.writeBurst) at once and "
             + "\(JSONLine.number(options.writesPerSecond, decimals: 2)) per second (socket.write_burst, socket.writes_per_second); "
             + "try again in \(JSONLine.number(seconds, decimals: 1)) s"
     }
