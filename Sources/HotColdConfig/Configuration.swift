@@ -13,6 +13,21 @@ public struct Configuration: Sendable, Equatable {
         /// root and the daemon's own user always may.
         public var allowedUsers: [String] = []
         public var allowedGroups: [String] = ["hotcold"]
+        /// Clients at once, in all (the daemon lowers it to fit its open-file limit).
+        public var maxClients = 1024
+        /// Clients at once from one Unix user.
+        public var maxClientsPerUser = 64
+        /// Write commands one user may send at once after a pause, and per second after that.
+        public var writeBurst = 20
+        public var writesPerSecond: Double = 5
+    }
+    /// What one user may store through the daemon (see `StoreQuotas`).
+    public struct Quotas: Sendable, Equatable {
+        public var locationsPerUser = 10_000
+        public var observationsPerUser = 100_000
+        public var pendingSubmissionsPerUser = 1_000
+        public var notesPerUser = 10_000
+        public var manualVisitsPerUser = 100_000
     }
     public struct Log: Sendable, Equatable {
         public var path = "/var/log/hotcold/events.jsonl"
@@ -39,6 +54,7 @@ public struct Configuration: Sendable, Equatable {
 
     public var gpsd = GPSD()
     public var socket = Socket()
+    public var quotas = Quotas()
     public var log = Log()
     public var store = Store()
     public var tracking = Tracking()

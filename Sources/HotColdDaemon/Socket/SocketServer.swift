@@ -93,6 +93,21 @@ public final class SocketServer: Sendable {
         registry.subscription(of: client)
     }
 
+    /// Holds `client`'s input until the returned reply is sent: call it in
+    /// `SocketCommandHandler.handle(line:from:)` for a command answered off the loop (see
+    /// `DeferredReply`). Every command that changes state is answered this way, so a client
+    /// has at most one write in flight.
+    public func deferReply(for client: ClientID) -> DeferredReply {
+        DeferredReply(client: client, registry: registry)
+    }
+
+    /// Charges one write command to the client's Unix user (a token bucket of
+    /// `writeBurst` refilled at `writesPerSecond`, shared by all of that user's connections).
+    /// Nil when admitted; otherwise the sentence to answer with. Any thread.
+    public func chargeWrite(for client: ClientInfo) -> String? {
+        registry.chargeWrite(client)
+    }
+
     /// Sends `{"class":"ERROR","code":"busy","message":reason}` after whatever is queued, then closes. Any thread.
     @discardableResult
     public func disconnect(_ client: ClientID, reason: String) -> Bool {
