@@ -38,7 +38,7 @@ enum StatusText {
         guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return line }
         var out: [String] = []
         let gps = o["gps"] as? [String: Any] ?? [:]
-        out.append("hotcoldd \(o["release"] ?? "?"), up \(Int((o["uptime_s"] as? Double) ?? 0)) s")
+        out.append("hotcoldd \(o["release"] ?? "?"), up \(JSONLine.number((o["uptime_s"] as? Double) ?? 0, decimals: 0)) s")
         var g = "gpsd: \(gps["link"] ?? "?")"
         if let r = gps["reason"] { g += " (\(r))" }
         g += ", GPS \(gps["state"] ?? "?")"
