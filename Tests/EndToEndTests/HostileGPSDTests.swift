@@ -80,7 +80,7 @@ import Glibc
     }
 
     /// Needs the engine's speed rule (> 300 m/s between two fixes is an outlier, whatever the
-    /// stated accuracy): the second jump claims a 5,000 km error, which would excuse it otherwise.
+    /// stated accuracy): the second jump claims a 10,000 km error, which would excuse it otherwise.
     @Test func aJumpNoVehicleCanMakeIsAnOutlier() throws {
         let rig = try Rig()
         defer { rig.stop() }
@@ -90,9 +90,9 @@ import Glibc
             case 12:   // 6,000 km north, one second after the last fix, no stated accuracy
                 try rig.send(FakeGPSD.tpv(time: here.time, latitude: .number(here.latitude + 54),
                                           longitude: .number(here.longitude)), reports: 1)
-            case 13:   // the same place again, now claiming a 5,000 km error
+            case 13:   // the same place again, now claiming a 10,000 km error (more than the jump)
                 try rig.send(FakeGPSD.tpv(time: here.time, latitude: .number(here.latitude + 54),
-                                          longitude: .number(here.longitude), ["eph": 5e6]), reports: 1)
+                                          longitude: .number(here.longitude), ["eph": 1e7]), reports: 1)
             default:
                 try rig.send(Self.truth(s), reports: 1)
             }
