@@ -229,7 +229,7 @@ final class Rig {
                 return
             }
             guard Date() < deadline, daemon.process.isRunning else {
-                throw LineClient.Failure(description: "report \(reports) not counted (saw \(seen)) after: \(line)\n\(daemon.stderr)")
+                throw TestFailure("report \(reports) not counted (saw \(seen)) after: \(line)\n\(daemon.stderr)")
             }
             usleep(5_000)
         }
