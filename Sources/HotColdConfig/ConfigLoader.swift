@@ -130,7 +130,9 @@ private struct TableReader {
                 c.tracking.mode = m
             }
             if let v = try distance(t, "tracking", "roam_radius") {
-                guard v > 0 else { throw fail("tracking.roam_radius", "expected a positive distance") }
+                guard v > 0, v <= Configuration.Tracking.maxRoamRadius else {
+                    throw fail("tracking.roam_radius", "expected a distance above 0 and at most 20000km, got \(v) m")
+                }
                 c.tracking.roamRadius = v
             }
             if let v = try strings(t, "tracking", "roam_kinds") { c.tracking.roamKinds = v }
@@ -145,7 +147,9 @@ private struct TableReader {
             }
             if let v = try string(t, "api", "token") { c.api.token = v }
             if let v = try number(t, "api", "sync_interval") {
-                guard v > 0 else { throw fail("api.sync_interval", "expected a positive number of seconds") }
+                guard v > 0, v <= Configuration.API.maxSyncIntervalSeconds else {
+                    throw fail("api.sync_interval", "expected a number of seconds above 0 and at most 2592000 (30 days), got \(v)")
+                }
                 c.api.syncIntervalSeconds = v
             }
         }
@@ -157,7 +161,7 @@ private struct TableReader {
                 switch k.kind {
                 case .distance: v = try distance(t, "engine", k.key)
                 case .number: v = try number(t, "engine", k.key)
-                case .count: v = try int(t, "engine", k.key).map(Double.init)
+                case .count: v = try count(t, "engine", k.key).map(Double.init)
                 }
                 if let v { k.set(&c.engine, v) }
                 _ = full
@@ -211,9 +215,21 @@ private struct TableReader {
         return v
     }
 
+    /// A count of fixes or events: a whole number in ``countRange``, so that it converts to
+    /// `Int` and back exactly and no loop or buffer sized by it can be absurd.
+    func count(_ t: TOMLTable, _ table: String, _ key: String) throws(ConfigError) -> Int? {
+        try count(t, table, key, Self.countRange)
+    }
+
+    static let countRange = 1...1000
+
+    /// A finite number: TOML allows `inf` and `nan`, which no setting means.
     func number(_ t: TOMLTable, _ table: String, _ key: String) throws(ConfigError) -> Double? {
         guard let v = t[key] else { return nil }
-        if let d = v.double { return d }
+        if let d = v.double {
+            guard d.isFinite else { throw fail("\(table).\(key)", "expected a finite number, got \(d)") }
+            return d
+        }
         if let i = v.int { return Double(i) }
         throw fail("\(table).\(key)", "expected a number, got \(v.type)")
     }

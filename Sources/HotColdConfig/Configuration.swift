@@ -41,6 +41,8 @@ public struct Configuration: Sendable, Equatable {
         public enum Mode: String, Sendable, Equatable { case hunt, roam }
         public var mode: Mode = .roam
         public var roamRadius: Double = 10_000
+        /// The widest roam radius accepted: half the Earth's circumference reaches everywhere.
+        public static let maxRoamRadius = 20_000_000.0
         /// Kinds of stored places roamed among (empty: every kind).
         public var roamKinds: [String] = ["bigthing"]
         /// Hunt targets: `LAT,LON[,NAME]` or stored place ids.
@@ -50,6 +52,9 @@ public struct Configuration: Sendable, Equatable {
         public var baseURL = ""
         public var token = ""
         public var syncIntervalSeconds: Double = 3600
+        /// The longest interval accepted (30 days): longer ones are typos, and the sync loop
+        /// turns the interval into nanoseconds.
+        public static let maxSyncIntervalSeconds = 30 * 86_400.0
     }
 
     public var gpsd = GPSD()
