@@ -37,7 +37,7 @@ let package = Package(
         // SQLite through GRDB: places, user state, imports and exports, spatial queries.
         .target(
             name: "HotColdStore",
-            dependencies: ["HotColdCore", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["HotColdCore", "HotColdProtocol", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Big Things web API: HTTP client (FoundationNetworking), outbox delivery, catalogue sync.
         .target(name: "HotColdSync", dependencies: ["HotColdCore", "HotColdStore", "HotColdConfig"]),
         // The daemon shell: socket server, JSON log, systemd integration, wiring.

@@ -75,7 +75,7 @@ struct StoreRPC {
     }
 
     func outbox() throws -> String {
-        WireCoding.line(ResultReply(.outbox, result: try store.outbox().map(OutboxBrief.entry)))
+        WireCoding.line(ResultReply(.outbox, result: try store.outbox().map(OutboxEntry.init)))
     }
 
     func export(_ r: ExportRequest, user: String) throws -> Data {

@@ -34,13 +34,27 @@ struct StoreOptions: ParsableArguments {
         if db == nil {
             let path = LineClient.defaultPath(socket)
             if socket != nil || FileManager.default.fileExists(atPath: path) {
+                let connection: LineClient
                 do {
-                    return try DaemonStoreBackend(connection: try DaemonLink.connect(socket: path))
-                } catch let e as CLIError where socket == nil && e.code == 69 {
-                    // A stale default socket: fall back to the file.
+                    connection = try LineClient(path: path)
+                } catch .cannotConnect(_, let reason) where socket == nil && reason == Self.staleSocket {
+                    // A socket file with no daemon behind it (left by a crash): use the file.
+                    return try directBackend()
+                } catch {
+                    // Anything else (permission denied above all) is the answer: on an installed
+                    // system the database is the daemon's, and guessing a file would hide why.
+                    throw DaemonLink.cliError(error)
                 }
+                return try DaemonStoreBackend(connection: connection)
             }
         }
+        return try directBackend()
+    }
+
+    /// strerror(ECONNREFUSED): the socket file exists but nothing listens on it.
+    static let staleSocket = String(cString: strerror(ECONNREFUSED))
+
+    private func directBackend() throws -> any StoreBackend {
         let store = try Store.open(path: databasePath)
         do {
             if let r = try store.loadBundledCatalogueIfEmpty() {

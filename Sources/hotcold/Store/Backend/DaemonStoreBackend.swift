@@ -3,72 +3,146 @@ import HotColdCore
 import HotColdProtocol
 import HotColdStore
 
-/// Used while hotcoldd runs: changes go through its socket (the daemon is the one writer and
-/// records them for this client's Unix user), reads go to the database file it names, which
-/// SQLite's WAL lets us read while it writes. `--here` takes the daemon's last fix.
+/// Used while hotcoldd runs: every read and change goes through its socket, so a member of the
+/// socket's group can use every command on an installed system, where only the daemon can read
+/// its database. The daemon records changes for this client's Unix user (SO_PEERCRED); files
+/// (imports, photos) travel as chunked uploads and exports as chunked downloads. `--here`
+/// takes the daemon's last fix.
 struct DaemonStoreBackend: StoreBackend {
     let connection: LineClient
-    let reader: DirectStoreBackend
     let status: StatusReply
 
-    var user: String { reader.user }
+    /// Whose changes these are, as the daemon records them (it decides from the peer's uid).
+    var user: String { CurrentUser.name }
 
     init(connection: LineClient) throws {
         self.connection = connection
         status = try DaemonLink.run { () throws(ClientError) in try connection.call(.status, expecting: StatusReply.self) }
-        guard let db = status.database else {
-            throw CLIError("hotcoldd at \(connection.path) has no database open (or does not let this user write); use --db PATH to work on a file")
-        }
-        guard FileManager.default.isReadableFile(atPath: db) else {
-            throw CLIError("cannot read hotcoldd's database \(db) as this user; use --db PATH for a copy you can read")
-        }
-        reader = DirectStoreBackend(store: try Store.open(path: db), user: CurrentUser.name)
     }
 
     func currentPosition() throws -> Coordinate? {
         status.gps.lastFix?.coordinate
     }
 
-    // Reads: straight from the file.
-    func search(_ query: PlaceQuery) throws -> [PlaceSummary] { try reader.search(query) }
-    func place(id: String) throws -> PlaceDetail? { try reader.place(id: id) }
-    func userState(placeID: String) throws -> UserPlaceState { try reader.userState(placeID: placeID) }
-    func nearest(to point: Coordinate, k: Int, kinds: Set<TargetKind>?) throws -> [Neighbour] {
-        try reader.nearest(to: point, k: k, kinds: kinds)
-    }
-    func visits() throws -> [VisitRecord] { try reader.visits() }
-    func observations() throws -> [Observation] { try reader.observations() }
-    func export(format: ExportFormat, visits: Bool) throws -> Data { try reader.export(format: format, visits: visits) }
-    // Imports are whole files the daemon may not be allowed to read; SQLite's locking keeps a
-    // direct write safe beside the daemon's.
-    func importFile(at url: URL, strict: Bool) throws -> ImportReport { try reader.importFile(at: url, strict: strict) }
-    // Submissions may carry a photo far beyond the socket's 64 KiB line limit: written
-    // directly too (with their outbox item, in one transaction).
-    func submit(_ submission: Submission, photo: SubmissionPhoto?) throws -> Submission {
-        try reader.submit(submission, photo: photo)
-    }
-
-    // Changes: through the daemon.
-    private func call<T: Codable & Sendable>(_ op: StoreRequest.Operation, as type: T.Type) throws -> T {
+    private func call<T: Codable & Sendable>(_ request: Request, _ cls: ResultClass, as type: T.Type) throws -> T {
         try DaemonLink.run { () throws(ClientError) in
-            try connection.call(.store(StoreRequest(op)), result: .store, as: T.self)
+            try connection.call(request, result: cls, as: T.self)
         }
     }
 
-    func markSeen(placeID: String) throws -> Visit { try call(.seen(id: placeID), as: Visit.self) }
-    func markUnseen(placeID: String) throws -> Int { try call(.unseen(id: placeID), as: Int.self) }
-    func setFavourite(placeID: String, _ favourite: Bool) throws {
-        _ = try call(favourite ? .fav(id: placeID) : .unfav(id: placeID), as: Bool.self)
+    private func store<T: Codable & Sendable>(_ op: StoreRequest.Operation, as type: T.Type) throws -> T {
+        try call(.store(StoreRequest(op)), .store, as: T.self)
     }
-    func rate(placeID: String, stars: Int) throws -> Rating { try call(.rate(id: placeID, stars: stars), as: Rating.self) }
-    func setNote(placeID: String, text: String) throws -> Note? { try call(.note(id: placeID, text: text), as: Note?.self) }
-    func addLocation(name: String, at c: Coordinate) throws -> Place { try call(.add(name: name, at: c), as: Place.self) }
+
+    // MARK: - Reads
+
+    /// All matching places, fetched a page (at most `Limits.resultRows`) at a time.
+    func search(_ query: PlaceQuery) throws -> [PlaceSummary] {
+        let wanted = query.limit.map { max(0, $0) } ?? Int.max
+        var out: [PlaceSummary] = []
+        while out.count < wanted {
+            let request = SearchRequest(
+                text: query.text, state: query.state?.rawValue, kinds: query.kinds.map { $0.map(\.rawValue).sorted() },
+                sort: query.sort.rawValue, origin: query.origin,
+                limit: min(Limits.resultRows, wanted - out.count), offset: out.count,
+                includeInactive: query.includeInactive)
+            let page = try DaemonLink.run { () throws(ClientError) in
+                try connection.send(.search(request))
+                return try connection.result(.places, as: [PlaceSummary].self)
+            }
+            out += page.result
+            if page.more != true || page.result.isEmpty { break }
+        }
+        return out
+    }
+
+    /// The place and this user's state on it; nil when the daemon has no such place.
+    private func placeView(id: String) throws -> PlaceView<PlaceDetail, UserPlaceState>? {
+        try DaemonLink.run { () throws(ClientError) in
+            do throws(ClientError) {
+                return try connection.call(.place(PlaceRequest(id: id)), result: .place,
+                                           as: PlaceView<PlaceDetail, UserPlaceState>.self)
+            } catch {
+                if case .refused(let e) = error, e.code == .notFound { return nil }
+                throw error
+            }
+        }
+    }
+
+    func place(id: String) throws -> PlaceDetail? { try placeView(id: id)?.detail }
+    func userState(placeID: String) throws -> UserPlaceState {
+        guard let view = try placeView(id: placeID) else { throw CLIError("no place \"\(placeID)\"") }
+        return view.mine
+    }
+
+    func nearest(to point: Coordinate, k: Int, kinds: Set<TargetKind>?) throws -> [Neighbour] {
+        let request = NearRequest(at: point, kinds: kinds.map { $0.map(\.rawValue).sorted() },
+                                  limit: min(max(1, k), Limits.resultRows))
+        return try call(.near(request), .near, as: [NearbyPlace].self).map { n in
+            Neighbour(target: Target(id: n.target.id, name: n.target.name, kind: n.target.kind,
+                                     coordinate: Coordinate(latitude: n.lat, longitude: n.lon)),
+                      distance: n.distanceM)
+        }
+    }
+
+    func visits() throws -> [VisitRecord] { try call(.visits, .visits, as: [VisitRecord].self) }
+    func observations() throws -> [Observation] { try call(.observations, .observations, as: [Observation].self) }
+    func outbox() throws -> [OutboxEntry] { try call(.outbox, .outbox, as: [OutboxEntry].self) }
+
+    func export(format: ExportFormat, visits: Bool) throws -> Data {
+        try DaemonLink.run { () throws(ClientError) in
+            let ready = try connection.call(.export(ExportRequest(format: format.rawValue, visits: visits)),
+                                            expecting: ExportReply.self)
+            return try connection.download(id: ready.id, size: ready.size)
+        }
+    }
+
+    // MARK: - Files: uploaded in chunks, stored by the daemon all-or-nothing
+
+    func importFile(at url: URL, strict: Bool) throws -> ImportReport {
+        let data = try ReadableFile.contents(of: url, limit: Limits.importBytes, what: "import file")
+        return try DaemonLink.run { () throws(ClientError) in
+            let id = try connection.upload(data, purpose: .import)
+            return try connection.call(.import(ImportRequest(upload: id, name: url.lastPathComponent, strict: strict)),
+                                       result: .import, as: ImportReport.self)
+        }
+    }
+
+    func submit(_ submission: Submission, photo: SubmissionPhoto?) throws -> Submission {
+        if let photo, photo.data.count > Limits.photoBytes {
+            throw CLIError("photo \(photo.filename): \(photo.data.count) bytes is over the \(Limits.photoBytes / 1_048_576) MiB limit")
+        }
+        let at = submission.latitude.flatMap { lat in
+            submission.longitude.map { Coordinate(latitude: lat, longitude: $0) }
+        }
+        return try DaemonLink.run { () throws(ClientError) in
+            var attached: SubmitRequest.Photo?
+            if let photo {
+                let id = try connection.upload(photo.data, purpose: .photo)
+                attached = .init(upload: id, filename: photo.filename, contentType: photo.contentType)
+            }
+            let request = SubmitRequest(name: submission.name, at: at, address: submission.address,
+                                        by: submission.submittedBy, seenAt: submission.seenAt, photo: attached)
+            return try connection.call(.submit(request), result: .submit, as: Submission.self)
+        }
+    }
+
+    // MARK: - Changes
+
+    func markSeen(placeID: String) throws -> Visit { try store(.seen(id: placeID), as: Visit.self) }
+    func markUnseen(placeID: String) throws -> Int { try store(.unseen(id: placeID), as: Int.self) }
+    func setFavourite(placeID: String, _ favourite: Bool) throws {
+        _ = try store(favourite ? .fav(id: placeID) : .unfav(id: placeID), as: Bool.self)
+    }
+    func rate(placeID: String, stars: Int) throws -> Rating { try store(.rate(id: placeID, stars: stars), as: Rating.self) }
+    func setNote(placeID: String, text: String) throws -> Note? { try store(.note(id: placeID, text: text), as: Note?.self) }
+    func addLocation(name: String, at c: Coordinate) throws -> Place { try store(.add(name: name, at: c), as: Place.self) }
     func renameLocation(placeID: String, to name: String) throws -> Place {
-        try call(.rename(id: placeID, name: name), as: Place.self)
+        try store(.rename(id: placeID, name: name), as: Place.self)
     }
     func addObservation(classification: ObservationClassification, title: String, description: String?,
                         date: Date, coordinate: Coordinate?) throws -> Observation {
-        try call(.observe(.init(classification: classification.rawValue, title: title, description: description,
-                                date: date, at: coordinate)), as: Observation.self)
+        try store(.observe(.init(classification: classification.rawValue, title: title, description: description,
+                                 date: date, at: coordinate)), as: Observation.self)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 import HotColdStore
 
 /// Works on the database file itself, as the current Unix user (offline use and tests).
@@ -37,6 +38,7 @@ struct DirectStoreBackend: StoreBackend {
     func export(format: ExportFormat, visits: Bool) throws -> Data {
         try store.export(format: format, visits: visits, user: user)
     }
+    func outbox() throws -> [OutboxEntry] { try store.outbox().map(OutboxEntry.init) }
     func submit(_ submission: Submission, photo: SubmissionPhoto?) throws -> Submission {
         try store.submit(submission, photo: photo)
     }

@@ -1,10 +1,11 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 import HotColdStore
 
-/// What the store commands need, whoever serves it: the database file directly (`--db`, now)
-/// or a running daemon over its socket (later, when the daemon is the one writer). Commands
-/// only talk to this protocol, so adding the socket backend changes no command.
+/// What the store commands need, whoever serves it: a running daemon over its socket (the
+/// installed case: only the daemon can read its database) or a database file directly
+/// (`--db`, offline). Commands only talk to this protocol.
 protocol StoreBackend {
     /// Whose visits, favourites, ratings and notes these are.
     var user: String { get }
@@ -29,6 +30,8 @@ protocol StoreBackend {
     func observations() throws -> [Observation]
     func importFile(at url: URL, strict: Bool) throws -> ImportReport
     func export(format: ExportFormat, visits: Bool) throws -> Data
+    /// What waits for the web API, what went, and what the server refused.
+    func outbox() throws -> [OutboxEntry]
     /// Stores a new Big Thing and queues it for the web API, in one transaction.
     func submit(_ submission: Submission, photo: SubmissionPhoto?) throws -> Submission
 }

@@ -1,10 +1,14 @@
 import Foundation
 import HotColdProtocol
-import HotColdStore
 
-/// An outbox item as the `outbox` reply lists it: the queued body without a photo's bytes
-/// (which can be megabytes), read through typed JSON values.
-enum OutboxBrief {
+/// An outbox item as `hotcold outbox` and the daemon's `outbox` reply list it: the queued body
+/// without a photo's bytes (which can be megabytes), read through typed JSON values. One mapping
+/// for both paths (offline `--db` and through the daemon), so they print the same.
+extension OutboxEntry {
+    public init(_ i: OutboxItem) {
+        self = Self.entry(i)
+    }
+
     static func entry(_ i: OutboxItem) -> OutboxEntry {
         let body = try? JSONDecoder().decode(HotColdProtocol.JSONValue.self, from: i.payload)
         return OutboxEntry(
