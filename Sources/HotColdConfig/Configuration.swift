@@ -35,6 +35,9 @@ public struct Configuration: Sendable, Equatable {
         public var baseURL = ""
         public var token = ""
         public var syncIntervalSeconds: Double = 3600
+        /// Allows an `http://` base URL, to a loopback address only (the reference server in
+        /// tests); otherwise the token goes over `https://` only.
+        public var allowHTTPLoopback = false
     }
 
     public var gpsd = GPSD()
