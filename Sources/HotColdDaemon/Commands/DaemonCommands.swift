@@ -108,7 +108,7 @@ public final class DaemonCommands: SocketCommandHandler {
         var targets: Set<String>? = nil
         do {
             if let c = try r.strings("classes") {
-                let known: Set<String> = ["PROXIMITY", "ARRIVED", "DEPARTED", "GPS"]
+                let known: Set<String> = ["PROXIMITY", "ARRIVED", "DEPARTED", "GPS", "OUTBOX"]
                 let upper = Set(c.map { $0.uppercased() })
                 if let bad = upper.subtracting(known).sorted().first {
                     return Self.error("watch: unknown class \"\(bad)\" (known: \(known.sorted().joined(separator: ", ")))")
