@@ -3,12 +3,13 @@ import PackageDescription
 
 let package = Package(
     name: "hotcold",
-    platforms: [.macOS(.v14)],
+    // Linux only: Glibc, libgps, SO_PEERCRED, systemd. No platforms entry claims otherwise.
     products: [
         .executable(name: "hotcoldd", targets: ["hotcoldd"]),
         .executable(name: "hotcold", targets: ["hotcold"]),
         .executable(name: "hotcold-sync", targets: ["hotcold-sync"]),
         .library(name: "HotColdCore", targets: ["HotColdCore"]),
+        .library(name: "HotColdProtocol", targets: ["HotColdProtocol"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -27,6 +28,9 @@ let package = Package(
             providers: [.apt(["libgps-dev"])]),
         // Values and pure logic: geodesy, fixes, tiers, trend, arrival, the proximity engine. No I/O.
         .target(name: "HotColdCore"),
+        // The socket's wire: Codable requests (validated while decoding), replies, events, error
+        // codes, and the one line client. Links neither the daemon nor the store.
+        .target(name: "HotColdProtocol", dependencies: ["HotColdCore"]),
         // Fix sources: gpsd through libgps, and replay readers (NMEA 0183, gpsd JSON, GPX).
         .target(name: "GPSInput", dependencies: ["HotColdCore", "CGPS"]),
         // TOML configuration shared by the client and the daemon.
@@ -35,7 +39,7 @@ let package = Package(
         .target(
             name: "HotColdStore",
             dependencies: ["HotColdCore", .product(name: "GRDB", package: "GRDB.swift")]),
-        // The socket's `sync` command and OUTBOX event (hotcold-sync <-> hotcoldd): Codable wire types and caps. No networking.
+        // The socket's `sync` command and QUEUED event (hotcold-sync <-> hotcoldd): Codable wire types and caps. No networking.
         .target(name: "HotColdSyncProtocol", dependencies: ["HotColdStore"]),
         // The Big Things web API: HTTP client (FoundationNetworking), outbox delivery, catalogue sync,
         // over the database file or over the daemon's socket.
@@ -44,7 +48,7 @@ let package = Package(
         .target(
             name: "HotColdDaemon",
             dependencies: [
-                "HotColdCore", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSyncProtocol",
+                "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSyncProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -59,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "hotcold",
             dependencies: [
-                "HotColdCore", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSync",
+                "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The web sync service: the outbox and the catalogue through the daemon's socket, the
@@ -75,7 +79,10 @@ let package = Package(
             name: "hotcold-bench",
             dependencies: ["HotColdCore", "GPSInput", "HotColdStore", "HotColdTestSupport"]),
         // Test helpers shared by the test targets: data paths, temp dirs, subprocesses, gpsd.
-        .target(name: "HotColdTestSupport", path: "Sources/HotColdTestSupport"),
+        .target(name: "HotColdTestSupport", dependencies: ["HotColdProtocol"], path: "Sources/HotColdTestSupport"),
+        .testTarget(
+            name: "HotColdProtocolTests",
+            dependencies: ["HotColdProtocol", "HotColdCore", "HotColdTestSupport"]),
         .testTarget(
             name: "HotColdCoreTests",
             dependencies: ["HotColdCore", "HotColdTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
@@ -85,6 +92,6 @@ let package = Package(
         .testTarget(name: "HotColdSyncTests", dependencies: ["HotColdTestSupport", "HotColdSync", "HotColdSyncProtocol", "HotColdStore", "HotColdCore", "HotColdConfig"]),
         .testTarget(name: "HotColdDaemonTests", dependencies: ["HotColdTestSupport", "HotColdDaemon", "HotColdCore"]),
         // Runs the built executables as subprocesses against real files, gpsd and sockets.
-        .testTarget(name: "EndToEndTests", dependencies: ["HotColdCore", "HotColdTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["HotColdCore", "HotColdStore", "HotColdTestSupport"]),
     ]
 )

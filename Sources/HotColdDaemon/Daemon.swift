@@ -2,6 +2,7 @@ import Foundation
 import GPSInput
 import HotColdConfig
 import HotColdCore
+import HotColdProtocol
 import HotColdStore
 import Logging
 import ServiceLifecycle
@@ -90,7 +91,7 @@ public final class Daemon: Sendable {
             arrivalUser: CurrentUser.name, logger: logger)
         // The web API is not the daemon's business (no HTTP, no TLS, no token here): the
         // separate hotcold-sync process delivers the outbox through the socket's `sync`
-        // command, woken by the OUTBOX events this announcer sends when something is queued.
+        // command, woken by the QUEUED events this announcer sends when something is queued.
         let announcer = resolver.map { OutboxAnnouncer(store: $0.store, server: server) }
         let configPath = self.configPath
         let commands = DaemonCommands(
@@ -99,6 +100,9 @@ public final class Daemon: Sendable {
                                              allowedGroups: config.socket.allowedGroups),
             store: resolver?.store,
             storeChanged: { announcer?.storeChanged() },
+            // Uploads are staged beside the database (the daemon's private state directory).
+            stagingDirectory: resolver == nil ? nil
+                : URL(fileURLWithPath: config.store.database).deletingLastPathComponent().appendingPathComponent("uploads").path,
             logger: logger,
             status: { [database = resolver != nil ? config.store.database : nil] in
                 DaemonCommands.StatusExtras(logStatus: outputs.log?.status, configPath: configPath, database: database)

@@ -1,7 +1,7 @@
 import Foundation
 import HotColdStore
 
-/// How `sync` requests, replies and the `OUTBOX` event travel: JSON lines with snake_case
+/// How `sync` requests, replies and the `QUEUED` event travel: JSON lines with snake_case
 /// keys and times as seconds since 1970; and the caps both sides hold to.
 ///
 /// Why these caps: a request line is at most 64 KiB (the socket's line limit), so uploads go
@@ -123,14 +123,14 @@ public enum SyncResult {
     }
 }
 
-/// The `OUTBOX` event: the daemon queued something for the web API (a rating, a submission).
+/// The `QUEUED` event: the daemon queued something for the web API (a rating, a submission).
 /// `hotcold-sync` watches for it to deliver within seconds instead of at its next interval.
 ///
 /// ```json
-/// {"class":"OUTBOX","time":"2026-11-23T19:00:00.000Z","pending":1}
+/// {"class":"QUEUED","time":"2026-11-23T19:00:00.000Z","pending":1}
 /// ```
 public struct OutboxEvent: Codable, Sendable, Equatable {
-    public var `class` = "OUTBOX"
+    public var `class` = "QUEUED"
     public var time: String
     public var pending: Int
     public init(time: String, pending: Int) {

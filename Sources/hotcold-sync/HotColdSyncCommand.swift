@@ -6,7 +6,7 @@ import HotColdSync
 
 /// `hotcold-sync`: the Big Things web sync as its own process. Thin: reads the configuration
 /// and the token, then runs ``SyncLoop`` over the daemon's socket (``DaemonOutboxStore``),
-/// woken by the daemon's OUTBOX events (``OutboxWatcher``).
+/// woken by the daemon's QUEUED events (``OutboxWatcher``).
 @main
 struct HotColdSyncCommand: AsyncParsableCommand {
     static let installedConfig = "/usr/local/etc/hotcold/hotcoldd.toml"
@@ -18,7 +18,7 @@ struct HotColdSyncCommand: AsyncParsableCommand {
             Talks to the web API ([api] base_url, over https://) and to hotcoldd's socket, never to \
             the database file: the daemon applies the catalogue and records each delivery. Syncs \
             every [api] sync_interval seconds, and within a second or two of anything being queued \
-            (the daemon's OUTBOX event). The API token comes from $CREDENTIALS_DIRECTORY/api-token \
+            (the daemon's QUEUED event). The API token comes from $CREDENTIALS_DIRECTORY/api-token \
             (systemd LoadCredential=), else --token-file, else [api] token.
 
             Examples:

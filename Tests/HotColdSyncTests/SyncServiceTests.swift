@@ -8,7 +8,7 @@ import Glibc
 
 /// Real processes: `hotcoldd`, `hotcold-sync` and the reference server. The sync process
 /// reaches the database only through the daemon's socket (`sync` command), learns of new
-/// ratings from the OUTBOX event, and delivers each exactly once, across kill -9.
+/// ratings from the QUEUED event, and delivers each exactly once, across kill -9.
 @Suite(.serialized) struct SyncServiceTests {
     /// A daemon with its own directory, and the sync process's command line.
     struct Rig {
@@ -87,7 +87,7 @@ import Glibc
         try "s3cret\n".write(toFile: creds + "/api-token", atomically: true, encoding: .utf8)
 
         let watcher = try rig.daemon.connect()
-        try watcher.send(#"{"cmd":"watch","classes":["OUTBOX"]}"#)
+        try watcher.send(#"{"cmd":"watch","classes":["QUEUED"]}"#)
         _ = try watcher.read(class: "WATCH")
         let sync = try rig.startSync(environment: ["CREDENTIALS_DIRECTORY": creds]); defer { sync.stop() }
 
@@ -100,10 +100,10 @@ import Glibc
 
         let rated = try rig.ask(#"{"cmd":"store","op":"rate","id":"api:banana","stars":4}"#, "STORE")
         #expect(rated["class"] as? String == "STORE", "\(rated)")
-        let event = try watcher.read(class: "OUTBOX", timeout: 10)
+        let event = try watcher.read(class: "QUEUED", timeout: 10)
         #expect(event["pending"] as? Int == 1)
         let queuedAt = Date()
-        // The sync interval is an hour: only the OUTBOX event can bring it out this soon.
+        // The sync interval is an hour: only the QUEUED event can bring it out this soon.
         #expect(try await server.wait(seconds: 15) { ($0["ratings_counted"] as? Int) == 1 }, "\(sync.stderr)")
         print("FIGURES rating queued in the daemon to counted by the server: \(Int(Date().timeIntervalSince(queuedAt) * 1000)) ms")
         try rig.waitFor("the delivery to be recorded") { try rig.pending() == 0 }

@@ -4,7 +4,7 @@ import HotColdStore
 import HotColdSyncProtocol
 import Synchronization
 
-/// Tells watchers when the outbox gains an item: an `OUTBOX` event with the number waiting.
+/// Tells watchers when the outbox gains an item: a `QUEUED` event with the number waiting.
 /// `hotcold-sync` watches for it, so a rating given over the socket goes out within seconds.
 ///
 /// Called after every change made through the socket; it counts the pending items (one
@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// ```swift
 /// let announcer = OutboxAnnouncer(store: store, server: server)
-/// announcer.storeChanged()      // after a rating: {"class":"OUTBOX","time":…,"pending":1}
+/// announcer.storeChanged()      // after a rating: {"class":"QUEUED","time":…,"pending":1}
 /// ```
 final class OutboxAnnouncer: Sendable {
     let store: Store
@@ -37,6 +37,6 @@ final class OutboxAnnouncer: Sendable {
         let event = OutboxEvent(time: ISO8601.format(Date()), pending: count)
         guard let data = try? SyncWire.encoder().encode(event) else { return }
         _ = server.broadcast(line: String(decoding: data, as: UTF8.self),
-                             filter: .watchers(className: "OUTBOX", targetID: nil))
+                             filter: .watchers(className: "QUEUED", targetID: nil))
     }
 }

@@ -4,7 +4,7 @@ import HotColdSyncProtocol
 import Glibc
 #endif
 
-/// Watches the daemon's `OUTBOX` events on a connection of its own and calls `wake` when
+/// Watches the daemon's `QUEUED` events on a connection of its own and calls `wake` when
 /// something was queued — and when the daemon (re)appears, since it may have queued things
 /// while the watcher was away. Reconnects every `retry` seconds while the daemon is gone.
 ///
@@ -52,10 +52,10 @@ public final class OutboxWatcher: @unchecked Sendable {
                 continue
             }
             reported = false
-            let watch = Array(#"{"cmd":"watch","classes":["OUTBOX"]}"#.utf8) + [UInt8(ascii: "\n")]
+            let watch = Array(#"{"cmd":"watch","classes":["QUEUED"]}"#.utf8) + [UInt8(ascii: "\n")]
             let sent = watch.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if sent == watch.count {
-                log("watching \(socketPath) for OUTBOX events")
+                log("watching \(socketPath) for QUEUED events")
                 wake()      // whatever was queued while we were not watching
                 var buffer: [UInt8] = []
                 reading: while !isStopped {
@@ -63,7 +63,7 @@ public final class OutboxWatcher: @unchecked Sendable {
                     case .idle: continue
                     case .closed: break reading
                     case .line(let line):
-                        guard line.hasPrefix(#"{"class":"OUTBOX""#),
+                        guard line.hasPrefix(#"{"class":"QUEUED""#),
                               let e = try? SyncWire.decoder().decode(OutboxEvent.self, from: Data(line.utf8)),
                               e.pending > 0 else { continue }
                         wake()
