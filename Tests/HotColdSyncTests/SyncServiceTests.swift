@@ -37,7 +37,7 @@ import Glibc
             try c.send(line)
             while true {
                 // Generous: the daemon's sync queue may be applying a large catalogue (debug build, shared cores).
-                guard let l = try c.readLine(timeout: 60), let o = LineClient.object(l) else { throw LineClient.Failure(description: "closed") }
+                guard let l = try c.readLine(timeout: 60), let o = LineClient.object(l) else { throw TestFailure("closed") }
                 if o["class"] as? String == cls || o["class"] as? String == "ERROR" { return o }
             }
         }
@@ -49,7 +49,7 @@ import Glibc
         func waitFor(seconds: Double = 60, _ what: String, _ condition: () throws -> Bool) throws {
             let end = Date().addingTimeInterval(seconds)
             while try !condition() {
-                guard Date() < end else { throw LineClient.Failure(description: "timed out waiting for \(what)") }
+                guard Date() < end else { throw TestFailure("timed out waiting for \(what)") }
                 usleep(50_000)
             }
         }
