@@ -244,7 +244,7 @@ final class SyncProcess: @unchecked Sendable {
 
     init(arguments: [String], dir: TemporaryDirectory, environment: [String: String] = [:]) throws {
         stderrPath = dir.path("sync-\(UUID().uuidString.prefix(8)).stderr")
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.executableURL = Binaries.url("hotcold-sync")
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment

@@ -68,7 +68,7 @@ import Testing
         let server = try ReferenceServer(); defer { server.stop() }
         let f = try SyncFixture(); defer { f.remove() }
         try await f.store.database.write { db in
-            var item = OutboxItem(kind: .rating, path: "bigthings/../../admin/ratings", payload: Data("{}".utf8), user: "mallory")
+            let item = OutboxItem(kind: .rating, path: "bigthings/../../admin/ratings", payload: Data("{}".utf8), user: "mallory")
             try item.insert(db)
         }
         let r = await f.syncer(server).drainOutbox()
