@@ -1,6 +1,6 @@
 # hotcold: build and install.
 #
-#   make                      # release build of hotcoldd and hotcold
+#   make                      # release build of hotcoldd, hotcold and hotcold-sync
 #   sudo make install         # into /usr/local (PREFIX), or a staging root with DESTDIR=
 #   make install DESTDIR=/tmp/stage CONFIG=debug   # install already-built debug binaries
 #
@@ -20,8 +20,8 @@ CONFDIR     = $(PREFIX)/etc/hotcold
 DATADIR     = $(PREFIX)/share/hotcold
 DOCDIR      = $(PREFIX)/share/doc/hotcold
 
-PROGRAMS = hotcoldd hotcold
-UNITS    = hotcoldd.service hotcoldd.socket
+PROGRAMS = hotcoldd hotcold hotcold-sync
+UNITS    = hotcoldd.service hotcoldd.socket hotcold-sync.service
 
 .PHONY: all build install uninstall test
 
@@ -30,6 +30,7 @@ all: build
 build:
 	$(SWIFT) build -c $(CONFIG) --product hotcoldd
 	$(SWIFT) build -c $(CONFIG) --product hotcold
+	$(SWIFT) build -c $(CONFIG) --product hotcold-sync
 
 test:
 	./scripts/test
@@ -66,6 +67,7 @@ install:
 	@if [ -z "$(DESTDIR)" ] && command -v systemd-sysusers >/dev/null 2>&1; then \
 	    systemd-sysusers "$(SYSUSERSDIR)/hotcold.conf" || true; \
 	    echo "make install: now run: systemctl daemon-reload && systemctl enable --now hotcoldd.socket hotcoldd.service"; \
+	    echo "make install: for the web sync, set [api] base_url, put the token in $(CONFDIR)/api-token (0600), then: systemctl enable --now hotcold-sync.service"; \
 	fi
 
 uninstall:

@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "hotcoldd", targets: ["hotcoldd"]),
         .executable(name: "hotcold", targets: ["hotcold"]),
+        .executable(name: "hotcold-sync", targets: ["hotcold-sync"]),
         .library(name: "HotColdCore", targets: ["HotColdCore"]),
         .library(name: "HotColdProtocol", targets: ["HotColdProtocol"]),
     ],
@@ -38,13 +39,16 @@ let package = Package(
         .target(
             name: "HotColdStore",
             dependencies: ["HotColdCore", "HotColdProtocol", .product(name: "GRDB", package: "GRDB.swift")]),
-        // The Big Things web API: HTTP client (FoundationNetworking), outbox delivery, catalogue sync.
-        .target(name: "HotColdSync", dependencies: ["HotColdCore", "HotColdStore", "HotColdConfig"]),
+        // The socket's `sync` command and QUEUED event (hotcold-sync <-> hotcoldd): Codable wire types and caps. No networking.
+        .target(name: "HotColdSyncProtocol", dependencies: ["HotColdStore"]),
+        // The Big Things web API: HTTP client (FoundationNetworking), outbox delivery, catalogue sync,
+        // over the database file or over the daemon's socket.
+        .target(name: "HotColdSync", dependencies: ["HotColdCore", "HotColdStore", "HotColdConfig", "HotColdSyncProtocol"]),
         // The daemon shell: socket server, JSON log, systemd integration, wiring.
         .target(
             name: "HotColdDaemon",
             dependencies: [
-                "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSync",
+                "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSyncProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -62,6 +66,14 @@ let package = Package(
                 "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // The web sync service: the outbox and the catalogue through the daemon's socket, the
+        // network on its own (the daemon links no HTTP or TLS).
+        .executableTarget(
+            name: "hotcold-sync",
+            dependencies: [
+                "HotColdSync", "HotColdConfig",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // Prints throughput figures; not a test (machines are shared and noisy).
         .executableTarget(
             name: "hotcold-bench",
@@ -77,7 +89,7 @@ let package = Package(
         .testTarget(name: "GPSInputTests", dependencies: ["HotColdTestSupport", "GPSInput", "HotColdCore"]),
         .testTarget(name: "HotColdConfigTests", dependencies: ["HotColdTestSupport", "HotColdConfig"]),
         .testTarget(name: "HotColdStoreTests", dependencies: ["HotColdTestSupport", "HotColdStore", "HotColdCore"]),
-        .testTarget(name: "HotColdSyncTests", dependencies: ["HotColdTestSupport", "HotColdSync", "HotColdStore", "HotColdCore", "HotColdConfig"]),
+        .testTarget(name: "HotColdSyncTests", dependencies: ["HotColdTestSupport", "HotColdSync", "HotColdSyncProtocol", "HotColdStore", "HotColdCore", "HotColdConfig"]),
         .testTarget(name: "HotColdDaemonTests", dependencies: ["HotColdTestSupport", "HotColdDaemon", "HotColdCore"]),
         // Runs the built executables as subprocesses against real files, gpsd and sockets.
         .testTarget(name: "EndToEndTests", dependencies: ["HotColdCore", "HotColdStore", "HotColdTestSupport"]),

@@ -64,7 +64,7 @@ private struct TableReader {
             "log": ["path"],
             "store": ["database", "catalogue"],
             "tracking": ["mode", "roam_radius", "roam_kinds", "targets"],
-            "api": ["base_url", "token", "sync_interval"],
+            "api": ["base_url", "token", "sync_interval", "allow_http_loopback"],
             "engine": Set(EngineKeys.all.map(\.key)),
             "tiers": ["names", "bounds"],
         ]
@@ -152,6 +152,7 @@ private struct TableReader {
                 }
                 c.api.syncIntervalSeconds = v
             }
+            if let v = try bool(t, "api", "allow_http_loopback") { c.api.allowHTTPLoopback = v }
         }
         if let t = root["engine"]?.table {
             for k in EngineKeys.all {
@@ -198,6 +199,12 @@ private struct TableReader {
         guard let v = t[key] else { return nil }
         guard let s = v.string else { throw fail("\(table).\(key)", "expected a string, got \(v.type)") }
         return s
+    }
+
+    func bool(_ t: TOMLTable, _ table: String, _ key: String) throws(ConfigError) -> Bool? {
+        guard let v = t[key] else { return nil }
+        guard let b = v.bool else { throw fail("\(table).\(key)", "expected true or false, got \(v.type)") }
+        return b
     }
 
     func int(_ t: TOMLTable, _ table: String, _ key: String) throws(ConfigError) -> Int? {

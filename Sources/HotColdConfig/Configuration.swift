@@ -52,6 +52,9 @@ public struct Configuration: Sendable, Equatable {
         public var baseURL = ""
         public var token = ""
         public var syncIntervalSeconds: Double = 3600
+        /// Allows an `http://` base URL, to a loopback address only (the reference server in
+        /// tests); otherwise the token goes over `https://` only.
+        public var allowHTTPLoopback = false
         /// The longest interval accepted (30 days): longer ones are typos, and the sync loop
         /// turns the interval into nanoseconds.
         public static let maxSyncIntervalSeconds = 30 * 86_400.0

@@ -4,7 +4,6 @@ import HotColdConfig
 import HotColdCore
 import HotColdProtocol
 import HotColdStore
-import HotColdSync
 import Logging
 import ServiceLifecycle
 
@@ -97,18 +96,16 @@ public final class Daemon: Sendable {
             engine: ProximityEngine(targets: targets, mode: mode, config: config.engine),
             tracking: description, sink: outputs, resolver: resolver,
             arrivalUser: CurrentUser.name, logger: logger)
-        // The web API sync runs beside the engine, never on its path: a hung server only
-        // delays the sync (every request has a deadline).
-        let sync = resolver.flatMap { r in
-            SyncLoop.fromConfiguration(config.api, store: r.store,
-                                       onReport: { [logger] report in logger.info("sync: \(report.summary)") })
-        }
+        // The web API is not the daemon's business (no HTTP, no TLS, no token here): the
+        // separate hotcold-sync process delivers the outbox through the socket's `sync`
+        // command, woken by the QUEUED events this announcer sends when something is queued.
+        let announcer = resolver.map { OutboxAnnouncer(store: $0.store, server: server) }
         let configPath = self.configPath
         let commands = DaemonCommands(
             host: host, server: server,
             authorisation: authorisation(config.socket),
             store: resolver?.store,
-            storeChanged: { sync?.nudge() },
+            storeChanged: { announcer?.storeChanged() },
             // Uploads are staged beside the database (the daemon's private state directory).
             stagingDirectory: resolver == nil ? nil
                 : URL(fileURLWithPath: config.store.database).deletingLastPathComponent().appendingPathComponent("uploads").path,
@@ -116,7 +113,10 @@ public final class Daemon: Sendable {
             status: { [database = resolver != nil ? config.store.database : nil] in
                 DaemonCommands.StatusExtras(logStatus: outputs.log?.status, configPath: configPath, database: database)
             })
-        try server.start(handler: commands)
+        let router = SyncCommandRouter(
+            inner: commands, server: server, store: resolver?.store, announcer: announcer,
+            authorisation: authorisation(config.socket), logger: logger)
+        try server.start(handler: router)
 
         let gpsd = GPSDSource(host: config.gpsd.host, port: config.gpsd.port)
         gpsd.start { input in host.handle(input) }
@@ -126,16 +126,13 @@ public final class Daemon: Sendable {
         let reload: @Sendable () -> Void = { [self] in
             _ = notifier.reloading()
             _ = outputs.log?.reopen()
-            self.reloadConfiguration(host: host, commands: commands, outputs: outputs, resolver: resolver)
+            self.reloadConfiguration(host: host, commands: commands, router: router, outputs: outputs, resolver: resolver)
             _ = notifier.ready(status: host.summary())
         }
         // All end at graceful shutdown (they inherit the group's shutdown context).
         await withTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try? await HeartbeatService(host: host, notifier: notifier).run() }
             tasks.addTask { try? await ReloadService(reload: reload).run() }
-            if let sync {
-                tasks.addTask { await cancelWhenGracefulShutdown { await sync.run() } }
-            }
         }
 
         // Shutting down: say so, stop input, flush and close clients, remove our socket file.
@@ -194,7 +191,7 @@ public final class Daemon: Sendable {
 
     /// SIGHUP: a good file replaces what can change live (engine tuning, tracking, who may
     /// write, the log path); a bad one is reported and the running configuration kept.
-    private func reloadConfiguration(host: EngineHost, commands: DaemonCommands, outputs: DaemonOutputs,
+    private func reloadConfiguration(host: EngineHost, commands: DaemonCommands, router: SyncCommandRouter, outputs: DaemonOutputs,
                                      resolver: StoreTargetResolver?) {
         guard let configPath else { return }
         let fresh: Configuration
@@ -210,7 +207,9 @@ public final class Daemon: Sendable {
             return o
         }
         host.reconfigure(fresh.engine)
-        commands.setAuthorisation(authorisation(fresh.socket))
+        let policy = authorisation(fresh.socket)
+        commands.setAuthorisation(policy)
+        router.setAuthorisation(policy)
         if fresh.log.path != old.log.path {
             outputs.log?.close()
             outputs.log = EventLog(path: fresh.log.path, logger: logger)

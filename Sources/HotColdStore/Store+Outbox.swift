@@ -64,6 +64,30 @@ extension Store {
         }
     }
 
+    /// How many items wait and when the first may go, without reading their payloads.
+    public func outboxPendingSummary() throws -> OutboxPendingSummary {
+        try database.read { db in
+            let pending = OutboxItem.filter(OutboxItem.Columns.state == OutboxItem.State.pending.rawValue)
+            let count = try pending.fetchCount(db)
+            let row = try Row.fetchOne(db, sql: """
+                SELECT next_attempt_at, not_before FROM outbox WHERE state = 'pending' ORDER BY id LIMIT 1
+                """)
+            return OutboxPendingSummary(count: count, nextAttemptAt: row?["next_attempt_at"], notBefore: row?["not_before"])
+        }
+    }
+
+    /// Up to `length` bytes of an item's payload from `offset`, and the payload's whole length;
+    /// nil when there is no such item. (A photo's payload can be megabytes: read in slices.)
+    public func outboxPayloadSlice(id: Int64, offset: Int, length: Int) throws -> (data: Data, total: Int)? {
+        try database.read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT substr(payload, ?, ?) AS slice, length(payload) AS total FROM outbox WHERE id = ?
+                """, arguments: [offset + 1, max(0, length), id]) else { return nil }
+            let slice: Data = row["slice"] ?? Data()
+            return (slice, row["total"] ?? 0)
+        }
+    }
+
     public func outboxItem(id: Int64) throws -> OutboxItem? {
         try database.read { db in try OutboxItem.fetchOne(db, key: id) }
     }
@@ -231,7 +255,7 @@ extension Store {
 }
 
 /// What applying the server's catalogue did.
-public struct CatalogueSyncReport: Sendable, Equatable {
+public struct CatalogueSyncReport: Codable, Sendable, Equatable {
     public var importReport: ImportReport
     /// Big Things the full list no longer has, newly marked withdrawn.
     public var withdrawn: [String] = []
@@ -242,5 +266,20 @@ public struct CatalogueSyncReport: Sendable, Equatable {
         self.importReport = importReport
         self.withdrawn = withdrawn
         self.reinstated = reinstated
+    }
+}
+
+/// The outbox's waiting items in brief: how many, and the first one's times (it goes first).
+public struct OutboxPendingSummary: Codable, Sendable, Equatable {
+    public var count: Int
+    /// The first waiting item's own backoff time.
+    public var nextAttemptAt: Date?
+    /// The first waiting item's Retry-After from the server.
+    public var notBefore: Date?
+
+    public init(count: Int, nextAttemptAt: Date? = nil, notBefore: Date? = nil) {
+        self.count = count
+        self.nextAttemptAt = nextAttemptAt
+        self.notBefore = notBefore
     }
 }

@@ -23,7 +23,9 @@ import HotColdStore
 /// stays pending with its next attempt time, for the next sync.
 ///
 /// ```swift
-/// let syncer = Syncer(store: store, client: APIClient(baseURL: url, token: token, timeout: 20))
+/// The store is an ``OutboxStore``: the database file itself, or the daemon over its socket.
+///
+/// let syncer = Syncer(store: store, client: try APIClient(baseURL: url, token: token, timeout: 20))
 /// let report = await syncer.sync()
 /// ```
 public final class Syncer: Sendable {
@@ -46,13 +48,13 @@ public final class Syncer: Sendable {
         }
     }
 
-    public let store: Store
+    public let store: any OutboxStore
     public let client: APIClient
     public let options: Options
     let now: @Sendable () -> Date
     let sleep: @Sendable (Double) async throws -> Void
 
-    public init(store: Store, client: APIClient, options: Options = Options(),
+    public init(store: any OutboxStore, client: APIClient, options: Options = Options(),
                 now: @escaping @Sendable () -> Date = { Date() },
                 sleep: @escaping @Sendable (Double) async throws -> Void = { s in
                     try await Task.sleep(nanoseconds: sleepNanoseconds(s))
@@ -94,10 +96,15 @@ public final class Syncer: Sendable {
     }
 
     func pull(budget: inout Double) async -> PullResult {
-        let etag = (try? store.syncValue(Store.catalogueETagKey)) ?? nil
+        let etag: String?
+        do { etag = try store.catalogueETag() } catch {
+            let m = "Cannot read the catalogue's state in \(store.location): \(error)."
+            return PullResult(catalogue: .failed(m), unreachable: m)
+        }
         var headers: [String: String] = [:]
         if let etag { headers["If-None-Match"] = etag }
-        let request = APIRequest(method: "GET", path: "bigthings", headers: headers)
+        let request = APIRequest(method: "GET", path: "bigthings", headers: headers,
+                                 maxResponseBytes: APIRequest.catalogueLimit)
         var failures = 0
         while true {
             let problem: String
@@ -130,8 +137,13 @@ public final class Syncer: Sendable {
                 }
             } catch {
                 problem = "\(error)"
-                reason = error.reason
-                reachable = false
+                switch error {
+                case .timeout, .connection:
+                    reason = error.reason
+                    reachable = false
+                case .tooLarge, .redirect, .unsafePath:
+                    break   // the server answered, with something we refuse
+                }
             }
             failures += 1
             let wait = options.retry.delay(afterFailures: failures, retryAfter: retryAfter)
@@ -158,7 +170,7 @@ public final class Syncer: Sendable {
 
     enum Outcome {
         case delivered(APIResponse, catalogue: (placeID: String, rating: Double?, votes: Int?)?)
-        case final(status: Int, message: String, body: Data)
+        case final(status: Int?, message: String, body: Data?)
         /// `transport`: no HTTP reply at all (what went wrong, without the URL).
         case retry(status: Int?, message: String, retryAfter: Double?, transport: String?)
         case credentials(String)
@@ -170,7 +182,7 @@ public final class Syncer: Sendable {
         while true {
             let next: OutboxItem?
             do { next = try store.nextPendingOutboxItem(after: afterID) } catch {
-                report.unreachable = report.unreachable ?? "Cannot read the outbox in \(store.path): \(error)."
+                report.unreachable = report.unreachable ?? "Cannot read the outbox in \(store.location): \(error)."
                 break
             }
             guard let item = next, let id = item.id else { break }
@@ -219,7 +231,7 @@ public final class Syncer: Sendable {
                     // Loop: the same item comes first again, after its wait.
                 }
             } catch {
-                report.unreachable = report.unreachable ?? "Cannot record the outcome in \(store.path): \(error)."
+                report.unreachable = report.unreachable ?? "Cannot record the outcome in \(store.location): \(error)."
                 break
             }
         }
@@ -227,10 +239,10 @@ public final class Syncer: Sendable {
     }
 
     func fillPending(_ report: inout SyncReport) {
-        let pending = (try? store.outbox(states: [.pending])) ?? []
+        guard let pending = try? store.pendingOutbox() else { return }
         report.pending = pending.count
-        report.nextAttempt = pending.first.map { item in
-            options.honourBackoff ? max(item.nextAttemptAt, item.notBefore ?? .distantPast) : (item.notBefore ?? item.nextAttemptAt)
+        if pending.count > 0, let next = pending.nextAttemptAt {
+            report.nextAttempt = options.honourBackoff ? max(next, pending.notBefore ?? .distantPast) : (pending.notBefore ?? next)
         }
     }
 
@@ -239,7 +251,14 @@ public final class Syncer: Sendable {
                                  headers: ["Idempotency-Key": item.idempotencyKey], body: item.payload)
         let r: APIResponse
         do { r = try await client.send(request) } catch {
-            return .retry(status: nil, message: "\(error)", retryAfter: nil, transport: error.reason)
+            switch error {
+            case .unsafePath:     // stored data that can never be sent safely
+                return .final(status: nil, message: error.reason, body: nil)
+            case .tooLarge, .redirect:
+                return .retry(status: nil, message: "\(error)", retryAfter: nil, transport: nil)
+            case .timeout, .connection:
+                return .retry(status: nil, message: "\(error)", retryAfter: nil, transport: error.reason)
+            }
         }
         switch r.status {
         case 200, 201:

@@ -16,17 +16,23 @@ The contract:
 Switches, through the control endpoint (JSON bodies):
   POST /_control/faults   {"faults": [FAULT, ...]}  appended to a queue; each API request
                           (not /_control) takes the first matching fault, whose "count" drops by one.
-      FAULT = {"action": "status"|"hang"|"drop"|"malformed",
+      FAULT = {"action": "status"|"hang"|"drop"|"malformed"|"redirect"|"oversized",
                "when": "before"|"after",   # before: the request is not processed;
                                            # after: processed (counted), then the reply misbehaves
                "count": 1, "status": 500, "retry_after": "1", "error": "message",
                "method": "GET"|"POST", "path": "ratings"|"submissions"|"bigthings" (substring)}
       hang: holds the request until POST /_control/release (or 120 s), then drops the connection.
+      redirect: 302 (or "status") to "location" (another host, to test that the token stays home).
+      oversized: a 200 (or "status") JSON body of "size" bytes; "chunked": true sends it with
+                 Transfer-Encoding: chunked (no Content-Length), so only counting while reading
+                 can refuse it.
   POST /_control/release  releases every hung request
+  POST /_control/clear    drops every queued fault
   POST /_control/catalogue {"things": [...], "updated": ...} replaces the catalogue (new ETag)
   POST /_control/remove   {"ids": [...]} removes things from the catalogue (new ETag)
   GET  /_control/state    counters: requests by kind, ratings counted (once per key), votes per
-                          thing, submissions with the photo's size and sha256, hung requests now
+                          thing, submissions with the photo's size and sha256, hung requests now;
+                          "requests" lists [method, path, key, outcome, host header, bearer sent]
 """
 
 import argparse
@@ -160,10 +166,38 @@ class Handler(BaseHTTPRequestHandler):
             self.hang()
         elif action == "drop":
             self.drop()
+        elif action == "redirect":
+            self.reply(fault.get("status", 302), {"error": "moved"}, {"Location": fault["location"]})
+        elif action == "oversized":
+            self.oversized(fault.get("status", 200), int(fault.get("size", 2 << 20)), fault.get("chunked", False))
         elif action == "malformed":
             status = processed_reply[0] if processed_reply else 200
             self.reply(status, raw=b'{"id": "oops", "rating": ')
         return True
+
+    def oversized(self, status, size, chunked):
+        """A JSON string body of `size` bytes, written in 64 KiB pieces."""
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        if chunked:
+            self.send_header("Transfer-Encoding", "chunked")
+        else:
+            self.send_header("Content-Length", str(size))
+        self.end_headers()
+        body = b'"' + b"x" * max(0, size - 2) + b'"'
+        try:
+            for i in range(0, len(body), 65536):
+                piece = body[i:i + 65536]
+                if chunked:
+                    self.wfile.write(b"%x\r\n" % len(piece) + piece + b"\r\n")
+                else:
+                    self.wfile.write(piece)
+            if chunked:
+                self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+        except OSError:
+            pass   # the client hung up once it had enough: that is the point
+        self.close_connection = True
 
     # -- requests -------------------------------------------------------------------------
     def body_json(self):
@@ -200,7 +234,8 @@ class Handler(BaseHTTPRequestHandler):
         key = self.headers.get("Idempotency-Key")
         with LOCK:
             fault = STATE.take_fault(method, path)
-            STATE.requests.append([method, path, key, (fault or {}).get("action", "ok")])
+            STATE.requests.append([method, path, key, (fault or {}).get("action", "ok"),
+                                   self.headers.get("Host", ""), bool(self.headers.get("Authorization"))])
         if fault and fault.get("when", "before") == "before":
             return self.misbehave(fault, None)
         if not self.authorised():
@@ -299,6 +334,8 @@ class Handler(BaseHTTPRequestHandler):
         with LOCK:
             if path == "/_control/faults":
                 STATE.faults.extend(body.get("faults", []))
+            elif path == "/_control/clear":
+                STATE.faults = []
             elif path == "/_control/release":
                 STATE.release_generation += 1
                 RELEASE.notify_all()

@@ -16,10 +16,10 @@ final class ReferenceServer: @unchecked Sendable {
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
-    init(token: String? = nil) throws {
+    init(token: String? = nil, catalogue: String? = nil) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", TestData.repo("Tests/APIServer/bigthings_server.py").path, "--port", "0"]
-            + (token.map { ["--token", $0] } ?? [])
+            + (token.map { ["--token", $0] } ?? []) + (catalogue.map { ["--catalogue", $0] } ?? [])
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -57,6 +57,7 @@ final class ReferenceServer: @unchecked Sendable {
 
     func faults(_ faults: [[String: Any]]) async throws { try await control("faults", ["faults": faults]) }
     func release() async throws { try await control("release") }
+    func clearFaults() async throws { try await control("clear") }
 
     func state() async throws -> [String: Any] {
         var r = URLRequest(url: url.appendingPathComponent("_control/state"))

@@ -8,7 +8,7 @@ import Glibc
 
 /// The built `hotcold` against the reference server: kill -9 mid-flight, photos, errors.
 @Suite(.serialized) struct SyncCLITests {
-    func api(_ server: ReferenceServer) -> [String] { ["--api", server.url.absoluteString, "--timeout", "30"] }
+    func api(_ server: ReferenceServer) -> [String] { ["--api", server.url.absoluteString, "--allow-http-loopback", "--timeout", "30"] }
 
     /// `hotcold sync` is killed with SIGKILL while its request hangs — before the server
     /// processed it, or after — then run again: the server counts the rating exactly once.
@@ -77,14 +77,14 @@ import Glibc
     @Test func unreachableAndHungServersAreNamed() async throws {
         let f = try SyncFixture(); defer { f.remove() }
         let port = try FreePort.tcp()
-        let refused = try f.hotcold(["sync", "--api", "http://127.0.0.1:\(port)", "--max-wait", "0"])
+        let refused = try f.hotcold(["sync", "--api", "http://127.0.0.1:\(port)", "--allow-http-loopback", "--max-wait", "0"])
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("Cannot reach the Big Things API at http://127.0.0.1:\(port)/bigthings"), "\(refused.stderr)")
 
         let server = try ReferenceServer(); defer { server.stop() }
         try await server.faults([["action": "hang", "count": 10]])
         let started = Date()
-        let hung = try f.hotcold(["sync", "--api", server.url.absoluteString, "--timeout", "1", "--max-wait", "0"])
+        let hung = try f.hotcold(["sync", "--api", server.url.absoluteString, "--allow-http-loopback", "--timeout", "1", "--max-wait", "0"])
         #expect(Date().timeIntervalSince(started) < 8)
         #expect(hung.status != 0 && hung.stderr.contains("Cannot reach the Big Things API at \(server.url.absoluteString)/bigthings: no reply within 1 s"),
                 "\(hung.stderr)")
@@ -100,7 +100,7 @@ import Glibc
         #expect(try f.hotcold(["sync"] + api(server)).status == 0)
         try await server.control("remove", ["ids": ["api:prawn"]])
         #expect(try f.hotcold(["rate", "api:prawn", "2"]).status == 0)
-        let r = try f.hotcold(["sync", "--api", server.url.absoluteString, "--json"])
+        let r = try f.hotcold(["sync", "--api", server.url.absoluteString, "--allow-http-loopback", "--json"])
         // The pull withdraws the prawn; the rating was queued before and is refused (404), kept.
         #expect(r.status == 0, "\(r.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]

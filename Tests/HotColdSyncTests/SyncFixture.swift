@@ -18,7 +18,7 @@ struct SyncFixture {
     static let fastRetry = RetryPolicy(base: 0.05, cap: 0.2, jitter: { 0.5 })
 
     func syncer(_ server: ReferenceServer, timeout: Double = 5, maxWait: Double = 30, token: String? = nil) -> Syncer {
-        Syncer(store: store, client: APIClient(baseURL: server.url, token: token, timeout: timeout),
+        Syncer(store: store, client: try! APIClient(baseURL: server.url, token: token, timeout: timeout, allowHTTPLoopback: true),
                options: .init(retry: SyncFixture.fastRetry, maxWait: maxWait, honourBackoff: false, user: "tester"))
     }
 

@@ -76,11 +76,11 @@ import Testing
     @Test func noBaseURLMeansNoSyncing() throws {
         let f = try SyncFixture(); defer { f.remove() }
         var api = HotColdConfig.Configuration().api
-        #expect(SyncLoop.fromConfiguration(api, store: f.store) == nil)
+        #expect(try SyncLoop.fromConfiguration(api, store: f.store) == nil)
         api.baseURL = "https://bigthings.example/api"
         api.token = "s3cret"
         api.syncIntervalSeconds = 600
-        let loop = try #require(SyncLoop.fromConfiguration(api, store: f.store))
+        let loop = try #require(try SyncLoop.fromConfiguration(api, store: f.store))
         #expect(loop.interval == 600 && loop.syncer.client.token == "s3cret" && loop.syncer.options.honourBackoff)
         #expect(loop.syncer.client.url("bigthings").absoluteString == "https://bigthings.example/api/bigthings")
     }

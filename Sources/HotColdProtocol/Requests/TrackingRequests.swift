@@ -1,7 +1,7 @@
 /// `watch`: start or stop the event stream, optionally filtered, optionally resuming after a
 /// sequence number.
 public struct WatchRequest: RequestBody {
-    public static let eventClasses = ["PROXIMITY", "ARRIVED", "DEPARTED", "GPS"]
+    public static let eventClasses = ["PROXIMITY", "ARRIVED", "DEPARTED", "GPS", "QUEUED"]
 
     public var enable: Bool
     /// Only these event classes (upper case); nil for all.

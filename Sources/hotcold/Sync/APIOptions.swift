@@ -22,6 +22,10 @@ struct APIOptions: ParsableArguments {
         "Seconds this sync may spend waiting to retry before leaving the rest for the next sync.", valueName: "SECONDS"))
     var maxWait: Double = 30
 
+    @Flag(name: .customLong("allow-http-loopback"), help: ArgumentHelp(
+        "Allow a plain http:// API URL to a loopback address (for a local test server; the token otherwise goes over https:// only)."))
+    var allowHTTPLoopback = false
+
     func validate() throws {
         guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
         guard maxWait >= 0 else { throw ValidationError("--max-wait must be zero or more seconds") }
@@ -44,10 +48,12 @@ struct APIOptions: ParsableArguments {
         guard !text.isEmpty else {
             throw CLIError("No web API is configured: give --api URL or set [api] base_url in \(config ?? APIOptions.installedConfig).", code: 78)
         }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              url.host != nil else {
-            throw CLIError("\(text) is not an http:// or https:// URL.", code: 64)
+        guard let url = URL(string: text) else { throw CLIError("\(text) is not an https:// URL.", code: 64) }
+        do {
+            return try APIClient(baseURL: url, token: c.api.token, timeout: timeout,
+                                 allowHTTPLoopback: allowHTTPLoopback || c.api.allowHTTPLoopback)
+        } catch {
+            throw CLIError("\(api != nil ? "--api" : "[api] base_url"): \(error.description).", code: 64)
         }
-        return APIClient(baseURL: url, token: c.api.token, timeout: timeout)
     }
 }
