@@ -54,12 +54,13 @@ public final class DaemonCommands: SocketCommandHandler {
         }
         switch request.cmd {
         case "version": return [ProtocolVersion.greeting]
-        case "watch": return [watch(request, client)]
+        case "watch": return watch(request, client).map { [$0] } ?? []
         case "status": return [statusLine()]
         case "poll":
             let lines = host.poll()
             var end = JSONLine(class: "POLL")
             end.add("count", lines.count)
+            end.addRaw("at", json: VisitsStatus.array(host.visits.at))
             return lines + [end.text]
         case "store":
             guard authorisation.withLock({ $0.isAuthorised(client) }) else {
@@ -101,11 +102,12 @@ public final class DaemonCommands: SocketCommandHandler {
 
     // MARK: - Commands
 
-    private func watch(_ r: Request, _ client: ClientInfo) -> String {
+    private func watch(_ r: Request, _ client: ClientInfo) -> String? {
         let enable: Bool
         do { enable = try r.bool("enable") ?? true } catch { return Self.error(error.message) }
         var classes: Set<String>? = nil
         var targets: Set<String>? = nil
+        var since: Int? = nil
         do {
             if let c = try r.strings("classes") {
                 let known: Set<String> = ["PROXIMITY", "ARRIVED", "DEPARTED", "GPS"]
@@ -116,14 +118,24 @@ public final class DaemonCommands: SocketCommandHandler {
                 classes = upper
             }
             if let t = try r.strings("targets") { targets = Set(t) }
+            if let n = try r.number("since") {
+                guard let v = EventPublisher.sinceValue(n) else { return Self.error(EventPublisher.sinceProblem) }
+                since = v
+            }
         } catch {
             return Self.error(error.message)
         }
-        _ = server.setWatch(client: client.id, Subscription(watching: enable, classes: classes, targets: targets))
+        host.publisher?.cancelCatchUp(client: client.id)
+        let subscription = Subscription(watching: enable, classes: classes, targets: targets)
         var o = JSONLine(class: "WATCH")
         o.add("enable", enable)
         if let classes { o.addRaw("classes", json: Self.array(classes.sorted())) }
         if let targets { o.addRaw("targets", json: Self.array(targets.sorted())) }
+        // With "since": the log's events first, then live (the reply comes from the replay).
+        if enable, let since, let publisher = host.publisher {
+            return publisher.watch(client: client.id, subscription: subscription, since: since, reply: o)
+        }
+        _ = server.setWatch(client: client.id, subscription)
         return o.text
     }
 
