@@ -66,7 +66,7 @@ import Testing
         let r = byLines.read(path: log, after: 0, before: 1001) { _, _ in true }
         #expect(!r.isComplete && r.firstSeq == 901 && r.lines.map(\.seq) == Array(901...1000))
         var byBytes = EventLogReader()
-        byBytes.maxBytes = 50 * (line(1, pad: 100).utf8.count)
+        byBytes.maxBytes = (951...1000).map { line($0, pad: 100).utf8.count }.reduce(0, +)
         let b = byBytes.read(path: log, after: 0, before: 1001) { _, _ in true }
         #expect(!b.isComplete && b.lines.count == 50 && b.firstSeq == 951)
         var byScan = EventLogReader()

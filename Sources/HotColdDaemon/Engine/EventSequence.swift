@@ -10,7 +10,9 @@ import Synchronization
 /// both that and the last number found in the log, and the first block is reserved before any
 /// event leaves; later blocks are reserved in the background once half of the current one is
 /// used, so ``next()`` never waits for the disk. A restart skips what was reserved and not
-/// used: gaps are fine, repeats are not.
+/// used: gaps are fine, repeats are not. Only a burst of more than half a block before the
+/// background write lands makes ``next()`` wait for it (at the default 10,000, that is 5,000
+/// events within one fsync).
 ///
 /// When the file cannot be written (read-only, disk full), numbering goes on past the
 /// reservation rather than stopping the engine; the problem is reported once, shown in
@@ -84,6 +86,10 @@ public final class EventSequence: Sendable {
 
     /// The next number. Never blocks on I/O; reserves the following block in the background.
     public func next() -> Int {
+        if state.withLock({ $0.next > $0.reservedThrough && $0.error == nil }) {
+            // Outran the reservation: wait for the write in flight, or make one now.
+            writer.sync { reserveNow() }
+        }
         let (n, reserve) = state.withLock { s -> (Int, Int?) in
             let n = s.next
             s.next += 1
@@ -110,24 +116,38 @@ public final class EventSequence: Sendable {
     func settle() { writer.sync {} }
 
     private func extend(to target: Int) {
-        writer.async { [self] in
-            let problem = Self.store(target, at: path)
-            let report: String? = state.withLock { s in
-                s.extending = false
-                if let problem {
-                    let first = s.error == nil
-                    s.error = problem
-                    s.lastFailure = clock.now
-                    return first ? "event sequence: \(problem); numbering goes on, but a crash before it can be stored may repeat numbers" : nil
-                }
-                s.reservedThrough = max(s.reservedThrough, target)
-                s.lastFailure = nil
-                guard s.error != nil else { return nil }
-                s.error = nil
-                return "event sequence: reserved through \(target) again"
-            }
-            if let report { problem == nil ? logger.notice("\(report)") : logger.error("\(report)") }
+        writer.async { [self] in store(target) }
+    }
+
+    /// On the writer queue: reserves a block above what is used now, if still needed.
+    private func reserveNow() {
+        let target = state.withLock { s -> Int? in
+            guard s.next > s.reservedThrough, s.error == nil else { return nil }
+            s.extending = true
+            return max(s.reservedThrough, s.next - 1) + blockSize
         }
+        if let target { store(target) }
+    }
+
+    /// On the writer queue: writes `target` (never less than what was written before).
+    private func store(_ target: Int) {
+        let target = max(target, state.withLock { $0.reservedThrough })
+        let problem = Self.store(target, at: path)
+        let report: String? = state.withLock { s in
+            s.extending = false
+            if let problem {
+                let first = s.error == nil
+                s.error = problem
+                s.lastFailure = clock.now
+                return first ? "event sequence: \(problem); numbering goes on, but a crash before it can be stored may repeat numbers" : nil
+            }
+            s.reservedThrough = max(s.reservedThrough, target)
+            s.lastFailure = nil
+            guard s.error != nil else { return nil }
+            s.error = nil
+            return "event sequence: reserved through \(target) again"
+        }
+        if let report { problem == nil ? logger.notice("\(report)") : logger.error("\(report)") }
     }
 
     // MARK: - The file
