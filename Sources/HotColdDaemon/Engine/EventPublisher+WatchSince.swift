@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HotColdCore
+import HotColdProtocol
 
 extension EventPublisher {
     /// `watch` with `since`: replays the logged events numbered above `since` that the
@@ -15,8 +16,8 @@ extension EventPublisher {
     /// lock again, so no event slips between — hands the subscription to the socket.
     ///
     /// Returns nil when the replay has started (the reply comes from it), or an `ERROR` line.
-    public func watch(client: ClientID, subscription: Subscription, since: Int, reply: JSONLine) -> String? {
-        guard let socket else { return Self.error("watch: no socket") }
+    public func watch(client: ClientID, subscription: Subscription, since: Int, reply: WatchReply) -> String? {
+        guard let socket else { return Self.error(.internal, "no socket") }
         let started = state.withLock { s -> (end: Int, logPath: String?)? in
             if s.catchUps[client] == nil, s.catchUps.count >= limits.maxConcurrent { return nil }
             s.catchUps[client] = CatchUp(subscription: subscription)
@@ -25,7 +26,7 @@ extension EventPublisher {
             return (sequence.peekNext, s.log?.path)
         }
         guard let started else {
-            return Self.error("watch: \(limits.maxConcurrent) clients are replaying from the log already; try again in a moment")
+            return Self.error(.busy, "\(limits.maxConcurrent) clients are replaying from the log already; try again in a moment")
         }
         let thread = Thread { [self] in
             replay(client: client, subscription: subscription, since: since, end: started.end,
@@ -45,7 +46,7 @@ extension EventPublisher {
     public var catchingUp: Int { state.withLock { $0.catchUps.count } }
 
     private func replay(client: ClientID, subscription: Subscription, since: Int, end: Int,
-                        logPath: String?, reply: JSONLine, socket: SocketServer) {
+                        logPath: String?, reply: WatchReply, socket: SocketServer) {
         let wantsTargets = subscription.targets != nil
         let result: EventLogReader.Result
         if let logPath {
@@ -58,17 +59,14 @@ extension EventPublisher {
             result = .init(lines: [], isComplete: complete, firstSeq: complete ? since + 1 : end)
         }
         var o = reply
-        o.add("since", since)
-        if !result.isComplete {
-            o.add("since_gap", true)
-            o.add("first_seq", result.firstSeq)
-        }
-        o.add("replay", result.lines.count)
+        o.since = since
+        if !result.isComplete { o.sinceGap = result.firstSeq }
+        o.replay = result.lines.count
         if !result.isComplete {
             logger.notice("watch since \(since) from \(client): the log starts at \(result.firstSeq); events in between are gone")
         }
         var lastSent = since
-        guard send([o.text], client, socket), pace(result.lines, after: &lastSent, client, socket) else {
+        guard send([WireCoding.line(o)], client, socket), pace(result.lines, after: &lastSent, client, socket) else {
             return cleanUp(client)
         }
         // Drain what arrived meanwhile in batches, then switch over under the lock.
@@ -184,19 +182,7 @@ extension EventPublisher {
         return (try? JSONDecoder().decode(Probe.self, from: Data(bytes)))?.target?.id
     }
 
-    static func error(_ message: String) -> String {
-        var o = JSONLine(class: "ERROR")
-        o.add("message", message)
-        return o.text
+    static func error(_ code: ErrorCode, _ message: String) -> String {
+        WireCoding.line(ErrorReply(ProtocolError(code, command: "watch", message)))
     }
-}
-
-extension EventPublisher {
-    /// `since` as a client sends it: a whole number from 0 to 2^53 (nil otherwise).
-    public static func sinceValue(_ n: Double) -> Int? {
-        guard n.isFinite, n >= 0, n <= Double(EventSequence.maximum), n == n.rounded() else { return nil }
-        return Int(exactly: n)
-    }
-
-    public static let sinceProblem = "watch: \"since\" must be a whole number from 0 to 9007199254740992 (the seq of the last event received; 0 for everything the log holds)"
 }

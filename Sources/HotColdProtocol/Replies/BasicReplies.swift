@@ -1,0 +1,63 @@
+/// The greeting, and the reply to `version`.
+public struct VersionReply: FixedClassMessage, Equatable {
+    public static let wireClass = "VERSION"
+    public var release: String
+    public var protoMajor: Int
+    public var protoMinor: Int
+
+    public init(release: String, protoMajor: Int, protoMinor: Int) {
+        self.release = release
+        self.protoMajor = protoMajor
+        self.protoMinor = protoMinor
+    }
+}
+
+/// The reply to `watch`: the subscription now in force.
+public struct WatchReply: FixedClassMessage, Equatable {
+    public static let wireClass = "WATCH"
+    public var enable: Bool
+    public var classes: [String]?
+    public var targets: [String]?
+    /// The sequence number replay starts after (echoes `since`).
+    public var since: Int?
+    /// When `since` is older than the log holds: the first sequence number still available.
+    public var sinceGap: Int?
+    /// With `since`: how many logged events follow this reply before the live stream.
+    public var replay: Int?
+
+    public init(enable: Bool, classes: [String]? = nil, targets: [String]? = nil, since: Int? = nil,
+                sinceGap: Int? = nil, replay: Int? = nil) {
+        self.enable = enable
+        self.classes = classes
+        self.targets = targets
+        self.since = since
+        self.sinceGap = sinceGap
+        self.replay = replay
+    }
+}
+
+/// Ends the reply to `poll`, after one PROXIMITY per tracked target.
+public struct PollReply: FixedClassMessage, Equatable {
+    public static let wireClass = "POLL"
+    public var count: Int
+    /// The stored places the device is at (arrived, not departed; restored ones included).
+    public var at: [String]?
+    public init(count: Int, at: [String]? = nil) {
+        self.count = count
+        self.at = at
+    }
+}
+
+/// The reply to `hunt` and `roam`: what is tracked now.
+public struct TrackingReply: FixedClassMessage, Equatable {
+    public static let wireClass = "TRACKING"
+    public var mode: String
+    public var radiusM: Double?
+    public var targets: Int
+
+    public init(mode: String, radiusM: Double? = nil, targets: Int) {
+        self.mode = mode
+        self.radiusM = radiusM
+        self.targets = targets
+    }
+}
