@@ -217,7 +217,7 @@ public final class DaemonCommands: SocketCommandHandler {
         let mayWrite = client.map(self.mayWrite) ?? true
         return StatusReply(
             time: Date(), uptimeS: host.uptimeSeconds, gps: e.gps, tracking: e.tracking, targets: e.targets,
-            counters: e.counters, latencyUs: e.latency,
+            counters: e.counters, latencyUs: e.latency, visits: e.visits, sequence: e.sequence,
             socket: .init(path: server.path ?? "", clients: c.clients, clientsTotal: c.accepted, dropped: c.dropped,
                           linesIn: c.linesIn, linesOut: c.linesOut),
             log: log, config: extras.configPath, database: mayWrite ? extras.database : nil)

@@ -11,7 +11,8 @@ extension EventPublisher {
     /// client's live events are buffered here (its socket subscription accepts nothing), and
     /// every event numbered below that moment is already in the log. A thread of its own then
     /// reads the log (never the socket loop or the engine), sends the `WATCH` reply (with
-    /// `since_gap` and `first_seq` when the log no longer reaches back to `since`), the
+    /// `since_gap`, the first number it is complete from, when the log no longer reaches back
+    /// to `since`), the
     /// replayed lines paced to the client's reading, then the buffered ones, and — under the
     /// lock again, so no event slips between — hands the subscription to the socket.
     ///
