@@ -66,7 +66,9 @@ extension EventPublisher {
         if !result.isComplete {
             logger.notice("watch since \(since) from \(client): the log starts at \(result.firstSeq); events in between are gone")
         }
-        var lastSent = since
+        // Numbers from `end` on are live; a `since` beyond them (a number from before the sequence
+        // file was lost) must not hide them.
+        var lastSent = min(since, end - 1)
         guard send([WireCoding.line(o)], client, socket), pace(result.lines, after: &lastSent, client, socket) else {
             return cleanUp(client)
         }
