@@ -190,7 +190,8 @@ public final class VisitRecorder: Sendable {
             return
         }
 
-        let giveUp = state.withLock { s -> Bool in
+        // Outcome, and the message to report once when a failure begins (logged outside the lock).
+        let (giveUp, firstReport) = state.withLock { s -> (Bool, String?) in
             s.attempts += 1
             if !failure.transient, s.attempts >= limits.maxAttemptsForOtherErrors {
                 s.head += 1
@@ -199,18 +200,20 @@ public final class VisitRecorder: Sendable {
                 s.attempts = 0
                 s.notBefore = nil
                 s.backoff = .zero
-                return true
+                return (true, nil)
             }
             s.status.retries += 1
             s.backoff = s.backoff == .zero ? limits.firstRetry : min(s.backoff * 2, limits.maxRetry)
             s.notBefore = clock.now + s.backoff
             let first = s.status.error == nil
-            s.status.error = "cannot store the \(Self.describe(job.change)) at \(job.placeID): \(failure.message)"
-            if first {
-                s.status.failingSince = Date()
-                logger.error("visits: \(s.status.error!); retrying with backoff (up to \(limits.maxRetry)); the event waits until it is stored, tracking goes on")
-            }
-            return false
+            let message = "cannot store the \(Self.describe(job.change)) at \(job.placeID): \(failure.message)"
+            s.status.error = message
+            guard first else { return (false, nil) }
+            s.status.failingSince = Date()
+            return (false, message)
+        }
+        if let firstReport {
+            logger.error("visits: \(firstReport); retrying with backoff (up to \(limits.maxRetry)); the event waits until it is stored, tracking goes on")
         }
         if giveUp {
             logger.error("visits: giving up the \(Self.describe(job.change)) at \(job.placeID) after \(limits.maxAttemptsForOtherErrors) attempts: \(failure.message); its event is sent without it")
