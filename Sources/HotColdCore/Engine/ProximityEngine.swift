@@ -20,6 +20,7 @@ public struct ProximityEngine: Sendable {
 
     private var grid: SpatialGrid?
     private var filter = FixFilter()
+    private var motion = MotionDetector()
     // Tracked targets: `trackedOrder[k]` is an index into `targets`, `trackers[k]` its state.
     // Kept sorted by target index for deterministic output, and mutated in place (a copy of a
     // tracker would copy its trend window on every fix).
@@ -138,6 +139,7 @@ public struct ProximityEngine: Sendable {
             stats.noPosition += 1
             filter.noteTime(t)
             segmentStart = nil
+            motion.reset()
             if gpsState != .nofix {
                 setGPS(.nofix, time: fix.time, into: &out)
                 invalidateTrends(time: fix.time, into: &out)
@@ -162,6 +164,7 @@ public struct ProximityEngine: Sendable {
         let when = Date(timeIntervalSince1970: last + config.staleAfterSeconds)
         setGPS(.stale, time: when, into: &out)
         segmentStart = nil
+        motion.reset()
         invalidateTrends(time: when, into: &out)
     }
 
@@ -171,9 +174,14 @@ public struct ProximityEngine: Sendable {
         if gpsState != .fix { setGPS(.fix, time: fix.time, into: &out) }
         if reset {
             segmentStart = nil
+            motion.reset()
             invalidateTrends(time: fix.time, into: &out)
         }
         lastGoodTime = t
+        motion.update(here, t: t, accuracy: fix.horizontalError, speed: fix.speed, config: config)
+        let stillSlack = motion.stillSlack(config: config)
+        let coherent = motion.stepIsCoherent
+        let moving = motion.isMoving
         if case .roam = mode { refreshRoam(around: here) }
         let accuracy = fix.horizontalError
         let segment = segmentStart.flatMap { t - $0.1 <= config.passMaxGapSeconds ? $0.0 : nil }
@@ -203,16 +211,17 @@ public struct ProximityEngine: Sendable {
             }
             let previousDistance = trackers[k].distance
             let tierChanged = trackers[k].tier.update(distance: g.distance, accuracy: accuracy,
-                                                      ladder: config.tiers, config: config)
+                                                      ladder: config.tiers, config: config,
+                                                      stillSlack: stillSlack, coherent: coherent)
             let trendChanged = trackers[k].trend.add(t: t, distance: g.distance, accuracy: accuracy,
-                                                    speed: fix.speed, config: config)
+                                                    speed: fix.speed, moving: moving, config: config)
             var pass: Double? = nil
             if let start = segment, previousDistance.isFinite {
                 pass = Self.passDistance(from: start, to: here, target: target.coordinate,
                                          d0: previousDistance, d1: g.distance, radius: config.arrivalRadius)
             }
             let outcome = trackers[k].arrival.update(t: t, distance: g.distance, accuracy: accuracy,
-                                                     passDistance: pass, config: config)
+                                                     passDistance: pass, stillSlack: stillSlack, config: config)
             trackers[k].distance = g.distance
             trackers[k].bearing = g.initialBearing
             trackers[k].time = t

@@ -8,13 +8,14 @@ import GRDB
 /// ```
 public enum StoreMigrations {
     /// Identifiers in order; the first is the schema of the first release.
-    public static let identifiers = ["v1", "v2-outbox", "v3-visit-departure"]
+    public static let identifiers = ["v1", "v2-outbox", "v3-quotas", "v4-visit-departure"]
 
     public static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
         m.registerMigration("v1", migrate: v1)
         m.registerMigration("v2-outbox", migrate: v2Outbox)
-        m.registerMigration("v3-visit-departure", migrate: v3VisitDeparture)
+        m.registerMigration("v3-quotas", migrate: v3Quotas)
+        m.registerMigration("v4-visit-departure", migrate: v4VisitDeparture)
         return m
     }
 
@@ -191,6 +192,25 @@ public enum StoreMigrations {
         }
     }
 
+    /// Per-user quotas (``StoreQuotas``) count rows by user on every write that grows storage:
+    /// an index for each count. And one pending rating per user and place: older duplicates
+    /// (queued before this rule) are dropped, keeping the latest, and a partial unique index
+    /// holds the rule from now on.
+    static func v3Quotas(_ db: Database) throws {
+        try db.create(index: "location_on_created_by", on: "location", columns: ["created_by", "origin"])
+        try db.create(index: "observation_on_user", on: "observation", columns: ["user"])
+        try db.create(index: "visit_on_user_method", on: "visit", columns: ["user", "method"])
+        try db.create(index: "outbox_on_user", on: "outbox", columns: ["user", "kind", "state"])
+        try db.execute(sql: """
+            DELETE FROM outbox WHERE kind = 'rating' AND state = 'pending' AND id NOT IN (
+                SELECT MAX(id) FROM outbox WHERE kind = 'rating' AND state = 'pending' GROUP BY user, place_id)
+            """)
+        try db.execute(sql: """
+            CREATE UNIQUE INDEX outbox_one_pending_rating ON outbox(user, place_id)
+            WHERE kind = 'rating' AND state = 'pending'
+            """)
+    }
+
     /// When the device left the place of an automatic visit. NULL while it is still there: the
     /// daemon restores those places at start, so a restart is no new arrival.
     ///
@@ -198,7 +218,7 @@ public enum StoreMigrations {
     /// with their arrival time (the only time known), so an upgrade does not make the daemon
     /// believe it is still at every place ever visited. At worst, an upgrade while parked at a
     /// place sends that one arrival again.
-    static func v3VisitDeparture(_ db: Database) throws {
+    static func v4VisitDeparture(_ db: Database) throws {
         try db.alter(table: "visit") { t in
             t.add(column: "departed_at", .datetime)
         }
