@@ -73,6 +73,10 @@ public final class Daemon: Sendable {
         try? FileManager.default.createDirectory(
             atPath: (config.log.path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let log = EventLog(path: config.log.path, logger: logger)
+        let sequence = EventSequence(path: Self.sequencePath(database: config.store.database),
+                                     logFloor: EventLogReader().lastSequence(path: config.log.path) ?? 0,
+                                     logger: logger)
+        let restored = restoredArrivals(resolver)
 
         let endpoint: SocketEndpoint
         if let activated = try SocketActivation.listenFDs().first {
@@ -91,11 +95,11 @@ public final class Daemon: Sendable {
         if server.counters.maxClients < config.socket.maxClients {
             logger.warning("socket: at most \(server.counters.maxClients) clients, not \(config.socket.maxClients): the open-file limit (LimitNOFILE=) leaves no more room")
         }
-        let outputs = DaemonOutputs(socket: server, log: log)
+        let outputs = EventPublisher(socket: server, log: log, sequence: sequence, logger: logger)
         let host = EngineHost(
             engine: ProximityEngine(targets: targets, mode: mode, config: config.engine),
             tracking: description, sink: outputs, resolver: resolver,
-            arrivalUser: CurrentUser.name, logger: logger)
+            arrivalUser: CurrentUser.name, restored: restored, logger: logger)
         // The web API is not the daemon's business (no HTTP, no TLS, no token here): the
         // separate hotcold-sync process delivers the outbox through the socket's `sync`
         // command, woken by the QUEUED events this announcer sends when something is queued.
@@ -139,8 +143,29 @@ public final class Daemon: Sendable {
         _ = notifier.stopping()
         logger.info("stopping")
         gpsd.stop()
+        host.stop()
         server.shutdown()
         outputs.log?.close()
+    }
+
+    /// Event sequence numbers are reserved in the state directory, beside the database: not
+    /// beside the log, which logrotate moves away.
+    static func sequencePath(database: String) -> String {
+        (database as NSString).deletingLastPathComponent + "/event-seq"
+    }
+
+    /// The stored places the device was at when the daemon last stopped (visits whose
+    /// departure was never seen): no second ARRIVED for them.
+    private func restoredArrivals(_ resolver: StoreTargetResolver?) -> Set<String> {
+        guard let resolver else { return [] }
+        do {
+            let ids = try resolver.openArrivals(user: CurrentUser.name)
+            if !ids.isEmpty { logger.info("restored: at \(ids.sorted().joined(separator: ", ")) (arrived before the restart, not departed)") }
+            return ids
+        } catch {
+            logger.error("cannot read which places the device is at from the database: \(error); a restart there may count as a new arrival")
+            return []
+        }
     }
 
     /// Who may write, with names resolved now (never while a client waits).
@@ -191,7 +216,7 @@ public final class Daemon: Sendable {
 
     /// SIGHUP: a good file replaces what can change live (engine tuning, tracking, who may
     /// write, the log path); a bad one is reported and the running configuration kept.
-    private func reloadConfiguration(host: EngineHost, commands: DaemonCommands, router: SyncCommandRouter, outputs: DaemonOutputs,
+    private func reloadConfiguration(host: EngineHost, commands: DaemonCommands, router: SyncCommandRouter, outputs: EventPublisher,
                                      resolver: StoreTargetResolver?) {
         guard let configPath else { return }
         let fresh: Configuration
