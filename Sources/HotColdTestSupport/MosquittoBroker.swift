@@ -101,6 +101,12 @@ public final class MQTTSubscriber: @unchecked Sendable {
         public var retained: Bool
         public var topic: String
         public var payload: String
+
+        public init(retained: Bool, topic: String, payload: String) {
+            self.retained = retained
+            self.topic = topic
+            self.payload = payload
+        }
     }
 
     public let port: UInt16

@@ -80,7 +80,7 @@ struct MQTTBridgeTests {
         let late = try MQTTSubscriber(port: broker.port, topics: ["hotcold/t/car1/state", "hotcold/t/car1/status"])
         defer { late.stop() }
         let retained = late.wait { m in m.count >= 2 }
-        #expect(retained.allSatisfy(\.retained))
+        #expect(retained.allSatisfy { $0.retained })
         #expect(retained.contains { $0.topic.hasSuffix("/status") && $0.payload == "online" })
         let state = try #require(retained.first { $0.topic.hasSuffix("/state") })
         let s = try #require(LineClient.object(state.payload))
@@ -225,7 +225,8 @@ struct MQTTBridgeTests {
         let loc = try #require(LineClient.object(locations.last!.payload))
         #expect(loc["_type"] as? String == "location")
         #expect(loc["tst"] is Int)
-        #expect(abs((loc["lat"] as? Double ?? 0) + 30.30) < 0.001)
+        let locLat = loc["lat"] as? Double ?? 0
+        #expect(abs(locLat + 30.30) < 0.001)
         #expect(loc["tid"] as? String == "ne")
         #expect(loc["vel"] as? Int == 36)
         let late = try MQTTSubscriber(port: broker.port, topics: ["owntracks/t/phone"])

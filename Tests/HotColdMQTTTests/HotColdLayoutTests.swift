@@ -47,10 +47,10 @@ import Testing
         let c = try #require(s.targetCoordinates["p"])
         let back = Coordinate(latitude: -30.3, longitude: 153.1).distance(to: c)
         #expect(abs(back - 1000) < 0.01)
-        #expect(throws: EventDecodingError.self) {
+        #expect(throws: WireError.self) {
             try StatusSnapshot(statusLine: #"{"class":"STATUS","gps":{"state":"fix","last_fix":{"time":"x","lat":0,"lon":0}}}"#)
         }
-        #expect(throws: EventDecodingError.self) {
+        #expect(throws: WireError.self) {
             try StatusSnapshot(statusLine: #"{"class":"STATUS","gps":{"state":"fix","last_fix":{"time":"2025-01-01T00:00:30.000Z","lat":95,"lon":0}}}"#)
         }
     }
@@ -58,8 +58,8 @@ import Testing
     @Test func sequencedEventReadsSeqAndRefusesBadOnes() throws {
         #expect(try SequencedEvent(line: #"{"class":"GPS","time":"2024-11-23T07:25:05.000Z","state":"fix"}"#).seq == nil)
         #expect(try SequencedEvent(line: #"{"class":"GPS","seq":18446744073709551615,"time":"2024-11-23T07:25:05.000Z","state":"fix"}"#).seq == UInt64.max)
-        #expect(throws: EventDecodingError.self) { try SequencedEvent(line: #"{"class":"GPS","seq":-1,"time":"2024-11-23T07:25:05.000Z","state":"fix"}"#) }
-        #expect(throws: EventDecodingError.self) { try SequencedEvent(line: #"{"class":"GPS","seq":1.5,"time":"2024-11-23T07:25:05.000Z","state":"fix"}"#) }
-        #expect(throws: EventDecodingError.self) { try SequencedEvent(line: #"{"class":"GPS","seq":"1","time":"2024-11-23T07:25:05.000Z","state":"fix"}"#) }
+        #expect(throws: WireError.self) { try SequencedEvent(line: #"{"class":"GPS","seq":-1,"time":"2024-11-23T07:25:05.000Z","state":"fix"}"#) }
+        #expect(throws: WireError.self) { try SequencedEvent(line: #"{"class":"GPS","seq":1.5,"time":"2024-11-23T07:25:05.000Z","state":"fix"}"#) }
+        #expect(throws: WireError.self) { try SequencedEvent(line: #"{"class":"GPS","seq":"1","time":"2024-11-23T07:25:05.000Z","state":"fix"}"#) }
     }
 }

@@ -19,22 +19,20 @@ public struct SequencedEvent: Sendable, Equatable {
     /// Longest line the bridge accepts from the daemon (the daemon's own request cap).
     public static let maximumLineBytes = 64 * 1024
 
-    public init(line: String) throws(EventDecodingError) {
+    public init(line: String) throws(WireError) {
         guard line.utf8.count <= Self.maximumLineBytes else {
-            throw EventDecodingError(message: "event line of \(line.utf8.count) bytes (over \(Self.maximumLineBytes))")
+            throw WireError("event line of \(line.utf8.count) bytes (over \(Self.maximumLineBytes))")
         }
         do {
             event = try Event(jsonLine: line)
-        } catch let e as EventDecodingError {
-            throw e
         } catch {
-            throw EventDecodingError(message: "\(error)")
+            throw WireError("\(error)")
         }
         let number: SeqField
         do {
             number = try JSONDecoder().decode(SeqField.self, from: Data(line.utf8))
         } catch {
-            throw EventDecodingError(message: "field seq: expected a whole number ≥ 0: \(error)")
+            throw WireError("field seq: expected a whole number ≥ 0: \(error)")
         }
         self.seq = number.seq
         self.line = line

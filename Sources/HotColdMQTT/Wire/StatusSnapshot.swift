@@ -72,22 +72,22 @@ public struct StatusSnapshot: Sendable, Equatable {
     public static let maximumTargets = 1000
 
     /// Reads a `STATUS` line. Throws naming the field that is missing or out of range.
-    public init(statusLine line: String) throws(EventDecodingError) {
+    public init(statusLine line: String) throws(WireError) {
         let w: Wire
         do {
             w = try JSONDecoder().decode(Wire.self, from: Data(line.utf8))
         } catch {
-            throw EventDecodingError(message: "STATUS: \(error)")
+            throw WireError("STATUS: \(error)")
         }
-        guard w.class == "STATUS" else { throw EventDecodingError(message: "expected a STATUS, got \(w.class)") }
+        guard w.class == "STATUS" else { throw WireError("expected a STATUS, got \(w.class)") }
         gpsState = w.gps?.state ?? "unknown"
         if let f = w.gps?.last_fix {
             guard let time = ISO8601.parse(f.time) else {
-                throw EventDecodingError(message: "STATUS gps.last_fix.time: not an ISO-8601 time: \(f.time)")
+                throw WireError("STATUS gps.last_fix.time: not an ISO-8601 time: \(f.time)")
             }
             let c = Coordinate(latitude: f.lat, longitude: f.lon)
             guard c.isValid else {
-                throw EventDecodingError(message: "STATUS gps.last_fix: coordinate out of range: \(f.lat),\(f.lon)")
+                throw WireError("STATUS gps.last_fix: coordinate out of range: \(f.lat),\(f.lon)")
             }
             let accuracy = f.accuracy_m.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
             let speed = f.speed_mps.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
@@ -98,10 +98,10 @@ public struct StatusSnapshot: Sendable, Equatable {
         var list: [TrackedTarget] = []
         for (i, t) in (w.targets ?? []).prefix(Self.maximumTargets).enumerated() {
             guard t.distance_m.isFinite, t.distance_m >= 0, t.distance_m < 40_100_000 else {
-                throw EventDecodingError(message: "STATUS targets[\(i)].distance_m out of range: \(t.distance_m)")
+                throw WireError("STATUS targets[\(i)].distance_m out of range: \(t.distance_m)")
             }
             guard t.bearing_deg.isFinite, (-360...360).contains(t.bearing_deg) else {
-                throw EventDecodingError(message: "STATUS targets[\(i)].bearing_deg out of range: \(t.bearing_deg)")
+                throw WireError("STATUS targets[\(i)].bearing_deg out of range: \(t.bearing_deg)")
             }
             list.append(TrackedTarget(target: t.target, distance: t.distance_m, bearing: t.bearing_deg,
                                       tier: t.tier, tierName: t.tier_name, trend: t.trend, arrived: t.arrived))
