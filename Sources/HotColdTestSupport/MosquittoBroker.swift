@@ -22,7 +22,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     public let port: UInt16
     public let dir: TemporaryDirectory
     public let configPath: String
-    private var process: Process?
+    private var process: SpawnedProcess?
     private let lock = NSLock()
 
     public static var available: Bool { FileManager.default.isExecutableFile(atPath: executable) }
@@ -59,16 +59,11 @@ public final class MosquittoBroker: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let p = process, p.isRunning { return }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.executable)
-        p.arguments = ["-c", configPath]
-        p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try p.run()
+        let p = try SpawnedProcess([Self.executable, "-c", configPath])
         process = p
         let deadline = Date().addingTimeInterval(timeout)
         while !FreePort.isListeningTCP(port) {
-            if !p.isRunning { throw Failure(description: "mosquitto exited \(p.terminationStatus): \(log)") }
+            if !p.isRunning { throw Failure(description: "mosquitto exited: \(log)") }
             if Date() > deadline { throw Failure(description: "mosquitto not listening on \(port) after \(timeout) s: \(log)") }
             usleep(20_000)
         }
@@ -79,8 +74,11 @@ public final class MosquittoBroker: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let p = process, p.isRunning else { return }
-        Glibc.kill(p.processIdentifier, signal)
-        p.waitUntilExit()
+        p.signal(signal)
+        if p.wait(timeout: 10) == nil {
+            p.signal(SIGKILL)
+            p.wait(timeout: 5)
+        }
     }
 
     public var isRunning: Bool { lock.withLock { process?.isRunning ?? false } }
@@ -113,7 +111,7 @@ public final class MQTTSubscriber: @unchecked Sendable {
     public let clientID: String
     public let topics: [String]
     private let output: String
-    private var process: Process?
+    private var process: SpawnedProcess?
 
     public init(port: UInt16, topics: [String], clientID: String = "test-sub-\(UUID().uuidString.prefix(6))") throws {
         self.port = port
@@ -130,24 +128,16 @@ public final class MQTTSubscriber: @unchecked Sendable {
     }
 
     public func start() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-        p.arguments = ["-h", "127.0.0.1", "-p", String(port), "-c", "-i", clientID, "-q", "1", "-F", "%r %t %p"]
-            + topics.flatMap { ["-t", $0] }
-        let handle = FileHandle(forWritingAtPath: output)!
-        handle.seekToEndOfFile()
-        p.standardOutput = handle
-        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try p.run()
-        process = p
+        process = try SpawnedProcess(
+            ["/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", String(port), "-c", "-i", clientID, "-q", "1",
+             "-F", "%r %t %p"] + topics.flatMap { ["-t", $0] },
+            stdout: output)
     }
 
     public var isRunning: Bool { process?.isRunning ?? false }
 
     public func stop() {
-        guard let p = process, p.isRunning else { return }
-        kill(p.processIdentifier, SIGTERM)
-        p.waitUntilExit()
+        process?.terminate()
     }
 
     /// Everything received so far, in arrival order.

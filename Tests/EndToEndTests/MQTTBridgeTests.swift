@@ -53,7 +53,7 @@ struct MQTTBridgeTests {
         let bridge = try BridgeProcess(dir: dir, brokerPort: broker.port, device: "car1")
         defer { bridge.stop() }
         _ = sub.wait { $0.contains { $0.topic == "hotcold/t/car1/status" && $0.payload == "online" } }
-        let client = try daemon.connect()
+        let client = try LineClient(path: dir.path("hc.sock"))
         try client.waitUntilGPSDConnected()
 
         let feeder = NMEAFeeder(track: track, udpPort: gpsd.udpPort!, interval: 0.05)
@@ -116,7 +116,7 @@ struct MQTTBridgeTests {
         var bridge = try BridgeProcess(dir: dir, brokerPort: broker.port, device: "car2")
         defer { bridge.stop() }
         _ = sub.wait { $0.contains { $0.payload == "online" } }
-        try daemon.connect().waitUntilGPSDConnected()
+        try LineClient(path: dir.path("hc.sock")).waitUntilGPSDConnected()
 
         let feeder = NMEAFeeder(track: track, udpPort: gpsd.udpPort!, interval: 0.04)
         feeder.start()
@@ -192,7 +192,7 @@ struct MQTTBridgeTests {
         defer { daemon.stop() }
         let bridge = try BridgeProcess(dir: dir, brokerPort: broker.port, device: "phone", layout: "owntracks")
         defer { bridge.stop() }
-        try daemon.connect().waitUntilGPSDConnected()
+        try LineClient(path: dir.path("hc.sock")).waitUntilGPSDConnected()
         usleep(500_000)
         let feeder = NMEAFeeder(track: track, udpPort: gpsd.udpPort!, interval: 0.05)
         feeder.start()

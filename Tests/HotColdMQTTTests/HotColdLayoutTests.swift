@@ -26,7 +26,7 @@ import Testing
         let p = HotColdLayout.state(s, seq: 77, topics: topics)
         #expect(p.topic == "hotcold/jane/car/state")
         #expect(p.retain)
-        #expect(p.payload == #"{"class":"STATE","seq":77,"gps":"fix","last_fix":{"time":"2025-01-01T00:00:00.000Z","lat":-30.3000000,"lon":153.1000000,"mode":3,"accuracy_m":4.2,"speed_mps":1.25},"targets":[{"target":{"id":"a","name":"A","kind":"point"},"distance_m":12.500,"bearing_deg":270.0,"tier":7,"tier_name":"burning","trend":"hotter","arrived":true}]}"#)
+        #expect(p.payload == #"{"class":"STATE","seq":77,"gps":"fix","last_fix":{"time":"2025-01-01T00:00:00.000Z","lat":-30.3,"lon":153.1,"mode":3,"accuracy_m":4.2,"speed_mps":1.25},"targets":[{"target":{"id":"a","name":"A","kind":"point"},"distance_m":12.5,"bearing_deg":270,"tier":7,"tier_name":"burning","trend":"hotter","arrived":true}]}"#)
     }
 
     @Test func topicLevelsRefuseWildcardsSeparatorsAndEmptiness() {
