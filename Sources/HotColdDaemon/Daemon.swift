@@ -74,6 +74,10 @@ public final class Daemon: Sendable {
         try? FileManager.default.createDirectory(
             atPath: (config.log.path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let log = EventLog(path: config.log.path, logger: logger)
+        let sequence = EventSequence(path: Self.sequencePath(database: config.store.database),
+                                     logFloor: EventLogReader().lastSequence(path: config.log.path) ?? 0,
+                                     logger: logger)
+        let restored = restoredArrivals(resolver)
 
         let endpoint: SocketEndpoint
         if let activated = try SocketActivation.listenFDs().first {
@@ -85,11 +89,11 @@ public final class Daemon: Sendable {
         var socketOptions = SocketServerOptions()
         socketOptions.logger = logger
         let server = try SocketServer(endpoint: endpoint, options: socketOptions)
-        let outputs = DaemonOutputs(socket: server, log: log)
+        let outputs = EventPublisher(socket: server, log: log, sequence: sequence, logger: logger)
         let host = EngineHost(
             engine: ProximityEngine(targets: targets, mode: mode, config: config.engine),
             tracking: description, sink: outputs, resolver: resolver,
-            arrivalUser: CurrentUser.name, logger: logger)
+            arrivalUser: CurrentUser.name, restored: restored, logger: logger)
         // The web API sync runs beside the engine, never on its path: a hung server only
         // delays the sync (every request has a deadline).
         let sync = resolver.flatMap { r in
@@ -136,8 +140,29 @@ public final class Daemon: Sendable {
         _ = notifier.stopping()
         logger.info("stopping")
         gpsd.stop()
+        host.stop()
         server.shutdown()
         outputs.log?.close()
+    }
+
+    /// Event sequence numbers are reserved in the state directory, beside the database: not
+    /// beside the log, which logrotate moves away.
+    static func sequencePath(database: String) -> String {
+        (database as NSString).deletingLastPathComponent + "/event-seq"
+    }
+
+    /// The stored places the device was at when the daemon last stopped (visits whose
+    /// departure was never seen): no second ARRIVED for them.
+    private func restoredArrivals(_ resolver: StoreTargetResolver?) -> Set<String> {
+        guard let resolver else { return [] }
+        do {
+            let ids = try resolver.openArrivals(user: CurrentUser.name)
+            if !ids.isEmpty { logger.info("restored: at \(ids.sorted().joined(separator: ", ")) (arrived before the restart, not departed)") }
+            return ids
+        } catch {
+            logger.error("cannot read which places the device is at from the database: \(error); a restart there may count as a new arrival")
+            return []
+        }
     }
 
     private func initialTargets(_ c: Configuration, resolver: StoreTargetResolver?)
@@ -169,7 +194,7 @@ public final class Daemon: Sendable {
 
     /// SIGHUP: a good file replaces what can change live (engine tuning, tracking, who may
     /// write, the log path); a bad one is reported and the running configuration kept.
-    private func reloadConfiguration(host: EngineHost, commands: DaemonCommands, outputs: DaemonOutputs,
+    private func reloadConfiguration(host: EngineHost, commands: DaemonCommands, outputs: EventPublisher,
                                      resolver: StoreTargetResolver?) {
         guard let configPath else { return }
         let fresh: Configuration

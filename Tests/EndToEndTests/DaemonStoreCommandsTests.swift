@@ -21,7 +21,7 @@ import Testing
         }
         let c = client!
         let v = try c.reply(VersionReply.self)
-        #expect(v.protoMajor == 1 && v.protoMinor == 1)
+        #expect(v.protoMajor == 1 && v.protoMinor == ProtocolVersion.minor)
         return c
     }
 

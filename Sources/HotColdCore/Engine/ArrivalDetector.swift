@@ -70,6 +70,11 @@ public struct ArrivalDetector: Sendable, Equatable {
 
     public mutating func reset() { state = .away }
 
+    /// Starts out arrived: the device was already here before this detector saw a fix (a
+    /// restart while parked at the target), so the next fixes inside send nothing and fixes
+    /// beyond the exit band depart.
+    public mutating func restoreArrived() { state = .arrived }
+
     /// Arrived and not yet departed.
     public var isArrived: Bool {
         switch state {

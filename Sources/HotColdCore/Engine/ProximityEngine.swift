@@ -32,6 +32,8 @@ public struct ProximityEngine: Sendable {
     private var lastGoodTime: Double?
     // The previous trusted position and time, for passes between fixes; nil after a break.
     private var segmentStart: (Coordinate, Double)?
+    // Target ids restored as already arrived that are not tracked yet (see `restoreArrivals`).
+    private var restoredPending: Set<String> = []
 
     private var roamRefresh: Double { max(1000, roamRadius * 0.1) }
     private var roamRadius: Double {
@@ -44,6 +46,44 @@ public struct ProximityEngine: Sendable {
         self.mode = mode
         self.targets = targets
         setUp()
+    }
+
+    /// Marks targets the device is already at when the engine starts: the places with a stored
+    /// visit whose departure was never seen (the daemon restarted while parked there).
+    ///
+    /// A restored target counts as arrived from the start, so fixes inside its arrival radius
+    /// send no second ARRIVED, `snapshot()` and `poll()` show it as arrived, and fixes confirming
+    /// it is beyond the exit band send DEPARTED by the usual rule (`departureDwellFixes`
+    /// consecutive fixes). The state is an explicit input rather than something the engine
+    /// looks up, so a replay given the same input gives the same events.
+    ///
+    /// Call it before the first fix. Ids not tracked yet (roam admits targets as they come in
+    /// range; a later `retarget` may bring them) wait until their target is tracked; ids of
+    /// targets the engine never tracks are simply kept.
+    ///
+    /// ```swift
+    /// var engine = ProximityEngine(targets: catalogue, mode: .roam(radius: 5000))
+    /// engine.restoreArrivals(["big-banana"])   // parked there when the daemon stopped
+    /// ```
+    public mutating func restoreArrivals(_ targetIDs: Set<String>) {
+        restoredPending.formUnion(targetIDs)
+        applyRestoredArrivals()
+    }
+
+    /// Target ids restored as arrived whose targets are not tracked yet.
+    public var pendingRestoredArrivals: Set<String> { restoredPending }
+
+    private mutating func applyRestoredArrivals() {
+        guard !restoredPending.isEmpty else { return }
+        var applied: [String] = []
+        for k in trackedOrder.indices {
+            let id = targets[trackedOrder[k]].id
+            if restoredPending.contains(id) {
+                trackers[k].arrival.restoreArrived()
+                applied.append(id)
+            }
+        }
+        restoredPending.subtract(applied)
     }
 
     /// Replaces the target set and the mode; every tracker starts afresh.
@@ -70,6 +110,7 @@ public struct ProximityEngine: Sendable {
         case .roam:
             grid = SpatialGrid(coordinates: targets.map(\.coordinate))
         }
+        applyRestoredArrivals()
     }
 
     // MARK: - Input
@@ -218,7 +259,9 @@ public struct ProximityEngine: Sendable {
         // Keep the order sorted so output order never depends on arrival order into range.
         let pos = trackedOrder.firstIndex { $0 > i } ?? trackedOrder.count
         trackedOrder.insert(i, at: pos)
-        trackers.insert(TargetTracker(), at: pos)
+        var tracker = TargetTracker()
+        if !restoredPending.isEmpty, restoredPending.remove(targets[i].id) != nil { tracker.arrival.restoreArrived() }
+        trackers.insert(tracker, at: pos)
         isTracked.insert(i)
     }
 

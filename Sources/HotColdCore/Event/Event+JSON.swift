@@ -1,9 +1,21 @@
 import Foundation
 
 extension Event {
-    /// The event as one line of the wire schema (no trailing newline). Byte-identical for equal events.
-    public var jsonLine: String {
+    /// The event as one line of the wire schema (no trailing newline). Byte-identical for equal
+    /// events. Without a sequence number: what `hotcold replay` prints.
+    public var jsonLine: String { encoded(seq: nil) }
+
+    /// The event as the daemon publishes it (socket and log): `"seq":N` right after `"class"`.
+    ///
+    /// ```swift
+    /// event.jsonLine(seq: 42)   // {"class":"ARRIVED","seq":42,"time":…}
+    /// ```
+    public func jsonLine(seq: Int) -> String { encoded(seq: seq) }
+
+    @inline(__always)
+    private func encoded(seq: Int?) -> String {
         var o = JSONLine(class: className)
+        if let seq { o.add("seq", seq) }
         o.add("time", time: time)
         switch self {
         case .proximity(let p):
@@ -65,6 +77,7 @@ extension Event {
 
     private struct Wire: Decodable {
         var `class`: String
+        var seq: Int?
         var time: String
         var target: TargetRef?
         var distance_m: Double?

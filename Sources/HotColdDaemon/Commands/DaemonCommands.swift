@@ -56,7 +56,10 @@ public final class DaemonCommands: SocketCommandHandler {
 
     public func greeting(for client: ClientInfo) -> [String] { [ProtocolVersion.greeting] }
 
-    public func disconnected(_ client: ClientInfo, reason: String) { staging.forget(client.id) }
+    public func disconnected(_ client: ClientInfo, reason: String) {
+        staging.forget(client.id)
+        host.publisher?.cancelCatchUp(client: client.id)
+    }
 
     /// Upload files staged now (tests check that a broken upload leaves none).
     public var stagedUploads: [String] { staging.stagedFiles }
@@ -74,11 +77,11 @@ public final class DaemonCommands: SocketCommandHandler {
         }
         switch request {
         case .version: return [ProtocolVersion.greeting]
-        case .watch(let w): return [watch(w, client)]
+        case .watch(let w): return watch(w, client).map { [$0] } ?? []
         case .status: return [WireCoding.line(statusReply(for: client))]
         case .poll:
             let lines = host.poll()
-            return lines + [WireCoding.line(PollReply(count: lines.count))]
+            return lines + [WireCoding.line(PollReply(count: lines.count, at: host.visits.at))]
         case .hunt(let h): later(client) { try self.hunt(h) }
         case .roam(let r): later(client) { try self.roam(r, user: Self.user(client)) }
         case .upload(let u):
@@ -153,10 +156,16 @@ public final class DaemonCommands: SocketCommandHandler {
 
     // MARK: - Commands
 
-    private func watch(_ w: WatchRequest, _ client: ClientInfo) -> String {
+    private func watch(_ w: WatchRequest, _ client: ClientInfo) -> String? {
         let sub = Subscription(watching: w.enable, classes: w.classes.map(Set.init), targets: w.targets.map(Set.init))
+        let reply = WatchReply(enable: w.enable, classes: w.classes, targets: w.targets)
+        host.publisher?.cancelCatchUp(client: client.id)
+        // With `since`: the log's events first, then live; the reply comes from the replay.
+        if w.enable, let since = w.since, let publisher = host.publisher {
+            return publisher.watch(client: client.id, subscription: sub, since: since, reply: reply)
+        }
         _ = server.setWatch(client: client.id, sub)
-        return WireCoding.line(WatchReply(enable: w.enable, classes: w.classes, targets: w.targets))
+        return WireCoding.line(reply)
     }
 
     private func hunt(_ h: HuntRequest) throws -> String {
@@ -208,7 +217,7 @@ public final class DaemonCommands: SocketCommandHandler {
         let mayWrite = client.map(self.mayWrite) ?? true
         return StatusReply(
             time: Date(), uptimeS: host.uptimeSeconds, gps: e.gps, tracking: e.tracking, targets: e.targets,
-            counters: e.counters, latencyUs: e.latency,
+            counters: e.counters, latencyUs: e.latency, visits: e.visits, sequence: e.sequence,
             socket: .init(path: server.path ?? "", clients: c.clients, clientsTotal: c.accepted, dropped: c.dropped,
                           linesIn: c.linesIn, linesOut: c.linesOut),
             log: log, config: extras.configPath, database: mayWrite ? extras.database : nil)

@@ -9,8 +9,15 @@ import Synchronization
 /// fixes from gpsd, the heartbeat, and socket commands (hunt, roam, poll, status).
 ///
 /// The engine itself stays pure; this is where clocks, the store and the outputs meet it.
-/// Each fix's events are recorded (visits) and published (log, socket) under the same lock,
-/// so they leave in engine order, and an ARRIVED is in the store before anyone hears of it.
+/// Each fix's events go to the ``EventGate`` under the engine lock, which publishes them at
+/// once (numbered, to the log and the socket) — except an ARRIVED or DEPARTED at a stored
+/// place, which waits there until its visit is stored by the ``VisitRecorder`` on its own
+/// thread. So an ARRIVED is in the store before anyone hears of it, yet a busy or full
+/// database never holds up the engine.
+///
+/// The places the device is "at" (arrived, not departed) are kept here: restored from the
+/// store at start, and given back to the engine whenever it starts afresh (hunt, roam,
+/// reload), so neither a restart nor a retarget is a new arrival.
 public final class EngineHost: Sendable {
     public enum Link: String, Sendable { case connecting, connected, lost }
 
@@ -24,9 +31,9 @@ public final class EngineHost: Sendable {
         var fixes = 0
         var untimed = 0
         var events = 0
-        var visitErrors = 0
         var latency = LatencyRecorder()
-        var arrivalUser: String
+        /// Stored places arrived at and not departed from (restored ones included).
+        var at: Set<String>
     }
 
     /// How the current target set came about, for `status`.
@@ -38,17 +45,31 @@ public final class EngineHost: Sendable {
 
     private let state: Mutex<State>
     private let sink: any EventSink
+    private let gate: EventGate
     private let resolver: (any TargetResolver)?
+    /// The places restored as "at" when the daemon started.
+    public let restored: Set<String>
     private let logger: Logger
     public let startedAt = Date()
     private let startedMonotonic = GPSDSource.monotonicNanoseconds()
 
+    /// `restored`: the stored places the device is at already (open visits), handed to the engine.
     public init(engine: ProximityEngine, tracking: TrackingDescription, sink: any EventSink,
-                resolver: (any TargetResolver)?, arrivalUser: String, logger: Logger) {
-        self.state = Mutex(State(engine: engine, trackingDescription: tracking, arrivalUser: arrivalUser))
+                resolver: (any TargetResolver)?, arrivalUser: String, restored: Set<String> = [],
+                visitLimits: VisitRecorder.Limits = .init(), logger: Logger) {
+        var engine = engine
+        if !restored.isEmpty { engine.restoreArrivals(restored) }
+        self.state = Mutex(State(engine: engine, trackingDescription: tracking, at: restored))
         self.sink = sink
+        self.gate = EventGate(sink: sink, resolver: resolver, user: arrivalUser, limits: visitLimits, logger: logger)
         self.resolver = resolver
+        self.restored = restored
         self.logger = logger
+    }
+
+    /// Lets waiting visits be stored for up to `grace` (shutdown).
+    public func stop(grace: Duration = .seconds(2)) {
+        gate.recorder?.stop(grace: grace)
     }
 
     // MARK: - Input
@@ -67,11 +88,7 @@ public final class EngineHost: Sendable {
                 state.linkReason = reason
                 if was != .lost {
                     logger.warning("gpsd lost: \(reason); retrying")
-                    var o = JSONLine(class: "GPS")
-                    o.add("time", time: Self.fixTimeNow(state))
-                    o.add("state", GPSState.lost.rawValue)
-                    o.add("reason", reason)
-                    sink.publish(line: o.text, filter: .watchers(className: "GPS", targetID: nil))
+                    sink.publish(.gpsLost(time: Self.fixTimeNow(state), reason: reason))
                     state.events += 1
                 }
             case .fix(let fix, let receivedAt):
@@ -106,22 +123,16 @@ public final class EngineHost: Sendable {
     }
 
     private func publish(_ events: [Event], _ state: inout State) {
+        guard !events.isEmpty else { return }
         for e in events {
-            if case .arrived(let p) = e, let resolver, p.target.kind != .point {
-                // The visit is stored before the event leaves: a crash in between replays the
-                // arrival next time, and the episode key keeps it from counting twice.
-                let episode = "\(p.target.id)@\(ISO8601.format(p.time))"
-                do {
-                    try resolver.recordArrival(targetID: p.target.id, user: state.arrivalUser,
-                                               at: p.time.timeIntervalSince1970, episode: episode)
-                } catch {
-                    state.visitErrors += 1
-                    logger.error("cannot record the visit to \(p.target.id): \(error)")
-                }
+            switch e {
+            case .arrived(let p) where gate.recordsVisits(for: p.target): state.at.insert(p.target.id)
+            case .departed(let p) where gate.recordsVisits(for: p.target): state.at.remove(p.target.id)
+            default: break
             }
-            sink.publish(line: e.jsonLine, filter: BroadcastFilter(e))
-            state.events += 1
         }
+        gate.submit(events)
+        state.events += events.count
     }
 
     /// "Now" on the fixes' own timeline: the last fix time plus the monotonic time since it
@@ -139,6 +150,8 @@ public final class EngineHost: Sendable {
     public func retarget(_ targets: [Target], mode: TrackingMode, description: TrackingDescription) {
         state.withLock { state in
             state.engine.retarget(targets, mode: mode)
+            // Still at the same places: a new target set is no new arrival.
+            if !state.at.isEmpty { state.engine.restoreArrivals(state.at) }
             state.trackingDescription = description
             // Start measuring at once from the last position, if any.
             if let f = state.lastFix {
@@ -154,6 +167,7 @@ public final class EngineHost: Sendable {
         state.withLock { state in
             guard config != state.engine.config else { return }
             state.engine = ProximityEngine(targets: state.engine.targets, mode: state.engine.mode, config: config)
+            if !state.at.isEmpty { state.engine.restoreArrivals(state.at) }
         }
     }
 
@@ -170,6 +184,15 @@ public final class EngineHost: Sendable {
     }
 
     public var resolverAvailable: Bool { resolver != nil }
+    /// The publisher, when the sink is the daemon's (for `watch` with `since`).
+    public var publisher: EventPublisher? { sink as? EventPublisher }
+
+    /// Visits for `status` and `poll`: where the device is, and how storing them goes.
+    public var visits: VisitsStatus {
+        let at = state.withLock { $0.at }
+        return VisitsStatus(at: at.sorted(), restored: restored.sorted(),
+                            recorder: gate.recorder?.status ?? .init(), heldEvents: gate.heldCount)
+    }
     public var targetResolver: (any TargetResolver)? { resolver }
 
     /// The engine's part of `status`, as values.
@@ -179,12 +202,15 @@ public final class EngineHost: Sendable {
         public var targets: [StatusReply.TargetState]
         public var counters: StatusReply.Counters
         public var latency: StatusReply.Latency
+        public var visits: StatusReply.Visits
+        public var sequence: StatusReply.Sequence?
     }
 
     /// Everything `status` reports about the engine side: the state is copied under the lock
     /// and turned into values after it is released.
     public func statusSnapshot() -> StatusSnapshot {
         let s = state.withLock { $0 }
+        let visits = self.visits
         let lastFix = s.lastFix.flatMap { f in
             f.coordinate.map { c in
                 StatusReply.LastFix(time: f.time, lat: c.latitude, lon: c.longitude, mode: Int(f.mode.rawValue),
@@ -203,9 +229,10 @@ public final class EngineHost: Sendable {
             },
             counters: .init(fixes: s.fixes, fixesAccepted: s.engine.stats.accepted, fixesUntimed: s.untimed,
                             outliers: s.engine.stats.outliers, outOfOrder: s.engine.stats.outOfOrder,
-                            events: s.events, visitErrors: s.visitErrors),
+                            events: s.events, visitErrors: visits.recorder.failed + visits.recorder.dropped),
             latency: .init(samples: Int(clamping: s.latency.count), p50: s.latency.microseconds(atPercentile: 50),
-                           p99: s.latency.microseconds(atPercentile: 99), max: s.latency.maxMicroseconds))
+                           p99: s.latency.microseconds(atPercentile: 99), max: s.latency.maxMicroseconds),
+            visits: visits.reply, sequence: publisher?.sequence.status.reply)
     }
 
     /// Where the receiver was at the last fix (for `near` without a point).

@@ -82,6 +82,21 @@ public final class SocketServer: Sendable {
         registry.send(to: client, lines: [line])
     }
 
+    /// Queues several lines for one client, in order. False if it is gone, closing, or overflowed.
+    @discardableResult
+    public func send(to client: ClientID, lines: [String]) -> Bool {
+        registry.send(to: client, lines: lines)
+    }
+
+    /// Bytes waiting in a client's output queue (nil if it is gone or closing): lets a sender
+    /// of many lines (a replay) pace itself instead of overflowing the queue.
+    public func queuedBytes(of client: ClientID) -> Int? {
+        registry.connection(client)?.shared.withLock { $0.closing == nil ? $0.queue.count : nil }
+    }
+
+    /// The per-client output queue's bound, in bytes.
+    public var queueLimitBytes: Int { registry.options.queueLimitBytes }
+
     /// Sets what `broadcast` delivers to a client. False if it is gone. Any thread.
     @discardableResult
     public func setWatch(client: ClientID, _ subscription: Subscription) -> Bool {

@@ -24,4 +24,14 @@ public struct StoreTargetResolver: TargetResolver {
         _ = try store.recordArrival(placeID: targetID, user: user, at: Date(timeIntervalSince1970: time),
                                     episode: episode)
     }
+
+    public func recordDeparture(targetID: String, user: String, at time: Double) throws {
+        _ = try store.recordDeparture(placeID: targetID, user: user, at: Date(timeIntervalSince1970: time))
+    }
+
+    public func openArrivals(user: String) throws -> Set<String> {
+        try store.openArrivals(user: user)
+    }
+
+    public func isTransient(_ error: any Error) -> Bool { Store.isTransient(error) }
 }

@@ -11,6 +11,12 @@ public protocol TargetResolver: Sendable {
     func roamTargets(_ filter: RoamFilter) throws -> [Target]
     /// Records an automatic visit for an arrival; idempotent for the same episode.
     func recordArrival(targetID: String, user: String, at time: Double, episode: String) throws
+    /// Records the departure on the open visit (idempotent: a second call closes nothing).
+    func recordDeparture(targetID: String, user: String, at time: Double) throws
+    /// Stored places the user is still at (visits with no departure), restored at start.
+    func openArrivals(user: String) throws -> Set<String>
+    /// Whether a failed write may succeed later (database busy or full): then it is retried.
+    func isTransient(_ error: any Error) -> Bool
 }
 
 /// Which stored places roam mode follows.

@@ -22,13 +22,17 @@ public struct WatchReply: FixedClassMessage, Equatable {
     public var since: Int?
     /// When `since` is older than the log holds: the first sequence number still available.
     public var sinceGap: Int?
+    /// With `since`: how many logged events follow this reply before the live stream.
+    public var replay: Int?
 
-    public init(enable: Bool, classes: [String]? = nil, targets: [String]? = nil, since: Int? = nil, sinceGap: Int? = nil) {
+    public init(enable: Bool, classes: [String]? = nil, targets: [String]? = nil, since: Int? = nil,
+                sinceGap: Int? = nil, replay: Int? = nil) {
         self.enable = enable
         self.classes = classes
         self.targets = targets
         self.since = since
         self.sinceGap = sinceGap
+        self.replay = replay
     }
 }
 
@@ -36,7 +40,12 @@ public struct WatchReply: FixedClassMessage, Equatable {
 public struct PollReply: FixedClassMessage, Equatable {
     public static let wireClass = "POLL"
     public var count: Int
-    public init(count: Int) { self.count = count }
+    /// The stored places the device is at (arrived, not departed; restored ones included).
+    public var at: [String]?
+    public init(count: Int, at: [String]? = nil) {
+        self.count = count
+        self.at = at
+    }
 }
 
 /// The reply to `hunt` and `roam`: what is tracked now.

@@ -18,6 +18,8 @@ public struct StatusReply: FixedClassMessage, Equatable {
     public var targets: [TargetState]
     public var counters: Counters
     public var latencyUs: Latency
+    public var visits: Visits?
+    public var sequence: Sequence?
     public var socket: Socket?
     public var log: Log?
     public var config: String?
@@ -26,7 +28,7 @@ public struct StatusReply: FixedClassMessage, Equatable {
 
     public init(time: Date, release: String = ProtocolVersion.release, uptimeS: Double, gps: GPS,
                 tracking: Tracking, targets: [TargetState], counters: Counters, latencyUs: Latency,
-                socket: Socket? = nil, log: Log? = nil, config: String? = nil, database: String? = nil) {
+                visits: Visits? = nil, sequence: Sequence? = nil, socket: Socket? = nil, log: Log? = nil, config: String? = nil, database: String? = nil) {
         self.time = time
         self.release = release
         self.uptimeS = Finite.round(uptimeS, 0)
@@ -35,6 +37,8 @@ public struct StatusReply: FixedClassMessage, Equatable {
         self.targets = targets
         self.counters = counters
         self.latencyUs = latencyUs
+        self.visits = visits
+        self.sequence = sequence
         self.socket = socket
         self.log = log
         self.config = config

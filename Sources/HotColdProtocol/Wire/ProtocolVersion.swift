@@ -3,11 +3,13 @@
 ///
 /// Minor 1 added typed `ERROR` codes, the store reads (`search`, `place`, `near`, `visits`,
 /// `observations`, `outbox`, `export`/`download`) and the uploads (`upload`/`chunk`, `import`,
-/// `submit`), so that every `hotcold` command can go through the daemon.
+/// `submit`), so that every `hotcold` command can go through the daemon. Minor 2 added `seq`
+/// on every event, `watch` with `since` (`replay`, `since_gap`), `visits` and `sequence` in
+/// `STATUS`, and `at` in `POLL`.
 public enum ProtocolVersion {
     public static let release = "0.1.0"
     public static let major = 1
-    public static let minor = 1
+    public static let minor = 2
 
     /// The greeting as a reply value.
     public static var reply: VersionReply {

@@ -8,12 +8,13 @@ import GRDB
 /// ```
 public enum StoreMigrations {
     /// Identifiers in order; the first is the schema of the first release.
-    public static let identifiers = ["v1", "v2-outbox"]
+    public static let identifiers = ["v1", "v2-outbox", "v3-visit-departure"]
 
     public static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
         m.registerMigration("v1", migrate: v1)
         m.registerMigration("v2-outbox", migrate: v2Outbox)
+        m.registerMigration("v3-visit-departure", migrate: v3VisitDeparture)
         return m
     }
 
@@ -188,5 +189,21 @@ public enum StoreMigrations {
             t.column("value", .text).notNull()
             t.column("updated_at", .datetime).notNull()
         }
+    }
+
+    /// When the device left the place of an automatic visit. NULL while it is still there: the
+    /// daemon restores those places at start, so a restart is no new arrival.
+    ///
+    /// Visits stored before this version never recorded their departure; they are closed here
+    /// with their arrival time (the only time known), so an upgrade does not make the daemon
+    /// believe it is still at every place ever visited. At worst, an upgrade while parked at a
+    /// place sends that one arrival again.
+    static func v3VisitDeparture(_ db: Database) throws {
+        try db.alter(table: "visit") { t in
+            t.add(column: "departed_at", .datetime)
+        }
+        try db.execute(sql: "UPDATE visit SET departed_at = visited_at WHERE method = 'automatic'")
+        // The daemon's start-up query: this user's automatic visits with no departure.
+        try db.create(index: "visit_open", on: "visit", columns: ["user", "departed_at", "method"])
     }
 }

@@ -20,9 +20,11 @@ public struct Visit: StoreRecord, Identifiable, Hashable {
     /// The arrival episode that produced an automatic visit; nil for manual ones.
     public var episode: String?
     public var photoPath: String?
+    /// When the device left (automatic visits); nil while it is still there, and for manual visits.
+    public var departedAt: Date?
 
     public init(id: Int64? = nil, placeId: String, user: String, visitedAt: Date, method: VisitMethod,
-                episode: String? = nil, photoPath: String? = nil) {
+                episode: String? = nil, photoPath: String? = nil, departedAt: Date? = nil) {
         self.id = id
         self.placeId = placeId
         self.user = user
@@ -30,6 +32,7 @@ public struct Visit: StoreRecord, Identifiable, Hashable {
         self.method = method
         self.episode = episode
         self.photoPath = photoPath
+        self.departedAt = departedAt
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

@@ -1,0 +1,189 @@
+import Foundation
+import Glibc
+import HotColdCore
+import HotColdProtocol
+
+extension EventPublisher {
+    /// `watch` with `since`: replays the logged events numbered above `since` that the
+    /// subscription accepts, then goes live, with no gap and no duplicate at the switch.
+    ///
+    /// The live side is registered first, under the publishing lock: from that moment the
+    /// client's live events are buffered here (its socket subscription accepts nothing), and
+    /// every event numbered below that moment is already in the log. A thread of its own then
+    /// reads the log (never the socket loop or the engine), sends the `WATCH` reply (with
+    /// `since_gap`, the first number it is complete from, when the log no longer reaches back
+    /// to `since`), the
+    /// replayed lines paced to the client's reading, then the buffered ones, and — under the
+    /// lock again, so no event slips between — hands the subscription to the socket.
+    ///
+    /// Returns nil when the replay has started (the reply comes from it), or an `ERROR` line.
+    public func watch(client: ClientID, subscription: Subscription, since: Int, reply: WatchReply) -> String? {
+        guard let socket else { return Self.error(.internal, "no socket") }
+        let started = state.withLock { s -> (end: Int, logPath: String?)? in
+            if s.catchUps[client] == nil, s.catchUps.count >= limits.maxConcurrent { return nil }
+            s.catchUps[client] = CatchUp(subscription: subscription)
+            // Stays "watching" (so a client that shut its write side is not closed) but accepts nothing.
+            socket.setWatch(client: client, Subscription(watching: true, classes: [], targets: nil))
+            return (sequence.peekNext, s.log?.path)
+        }
+        guard let started else {
+            return Self.error(.busy, "\(limits.maxConcurrent) clients are replaying from the log already; try again in a moment")
+        }
+        let thread = Thread { [self] in
+            replay(client: client, subscription: subscription, since: since, end: started.end,
+                   logPath: started.logPath, reply: reply, socket: socket)
+        }
+        thread.name = "hotcold.watch-since"
+        thread.start()
+        return nil
+    }
+
+    /// Forgets a replay in progress (a new `watch` from the same client, or it left).
+    public func cancelCatchUp(client: ClientID) {
+        _ = state.withLock { $0.catchUps.removeValue(forKey: client) }
+    }
+
+    /// Clients replaying from the log now.
+    public var catchingUp: Int { state.withLock { $0.catchUps.count } }
+
+    private func replay(client: ClientID, subscription: Subscription, since: Int, end: Int,
+                        logPath: String?, reply: WatchReply, socket: SocketServer) {
+        let wantsTargets = subscription.targets != nil
+        let result: EventLogReader.Result
+        if let logPath {
+            result = limits.reader.read(path: logPath, after: since, before: end) { header, bytes in
+                let target = wantsTargets && header.className != "GPS" ? Self.targetID(bytes) : nil
+                return subscription.accepts(.watchers(className: header.className, targetID: target))
+            }
+        } else {
+            let complete = since + 1 >= end
+            result = .init(lines: [], isComplete: complete, firstSeq: complete ? since + 1 : end)
+        }
+        var o = reply
+        o.since = since
+        if !result.isComplete { o.sinceGap = result.firstSeq }
+        o.replay = result.lines.count
+        if !result.isComplete {
+            logger.notice("watch since \(since) from \(client): the log starts at \(result.firstSeq); events in between are gone")
+        }
+        var lastSent = since
+        guard send([WireCoding.line(o)], client, socket), pace(result.lines, after: &lastSent, client, socket) else {
+            return cleanUp(client)
+        }
+        // Drain what arrived meanwhile in batches, then switch over under the lock.
+        while true {
+            guard waitForRoom(client, socket) else { return cleanUp(client) }
+            let step = state.withLock { s -> Step in
+                guard var c = s.catchUps[client] else { return .cancelled }
+                if c.overflowed {
+                    s.catchUps[client] = nil
+                    return .overflowed
+                }
+                if c.bytes <= min(limits.maxBufferedBytes / 16, socket.queueLimitBytes / 4) {
+                    let lines = c.buffer.filter { $0.seq > lastSent }.map(\.text)
+                    s.catchUps[client] = nil
+                    if !lines.isEmpty { socket.send(to: client, lines: lines) }
+                    socket.setWatch(client: client, subscription)
+                    return .live
+                }
+                let taken = c.buffer
+                c.buffer = []
+                c.bytes = 0
+                s.catchUps[client] = c
+                return .batch(taken)
+            }
+            switch step {
+            case .live, .cancelled:
+                // A newer watch from the same client owns its subscription now.
+                return
+            case .overflowed:
+                socket.disconnect(client, reason: overflowReason)
+                return
+            case .batch(let lines):
+                guard pace(lines, after: &lastSent, client, socket) else { return cleanUp(client) }
+            }
+        }
+    }
+
+    private enum Step {
+        case batch([EventLogReader.Line]), live, cancelled, overflowed
+    }
+
+    /// Sends lines in batches of a quarter of the client's queue, waiting for it to read.
+    private func pace(_ lines: [EventLogReader.Line], after lastSent: inout Int, _ client: ClientID,
+                      _ socket: SocketServer) -> Bool {
+        let batchBytes = max(4096, socket.queueLimitBytes / 4)
+        var i = 0
+        while i < lines.count {
+            var batch: [String] = []
+            var bytes = 0
+            while i < lines.count, bytes < batchBytes {
+                if lines[i].seq > lastSent {
+                    batch.append(lines[i].text)
+                    bytes += lines[i].text.utf8.count + 1
+                    lastSent = lines[i].seq
+                }
+                i += 1
+            }
+            guard send(batch, client, socket) else { return false }
+        }
+        return true
+    }
+
+    /// Waits until the client's queue has room for a batch, then queues it. False when the
+    /// client is gone, the replay was cancelled, or the client stopped reading.
+    private func send(_ lines: [String], _ client: ClientID, _ socket: SocketServer) -> Bool {
+        guard !lines.isEmpty else { return true }
+        guard waitForRoom(client, socket) else { return false }
+        return socket.send(to: client, lines: lines)
+    }
+
+    /// Waits (polling, on the replay's own thread) until a quarter of the client's queue is
+    /// free. False when the client is gone, the replay was cancelled, or the client has not
+    /// read for `stallTimeout` (then it is disconnected).
+    private func waitForRoom(_ client: ClientID, _ socket: SocketServer) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + limits.stallTimeout
+        let roomNeeded = max(4096, socket.queueLimitBytes / 4)
+        while true {
+            let overflowed = state.withLock { s -> Bool? in
+                guard let c = s.catchUps[client] else { return nil }
+                if c.overflowed { s.catchUps[client] = nil }
+                return c.overflowed
+            }
+            guard let overflowed else { return false }
+            if overflowed {
+                socket.disconnect(client, reason: overflowReason)
+                return false
+            }
+            guard let queued = socket.queuedBytes(of: client) else { return false }
+            if queued == 0 || queued + roomNeeded <= socket.queueLimitBytes { return true }
+            if clock.now > deadline {
+                socket.disconnect(client, reason: "watch: the replay stalled: client not reading for \(limits.stallTimeout)")
+                return false
+            }
+            usleep(2_000)
+        }
+    }
+
+    private var overflowReason: String {
+        "watch: more than \(limits.maxBufferedLines) events or \(limits.maxBufferedBytes) bytes arrived during the replay; reconnect with since set to the last seq received"
+    }
+
+    private func cleanUp(_ client: ClientID) {
+        cancelCatchUp(client: client)
+    }
+
+    /// The target id of a published line, when it has one.
+    static func targetID(_ bytes: ArraySlice<UInt8>) -> String? {
+        struct Probe: Decodable {
+            struct Ref: Decodable { var id: String }
+            var target: Ref?
+        }
+        return (try? JSONDecoder().decode(Probe.self, from: Data(bytes)))?.target?.id
+    }
+
+    static func error(_ code: ErrorCode, _ message: String) -> String {
+        WireCoding.line(ErrorReply(ProtocolError(code, command: "watch", message)))
+    }
+}

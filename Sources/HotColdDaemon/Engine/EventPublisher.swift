@@ -1,0 +1,93 @@
+import Foundation
+import HotColdCore
+import Logging
+import Synchronization
+
+/// The daemon's sink: numbers every event, appends it to the log and queues it for the
+/// socket's watchers, in one order under one lock, so a number, a log position and a socket
+/// position always agree. Clients catching up after `watch` with `since` get the live events
+/// buffered here until their replay from the log is done (see ``watch(client:subscription:since:reply:)``).
+///
+/// ```swift
+/// let publisher = EventPublisher(socket: server, log: log, sequence: seq, logger: logger)
+/// publisher.publish(.engine(event))   // {"class":"PROXIMITY","seq":42,…} to the log and the socket
+/// ```
+public final class EventPublisher: EventSink {
+    struct State {
+        var log: EventLog?
+        var catchUps: [ClientID: CatchUp] = [:]
+        var published = 0
+    }
+
+    /// A client replaying from the log: live events it wants wait here meanwhile.
+    struct CatchUp {
+        var subscription: Subscription
+        var buffer: [EventLogReader.Line] = []
+        var bytes = 0
+        var overflowed = false
+    }
+
+    let state: Mutex<State>
+    public let socket: SocketServer?
+    public let sequence: EventSequence
+    let logger: Logger
+    let limits: CatchUpLimits
+
+    public init(socket: SocketServer?, log: EventLog?, sequence: EventSequence,
+                limits: CatchUpLimits = CatchUpLimits(), logger: Logger) {
+        self.socket = socket
+        self.state = Mutex(State(log: log))
+        self.sequence = sequence
+        self.limits = limits
+        self.logger = logger
+    }
+
+    /// The log; replaced on reload when its path changes.
+    public var log: EventLog? {
+        get { state.withLock { $0.log } }
+        set { state.withLock { $0.log = newValue } }
+    }
+
+    public func publish(_ event: PublishedEvent) {
+        state.withLock { s in
+            let seq = sequence.next()
+            let line = event.line(seq: seq)
+            let filter = event.filter
+            s.log?.append(line)
+            _ = socket?.broadcast(line: line, filter: filter)
+            s.published += 1
+            guard !s.catchUps.isEmpty else { return }
+            for id in Array(s.catchUps.keys) {
+                guard var c = s.catchUps[id], !c.overflowed, c.subscription.accepts(filter) else { continue }
+                if c.buffer.count >= limits.maxBufferedLines || c.bytes + line.utf8.count > limits.maxBufferedBytes {
+                    c.overflowed = true
+                    c.buffer = []
+                    c.bytes = 0
+                } else {
+                    c.buffer.append(.init(seq: seq, text: line))
+                    c.bytes += line.utf8.count
+                }
+                s.catchUps[id] = c
+            }
+        }
+    }
+
+    /// Events published since start.
+    public var publishedCount: Int { state.withLock { $0.published } }
+}
+
+/// Bounds on `watch` with `since`.
+public struct CatchUpLimits: Sendable {
+    /// Clients replaying at once; more are asked to try again.
+    public var maxConcurrent = 8
+    /// Live events held for one client while its replay runs; beyond this it is disconnected
+    /// (and reconnects with its last number).
+    public var maxBufferedLines = 20_000
+    public var maxBufferedBytes = 4 << 20
+    /// How long a replay waits for a client that does not read before dropping it.
+    public var stallTimeout: Duration = .seconds(30)
+    /// What is read from the log for one replay.
+    public var reader = EventLogReader()
+
+    public init() {}
+}

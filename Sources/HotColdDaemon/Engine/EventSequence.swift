@@ -1,0 +1,214 @@
+import Foundation
+import Glibc
+import Logging
+import Synchronization
+
+/// Hands out event sequence numbers that never repeat, across restarts and log rotation.
+///
+/// Numbers are reserved in blocks, durably, before they are used: a small file in the state
+/// directory holds the highest number reserved so far. At start the sequence continues above
+/// both that and the last number found in the log, and the first block is reserved before any
+/// event leaves; later blocks are reserved in the background once half of the current one is
+/// used, so ``next()`` never waits for the disk. A restart skips what was reserved and not
+/// used: gaps are fine, repeats are not. Only a burst of more than half a block before the
+/// background write lands makes ``next()`` wait for it (at the default 10,000, that is 5,000
+/// events within one fsync).
+///
+/// When the file cannot be written (read-only, disk full), numbering goes on past the
+/// reservation rather than stopping the engine; the problem is reported once, shown in
+/// `status` (`unreserved` counts the numbers given out beyond the reservation: only those
+/// could repeat after a crash), and the reservation is retried every few seconds.
+///
+/// ```swift
+/// let seq = EventSequence(path: "/var/lib/hotcold/event-seq", logFloor: 41, logger: logger)
+/// seq.next()   // 42 (or above what an earlier run reserved)
+/// ```
+public final class EventSequence: Sendable {
+    public let path: String
+    let blockSize: Int
+    private let retryInterval: Duration
+    private let logger: Logger
+    private let writer = DispatchQueue(label: "hotcold.event-seq", qos: .utility)
+    private let clock = ContinuousClock()
+
+    /// The largest value the file may hold: far below overflow, and exact in a JSON double.
+    static let maximum = 1 << 53
+
+    private struct State {
+        var next: Int
+        var reservedThrough: Int
+        var extending = false
+        var lastFailure: ContinuousClock.Instant?
+        var error: String?
+        var unreserved = 0
+    }
+    private let state: Mutex<State>
+
+    /// What `status` shows.
+    public struct Status: Sendable, Equatable {
+        /// The last number given out (0 before the first event).
+        public var last: Int
+        public var reservedThrough: Int
+        public var unreserved: Int
+        public var error: String?
+    }
+
+    /// Reads the reservation file, continues above it and above `logFloor` (the last number in
+    /// the log), and reserves the first block now.
+    public init(path: String, logFloor: Int = 0, blockSize: Int = 10_000,
+                retryInterval: Duration = .seconds(5), logger: Logger) {
+        self.path = path
+        self.blockSize = max(2, blockSize)
+        self.retryInterval = retryInterval
+        self.logger = logger
+        var start = max(0, min(logFloor, Self.maximum)) + 1
+        switch Self.load(path) {
+        case .missing:
+            break
+        case .value(let v):
+            start = max(start, v + 1)
+        case .unreadable(let problem):
+            // Unknown how far an earlier run went: leave a wide gap above what the log shows.
+            logger.error("event sequence: \(problem); continuing 1000000 above the log's last number")
+            start += 1_000_000
+        }
+        var s = State(next: start, reservedThrough: start - 1)
+        let target = start - 1 + self.blockSize
+        if let problem = Self.store(target, at: path) {
+            s.error = problem
+            s.lastFailure = clock.now
+            logger.error("event sequence: \(problem); numbering goes on, but a crash before it can be stored may repeat numbers")
+        } else {
+            s.reservedThrough = target
+        }
+        state = Mutex(s)
+    }
+
+    /// The next number. Never blocks on I/O; reserves the following block in the background.
+    public func next() -> Int {
+        if state.withLock({ $0.next > $0.reservedThrough && $0.error == nil }) {
+            // Outran the reservation: wait for the write in flight, or make one now.
+            writer.sync { reserveNow() }
+        }
+        let (n, reserve) = state.withLock { s -> (Int, Int?) in
+            let n = s.next
+            s.next += 1
+            if n > s.reservedThrough { s.unreserved += 1 }
+            guard !s.extending, s.next + blockSize / 2 > s.reservedThrough else { return (n, nil) }
+            if let f = s.lastFailure, clock.now - f < retryInterval { return (n, nil) }
+            s.extending = true
+            return (n, max(s.reservedThrough, s.next - 1) + blockSize)
+        }
+        if let reserve { extend(to: reserve) }
+        return n
+    }
+
+    /// The number the next event will get, without taking it.
+    public var peekNext: Int { state.withLock { $0.next } }
+
+    public var status: Status {
+        state.withLock { s in
+            Status(last: s.next - 1, reservedThrough: s.reservedThrough, unreserved: s.unreserved, error: s.error)
+        }
+    }
+
+    /// Waits for a reservation in progress (tests, shutdown).
+    func settle() { writer.sync {} }
+
+    private func extend(to target: Int) {
+        writer.async { [self] in store(target) }
+    }
+
+    /// On the writer queue: reserves a block above what is used now, if still needed.
+    private func reserveNow() {
+        let target = state.withLock { s -> Int? in
+            guard s.next > s.reservedThrough, s.error == nil else { return nil }
+            s.extending = true
+            return max(s.reservedThrough, s.next - 1) + blockSize
+        }
+        if let target { store(target) }
+    }
+
+    /// On the writer queue: writes `target` (never less than what was written before).
+    private func store(_ target: Int) {
+        let target = max(target, state.withLock { $0.reservedThrough })
+        let problem = Self.store(target, at: path)
+        let report: String? = state.withLock { s in
+            s.extending = false
+            if let problem {
+                let first = s.error == nil
+                s.error = problem
+                s.lastFailure = clock.now
+                return first ? "event sequence: \(problem); numbering goes on, but a crash before it can be stored may repeat numbers" : nil
+            }
+            s.reservedThrough = max(s.reservedThrough, target)
+            s.lastFailure = nil
+            guard s.error != nil else { return nil }
+            s.error = nil
+            return "event sequence: reserved through \(target) again"
+        }
+        if let report { problem == nil ? logger.notice("\(report)") : logger.error("\(report)") }
+    }
+
+    // MARK: - The file
+
+    enum Loaded: Equatable { case missing, value(Int), unreadable(String) }
+
+    /// The file holds one decimal number and a newline.
+    static func load(_ path: String) -> Loaded {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            let code = errno
+            return code == ENOENT ? .missing : .unreadable("cannot open \(path): \(String(cString: strerror(code)))")
+        }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let n = read(fd, &buffer, buffer.count)
+        guard n >= 0 else { return .unreadable("cannot read \(path): \(String(cString: strerror(errno)))") }
+        let text = String(decoding: buffer[..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty, text.count <= 16, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+              let v = Int(text), v <= maximum else {
+            return .unreadable("\(path), line 1: expected a whole number of at most 16 digits, found \"\(text.prefix(20))\"")
+        }
+        return .value(v)
+    }
+
+    /// Writes `value` durably: a temporary file, fsync, rename over the old one, fsync the
+    /// directory. A crash leaves the old number or the new one, never a torn file.
+    /// Returns what went wrong, or nil.
+    static func store(_ value: Int, at path: String) -> String? {
+        let tmp = path + ".tmp"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
+        guard fd >= 0 else { return "cannot create \(tmp): \(String(cString: strerror(errno)))" }
+        let bytes = Array("\(value)\n".utf8)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if n > 0 { done += n; continue }
+            if n < 0, errno == EINTR { continue }
+            let code = n < 0 ? errno : ENOSPC
+            close(fd)
+            unlink(tmp)
+            return "cannot write \(tmp): \(String(cString: strerror(code)))"
+        }
+        if fsync(fd) != 0 {
+            let code = errno
+            close(fd)
+            unlink(tmp)
+            return "cannot sync \(tmp): \(String(cString: strerror(code)))"
+        }
+        close(fd)
+        guard rename(tmp, path) == 0 else {
+            let code = errno
+            unlink(tmp)
+            return "cannot rename \(tmp) to \(path): \(String(cString: strerror(code)))"
+        }
+        let dir = (path as NSString).deletingLastPathComponent
+        let dfd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 {
+            _ = fsync(dfd)
+            close(dfd)
+        }
+        return nil
+    }
+}
