@@ -37,7 +37,7 @@ public final class SpawnedProcess: @unchecked Sendable {
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, arguments[0], &actions, &attr, argv, environ)
         guard rc == 0 else {
-            throw LineClient.Failure(description: "posix_spawn \(arguments[0]): \(String(cString: strerror(rc)))")
+            throw TestFailure("posix_spawn \(arguments[0]): \(String(cString: strerror(rc)))")
         }
         self.pid = pid
     }

@@ -198,7 +198,7 @@ private final class ReplaySocket: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard ok == 0, listen(listener, 4) == 0 else {
-            throw LineClient.Failure(description: "bind \(path): \(String(cString: strerror(errno)))")
+            throw TestFailure("bind \(path): \(String(cString: strerror(errno)))")
         }
     }
 
@@ -210,7 +210,7 @@ private final class ReplaySocket: @unchecked Sendable {
     func acceptBridge(timeout: Double) throws {
         var p = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
         guard poll(&p, 1, Int32(timeout * 1000)) == 1 else {
-            throw LineClient.Failure(description: "no bridge connected within \(timeout) s")
+            throw TestFailure("no bridge connected within \(timeout) s")
         }
         client = accept(listener, nil, nil)
         send(#"{"class":"VERSION","release":"bench","proto_major":1,"proto_minor":1}"#)
