@@ -80,7 +80,10 @@ private final class FleetRun: @unchecked Sendable {
     }
 
     func run() throws -> FleetResult {
-        let broker = try MosquittoBroker.start(extra: ["max_inflight_messages 100", "max_queued_messages 1000000"])
+        // The test harness saves persistence on every change (durability under kill -9); a broker
+        // in service saves periodically, so the benchmark does too.
+        let broker = try MosquittoBroker.start(extra: ["max_inflight_messages 100", "max_queued_messages 1000000",
+                                                       "autosave_on_changes false", "autosave_interval 1800"])
         defer { broker.stop() }
         let dir = try TemporaryDirectory("mqtt-bench")
         defer { dir.remove() }
