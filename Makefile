@@ -20,8 +20,9 @@ CONFDIR     = $(PREFIX)/etc/hotcold
 DATADIR     = $(PREFIX)/share/hotcold
 DOCDIR      = $(PREFIX)/share/doc/hotcold
 
-PROGRAMS = hotcoldd hotcold hotcold-sync
-UNITS    = hotcoldd.service hotcoldd.socket hotcold-sync.service
+PROGRAMS = hotcoldd hotcold hotcold-sync hotcold-mqtt
+UNITS    = hotcoldd.service hotcoldd.socket hotcold-sync.service hotcold-mqtt.service
+CONFIGS  = hotcoldd.toml hotcold-mqtt.toml
 
 .PHONY: all build install uninstall test
 
@@ -31,6 +32,7 @@ build:
 	$(SWIFT) build -c $(CONFIG) --product hotcoldd
 	$(SWIFT) build -c $(CONFIG) --product hotcold
 	$(SWIFT) build -c $(CONFIG) --product hotcold-sync
+	$(SWIFT) build -c $(CONFIG) --product hotcold-mqtt
 
 test:
 	./scripts/test
@@ -50,14 +52,15 @@ install:
 	done
 	install -m 0644 systemd/hotcold.sysusers "$(DESTDIR)$(SYSUSERSDIR)/hotcold.conf"
 	@# The configuration is the administrator's once installed: never overwrite it.
-	if [ -f config/hotcoldd.toml ]; then \
-	    if [ -e "$(DESTDIR)$(CONFDIR)/hotcoldd.toml" ]; then \
-	        install -m 0644 config/hotcoldd.toml "$(DESTDIR)$(CONFDIR)/hotcoldd.toml.new"; \
-	        echo "make install: kept $(DESTDIR)$(CONFDIR)/hotcoldd.toml; the new default is hotcoldd.toml.new"; \
+	for c in $(CONFIGS); do \
+	    [ -f "config/$$c" ] || continue; \
+	    if [ -e "$(DESTDIR)$(CONFDIR)/$$c" ]; then \
+	        install -m 0644 "config/$$c" "$(DESTDIR)$(CONFDIR)/$$c.new"; \
+	        echo "make install: kept $(DESTDIR)$(CONFDIR)/$$c; the new default is $$c.new"; \
 	    else \
-	        install -m 0644 config/hotcoldd.toml "$(DESTDIR)$(CONFDIR)/hotcoldd.toml"; \
+	        install -m 0644 "config/$$c" "$(DESTDIR)$(CONFDIR)/$$c"; \
 	    fi; \
-	fi
+	done
 	if [ -d data ]; then \
 	    (cd data && find . -type d) | while read -r d; do install -d -m 0755 "$(DESTDIR)$(DATADIR)/$$d"; done; \
 	    (cd data && find . -type f) | while read -r f; do install -m 0644 "data/$$f" "$(DESTDIR)$(DATADIR)/$$f"; done; \

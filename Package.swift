@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "hotcoldd", targets: ["hotcoldd"]),
         .executable(name: "hotcold", targets: ["hotcold"]),
         .executable(name: "hotcold-sync", targets: ["hotcold-sync"]),
+        .executable(name: "hotcold-mqtt", targets: ["hotcold-mqtt"]),
         .library(name: "HotColdCore", targets: ["HotColdCore"]),
         .library(name: "HotColdProtocol", targets: ["HotColdProtocol"]),
     ],
@@ -26,6 +27,11 @@ let package = Package(
             name: "CGPS",
             pkgConfig: "libgps",
             providers: [.apt(["libgps-dev"])]),
+        // libmosquitto (the MQTT client library): a module map and shim header, nothing else.
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]),
         // Values and pure logic: geodesy, fixes, tiers, trend, arrival, the proximity engine. No I/O.
         .target(name: "HotColdCore"),
         // The socket's wire: Codable requests (validated while decoding), replies, events, error
@@ -60,6 +66,20 @@ let package = Package(
                 "HotColdDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // The fleet bridge: a socket client of the daemon that publishes to an MQTT broker
+        // (hotcold's own topics or OwnTracks'), at least once, resuming from the broker's last PUBACK.
+        .target(
+            name: "HotColdMQTT",
+            dependencies: [
+                "HotColdCore", "HotColdConfig", "CMosquitto",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]),
+        .executableTarget(
+            name: "hotcold-mqtt",
+            dependencies: [
+                "HotColdMQTT",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .executableTarget(
             name: "hotcold",
             dependencies: [
@@ -77,7 +97,7 @@ let package = Package(
         // Prints throughput figures; not a test (machines are shared and noisy).
         .executableTarget(
             name: "hotcold-bench",
-            dependencies: ["HotColdCore", "GPSInput", "HotColdStore", "HotColdTestSupport"]),
+            dependencies: ["HotColdCore", "GPSInput", "HotColdStore", "HotColdTestSupport", "HotColdMQTT"]),
         // Test helpers shared by the test targets: data paths, temp dirs, subprocesses, gpsd.
         .target(name: "HotColdTestSupport", dependencies: ["HotColdProtocol"], path: "Sources/HotColdTestSupport"),
         .testTarget(
@@ -91,6 +111,7 @@ let package = Package(
         .testTarget(name: "HotColdStoreTests", dependencies: ["HotColdTestSupport", "HotColdStore", "HotColdCore"]),
         .testTarget(name: "HotColdSyncTests", dependencies: ["HotColdTestSupport", "HotColdSync", "HotColdSyncProtocol", "HotColdStore", "HotColdCore", "HotColdConfig"]),
         .testTarget(name: "HotColdDaemonTests", dependencies: ["HotColdTestSupport", "HotColdDaemon", "HotColdCore", "HotColdStore"]),
+        .testTarget(name: "HotColdMQTTTests", dependencies: ["HotColdTestSupport", "HotColdMQTT", "HotColdCore"]),
         // Runs the built executables as subprocesses against real files, gpsd and sockets.
         .testTarget(name: "EndToEndTests", dependencies: ["HotColdCore", "HotColdStore", "HotColdTestSupport"]),
     ]

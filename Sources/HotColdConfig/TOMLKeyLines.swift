@@ -3,10 +3,10 @@
 /// TOMLKit reports positions only for syntax errors; keys are found by a light scan of the
 /// text that follows table headers and `key = value` lines (enough for a configuration file,
 /// which has no need for dotted keys or inline tables).
-struct TOMLKeyLines {
+public struct TOMLKeyLines {
     private var lines: [String: Int] = [:]
 
-    init(text: String) {
+    public init(text: String) {
         var table = ""
         for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
@@ -24,7 +24,7 @@ struct TOMLKeyLines {
         }
     }
 
-    func line(of key: String) -> Int? { lines[key] }
+    public func line(of key: String) -> Int? { lines[key] }
 }
 
 import Foundation

@@ -7,3 +7,4 @@ if wants("engine") { benchEngine() }
 if wants("readers") { benchReaders() }
 if wants("store") { benchStore() }
 if wants("replay") { benchReplay() }
+if which.contains("mqtt") { benchMQTT() }   // only when asked: it starts a broker and N bridges

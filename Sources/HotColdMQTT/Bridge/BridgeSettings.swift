@@ -1,0 +1,81 @@
+import Foundation
+import HotColdConfig
+
+/// Everything the bridge needs to run, resolved from the configuration and the environment:
+/// the device's name, secrets read from their files or systemd credentials, the state directory.
+public struct BridgeSettings: Sendable {
+    public var socketPath: String
+    public var daemonReconnectMax: Double
+    public var layout: TopicLayout
+    public var topics: Topics
+    public var trackerID: String
+    public var client: MosquittoClient.Options
+    public var stateDirectory: String
+    public var statusInterval: Double
+    public var maxPending: Int
+
+    public init(socketPath: String, daemonReconnectMax: Double = 10, layout: TopicLayout, topics: Topics,
+                trackerID: String, client: MosquittoClient.Options, stateDirectory: String,
+                statusInterval: Double = 5, maxPending: Int = 10_000) {
+        self.socketPath = socketPath
+        self.daemonReconnectMax = daemonReconnectMax
+        self.layout = layout
+        self.topics = topics
+        self.trackerID = trackerID
+        self.client = client
+        self.stateDirectory = stateDirectory
+        self.statusInterval = statusInterval
+        self.maxPending = maxPending
+    }
+
+    /// Resolves `config` (read from `file`) against `environment` (`CREDENTIALS_DIRECTORY`,
+    /// `STATE_DIRECTORY`). Errors name the key.
+    public init(config c: BridgeConfiguration, file: String,
+                environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigError) {
+        let device: String
+        if c.topics.device.isEmpty {
+            let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
+            guard Topics.problem(level: host) == nil else {
+                throw ConfigError(file: file, line: nil, key: "topics.device",
+                                  message: "the host name \"\(host)\" cannot be a topic level; set topics.device")
+            }
+            device = host
+        } else {
+            device = c.topics.device
+        }
+        let prefix = c.topics.prefix.isEmpty ? c.topics.layout.defaultPrefix : c.topics.prefix
+        var options = MosquittoClient.Options(
+            host: c.broker.host, port: c.broker.port,
+            clientID: c.broker.clientID.isEmpty ? "hotcold-\(c.topics.user)-\(device)" : c.broker.clientID)
+        options.keepalive = c.broker.keepalive
+        options.maxInflight = c.broker.maxInflight
+        options.reconnectMinSeconds = c.broker.reconnectMin
+        options.reconnectMaxSeconds = c.broker.reconnectMax
+        if !c.broker.username.isEmpty { options.username = c.broker.username }
+        if !c.broker.passwordFile.isEmpty {
+            let path = try CredentialPath.resolve(c.broker.passwordFile, key: "broker.password_file", file: file,
+                                                  environment: environment)
+            options.password = try CredentialPath.readSecret(at: path, key: "broker.password_file", file: file)
+        }
+        if c.tls.enabled {
+            func path(_ v: String, _ key: String) throws(ConfigError) -> String? {
+                guard !v.isEmpty else { return nil }
+                let p = try CredentialPath.resolve(v, key: key, file: file, environment: environment)
+                guard FileManager.default.isReadableFile(atPath: p) else {
+                    throw ConfigError(file: file, line: nil, key: key, message: "cannot read \(p)")
+                }
+                return p
+            }
+            options.tls = MosquittoClient.TLS(caFile: try path(c.tls.caFile, "tls.ca_file"),
+                                              certFile: try path(c.tls.certFile, "tls.cert_file"),
+                                              keyFile: try path(c.tls.keyFile, "tls.key_file"))
+        }
+        let stateDirectory = !c.bridge.stateDirectory.isEmpty ? c.bridge.stateDirectory
+            : (environment["STATE_DIRECTORY"].flatMap { $0.split(separator: ":").first.map(String.init) } ?? "/var/lib/hotcold-mqtt")
+        self.init(socketPath: c.daemon.socket, daemonReconnectMax: c.daemon.reconnectMax,
+                  layout: c.topics.layout, topics: Topics(prefix: prefix, user: c.topics.user, device: device),
+                  trackerID: c.topics.trackerID.isEmpty ? OwnTracksLayout.defaultTrackerID(device: device) : c.topics.trackerID,
+                  client: options, stateDirectory: stateDirectory,
+                  statusInterval: c.bridge.statusInterval, maxPending: c.bridge.maxPending)
+    }
+}

@@ -1,0 +1,66 @@
+/// `hotcold-mqtt.toml`: where the daemon is, which broker, which layout. Every default here is
+/// the one `config/hotcold-mqtt.toml` documents.
+public struct BridgeConfiguration: Sendable, Equatable {
+    public struct Daemon: Sendable, Equatable {
+        /// The daemon's Unix socket.
+        public var socket = "/run/hotcold/hotcold.sock"
+        /// Longest wait, in seconds, between attempts to reach the daemon (doubling from 0.1 s).
+        public var reconnectMax = 10.0
+    }
+
+    public struct Broker: Sendable, Equatable {
+        public var host = "localhost"
+        public var port = 1883
+        /// Empty: `hotcold-<user>-<device>`. Must stay the same across restarts: the broker
+        /// keeps the persistent session under it.
+        public var clientID = ""
+        public var keepalive = 60
+        public var username = ""
+        /// A file holding the password (first line), or `credential:NAME` for
+        /// `$CREDENTIALS_DIRECTORY/NAME` (systemd's `LoadCredential=`). Empty: no password.
+        public var passwordFile = ""
+        public var maxInflight = 20
+        public var reconnectMin = 1
+        public var reconnectMax = 30
+    }
+
+    public struct TLS: Sendable, Equatable {
+        public var enabled = false
+        /// Empty: the system's trusted CAs.
+        public var caFile = ""
+        /// Client certificate and key for brokers that authenticate by certificate; either may
+        /// be `credential:NAME`.
+        public var certFile = ""
+        public var keyFile = ""
+    }
+
+    public struct Topics: Sendable, Equatable {
+        public var layout: TopicLayout = .hotcold
+        /// Empty: `hotcold` or `owntracks` after the layout.
+        public var prefix = ""
+        public var user = "hotcold"
+        /// Empty: this machine's host name.
+        public var device = ""
+        /// OwnTracks tracker id (`tid`); empty: the device's last two characters.
+        public var trackerID = ""
+    }
+
+    public struct Bridge: Sendable, Equatable {
+        /// Where the acknowledged sequence number is kept. Empty: `$STATE_DIRECTORY` (systemd's
+        /// `StateDirectory=`), else `/var/lib/hotcold-mqtt`.
+        public var stateDirectory = ""
+        /// Seconds between `status` requests for the retained state and OwnTracks locations.
+        public var statusInterval = 5.0
+        /// Unacknowledged messages at most; beyond it the bridge stops reading the daemon and
+        /// catches up from its log later (`watch` `since`).
+        public var maxPending = 10_000
+    }
+
+    public var daemon = Daemon()
+    public var broker = Broker()
+    public var tls = TLS()
+    public var topics = Topics()
+    public var bridge = Bridge()
+
+    public init() {}
+}

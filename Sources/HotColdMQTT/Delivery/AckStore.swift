@@ -1,0 +1,69 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The last sequence number the broker acknowledged, kept in one small file in the bridge's
+/// state directory (`acked-seq`: the number and a newline).
+///
+/// Written to `acked-seq.tmp`, fsynced, renamed over the old file and the directory fsynced:
+/// after a crash or power loss the file holds either the old number or the new one, never a
+/// torn one. A stored number that lags is harmless (the events after it are published again,
+/// duplicates recognisable by `seq`); one that ran ahead would lose events, which this order of
+/// writes rules out.
+public struct AckStore: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public let directory: String
+    public var path: String { directory + "/acked-seq" }
+
+    public init(directory: String) { self.directory = directory }
+
+    /// The stored number, nil when there is none yet. A damaged file is an error naming it.
+    public func load() throws(Failure) -> UInt64? {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if FileManager.default.fileExists(atPath: path) {
+                throw Failure(description: "\(path): cannot read: \(String(cString: strerror(errno)))")
+            }
+            return nil
+        }
+        guard data.count <= 64 else { throw Failure(description: "\(path): \(data.count) bytes, expected one number") }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let n = UInt64(text) else {
+            throw Failure(description: "\(path): expected a whole number, found \"\(text)\"")
+        }
+        return n
+    }
+
+    /// Stores `seq` durably (see the type's comment).
+    public func save(_ seq: UInt64) throws(Failure) {
+        let tmp = path + ".tmp"
+        let bytes = Array("\(seq)\n".utf8)
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw fail("open \(tmp)") }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let e = fail("write \(tmp)")
+                close(fd)
+                throw e
+            }
+            written += n
+        }
+        guard fsync(fd) == 0 else { let e = fail("fsync \(tmp)"); close(fd); throw e }
+        close(fd)
+        guard rename(tmp, path) == 0 else { throw fail("rename \(tmp) to \(path)") }
+        let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dfd >= 0 else { throw fail("open \(directory)") }
+        defer { close(dfd) }
+        guard fsync(dfd) == 0 else { throw fail("fsync \(directory)") }
+    }
+
+    private func fail(_ what: String) -> Failure {
+        Failure(description: "\(what): \(String(cString: strerror(errno)))")
+    }
+}

@@ -1,0 +1,46 @@
+/// Which topics and payloads the bridge publishes (`[topics] layout` in the configuration).
+public enum TopicLayout: String, Sendable, CaseIterable {
+    /// `hotcold/<user>/<device>/{event,visit,state,status}`: the daemon's own JSON, with `seq`.
+    case hotcold
+    /// OwnTracks' format: `_type: location` on `owntracks/<user>/<device>`, `_type: transition`
+    /// on `…/event`, so OwnTracks Recorder, Home Assistant and Node-RED take it as it is.
+    case owntracks
+
+    /// The first topic level when the configuration gives none.
+    public var defaultPrefix: String {
+        switch self {
+        case .hotcold: "hotcold"
+        case .owntracks: "owntracks"
+        }
+    }
+}
+
+/// The topics of one device: `<prefix>/<user>/<device>` and its sub-topics.
+public struct Topics: Sendable, Equatable {
+    public var base: String
+
+    public init(prefix: String, user: String, device: String) {
+        base = "\(prefix)/\(user)/\(device)"
+    }
+
+    public var event: String { base + "/event" }
+    public var visit: String { base + "/visit" }
+    public var state: String { base + "/state" }
+    public var status: String { base + "/status" }
+
+    /// Why `level` cannot be one topic level, or nil when it can: MQTT reserves `+` and `#`
+    /// (wildcards) and `/` (the separator); NUL is refused, and a level must not be empty.
+    public static func problem(level: String) -> String? {
+        if level.isEmpty { return "must not be empty" }
+        if level.utf8.count > 256 { return "longer than 256 bytes" }
+        for ch in level.unicodeScalars {
+            switch ch {
+            case "/": return "must not contain \"/\""
+            case "+", "#": return "must not contain the MQTT wildcard \"\(ch)\""
+            case "\u{0}"..."\u{1F}", "\u{7F}": return "must not contain control characters"
+            default: continue
+            }
+        }
+        return nil
+    }
+}

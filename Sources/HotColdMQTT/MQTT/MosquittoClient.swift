@@ -1,0 +1,202 @@
+import CMosquitto
+import Foundation
+
+/// One MQTT connection through libmosquitto, with its network thread (`mosquitto_loop_start`).
+///
+/// libmosquitto is thread-safe: `publish` may be called from any thread while its own thread
+/// reads, writes, keeps the connection alive, resends unacknowledged QoS 1 messages after a
+/// reconnect (the session is persistent), and reconnects with capped exponential backoff
+/// (`mosquitto_reconnect_delay_set`). What happens is reported to `handler`, on that thread.
+///
+/// ```swift
+/// let client = try MosquittoClient(options: .init(host: "127.0.0.1", port: 1883, clientID: "car-1")) { signal in
+///     if case .published(let mid) = signal { print("PUBACK", mid) }
+/// }
+/// try client.start()
+/// let mid = try client.publish(Publication(topic: "t", payload: "hi"))
+/// ```
+public final class MosquittoClient: @unchecked Sendable {
+    public struct TLS: Sendable, Equatable {
+        /// CA bundle to verify the broker with; nil: the system's trusted CAs.
+        public var caFile: String?
+        /// Client certificate and key (PEM), both or neither.
+        public var certFile: String?
+        public var keyFile: String?
+
+        public init(caFile: String? = nil, certFile: String? = nil, keyFile: String? = nil) {
+            self.caFile = caFile
+            self.certFile = certFile
+            self.keyFile = keyFile
+        }
+    }
+
+    public struct Options: Sendable {
+        public var host: String
+        public var port: Int
+        public var clientID: String
+        /// False: a persistent session, so the broker keeps our unacknowledged state and the
+        /// subscriptions across disconnects.
+        public var cleanSession = false
+        public var keepalive = 60
+        public var username: String?
+        public var password: String?
+        public var tls: TLS?
+        public var will: Publication?
+        public var maxInflight = 20
+        public var reconnectMinSeconds = 1
+        public var reconnectMaxSeconds = 30
+
+        public init(host: String, port: Int, clientID: String) {
+            self.host = host
+            self.port = port
+            self.clientID = clientID
+        }
+    }
+
+    /// What libmosquitto reports, on its network thread.
+    public enum Signal: Sendable {
+        /// CONNACK accepted; `sessionPresent`: the broker still had our session.
+        case connected(sessionPresent: Bool)
+        /// CONNACK refused (bad credentials, …), with the broker's reason.
+        case refused(String)
+        /// The connection is gone (`code` 0: we asked for it).
+        case disconnected(code: Int32)
+        /// PUBACK for message `mid`.
+        case published(mid: Int32)
+        /// A message on a subscribed topic.
+        case message(topic: String, payload: [UInt8], retained: Bool)
+    }
+
+    private static let libraryReady: Bool = { mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue }()
+
+    private let mosq: OpaquePointer
+    private let box: HandlerBox
+    public let options: Options
+    private let lock = NSLock()
+    private var started = false
+
+    public init(options: Options, handler: @escaping @Sendable (Signal) -> Void) throws(MosquittoError) {
+        guard Self.libraryReady else { throw MosquittoError("mosquitto_lib_init", MOSQ_ERR_UNKNOWN.rawValue) }
+        self.options = options
+        box = HandlerBox(handler)
+        guard let m = mosquitto_new(options.clientID, options.cleanSession,
+                                    Unmanaged.passUnretained(box).toOpaque()) else {
+            throw MosquittoError("mosquitto_new", MOSQ_ERR_NOMEM.rawValue)
+        }
+        mosq = m
+        do throws(MosquittoError) {
+            try configure()
+        } catch {
+            mosquitto_destroy(m)
+            throw error
+        }
+    }
+
+    deinit {
+        stop()
+        mosquitto_destroy(mosq)
+    }
+
+    private func configure() throws(MosquittoError) {
+        try check("mosquitto_int_option(PROTOCOL_VERSION)",
+                  mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311))
+        try check("mosquitto_max_inflight_messages_set",
+                  mosquitto_max_inflight_messages_set(mosq, UInt32(clamping: options.maxInflight)))
+        try check("mosquitto_reconnect_delay_set",
+                  mosquitto_reconnect_delay_set(mosq, UInt32(clamping: options.reconnectMinSeconds),
+                                                UInt32(clamping: options.reconnectMaxSeconds), true))
+        if options.username != nil || options.password != nil {
+            try check("mosquitto_username_pw_set", mosquitto_username_pw_set(mosq, options.username, options.password))
+        }
+        if let tls = options.tls {
+            if tls.caFile == nil {
+                try check("mosquitto_int_option(TLS_USE_OS_CERTS)", mosquitto_int_option(mosq, MOSQ_OPT_TLS_USE_OS_CERTS, 1))
+            }
+            try check("mosquitto_tls_set", mosquitto_tls_set(mosq, tls.caFile, nil, tls.certFile, tls.keyFile, nil))
+        }
+        if let will = options.will {
+            try check("mosquitto_will_set",
+                      mosquitto_will_set(mosq, will.topic, Int32(will.payload.utf8.count), will.payload, 1, will.retain))
+        }
+        mosquitto_connect_with_flags_callback_set(mosq) { _, obj, rc, flags in
+            guard let obj else { return }
+            let box = Unmanaged<HandlerBox>.fromOpaque(obj).takeUnretainedValue()
+            if rc == 0 {
+                box.handler(.connected(sessionPresent: flags & 1 != 0))
+            } else {
+                box.handler(.refused(String(cString: mosquitto_connack_string(rc))))
+            }
+        }
+        mosquitto_disconnect_callback_set(mosq) { _, obj, rc in
+            guard let obj else { return }
+            Unmanaged<HandlerBox>.fromOpaque(obj).takeUnretainedValue().handler(.disconnected(code: rc))
+        }
+        mosquitto_publish_callback_set(mosq) { _, obj, mid in
+            guard let obj else { return }
+            Unmanaged<HandlerBox>.fromOpaque(obj).takeUnretainedValue().handler(.published(mid: mid))
+        }
+        mosquitto_message_callback_set(mosq) { _, obj, message in
+            guard let obj, let m = message?.pointee, let topic = m.topic else { return }
+            let count = Int(max(0, m.payloadlen))
+            let bytes: [UInt8] = m.payload.map { p in
+                Array(UnsafeRawBufferPointer(start: p, count: count))
+            } ?? []
+            Unmanaged<HandlerBox>.fromOpaque(obj).takeUnretainedValue()
+                .handler(.message(topic: String(cString: topic), payload: bytes, retained: m.retain))
+        }
+    }
+
+    /// Starts the network thread and the first connection attempt. A broker that is not there
+    /// yet is retried by the thread with the configured backoff.
+    public func start() throws(MosquittoError) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !started else { return }
+        // The thread first, so that a failed first attempt is retried by its loop.
+        try check("mosquitto_loop_start", mosquitto_loop_start(mosq))
+        started = true
+        let rc = mosquitto_connect_async(mosq, options.host, Int32(clamping: options.port), Int32(clamping: options.keepalive))
+        if rc != MOSQ_ERR_SUCCESS.rawValue, rc != MOSQ_ERR_ERRNO.rawValue {
+            // ERRNO (refused, unreachable) is retried by the loop; anything else is a setup error.
+            throw MosquittoError("mosquitto_connect_async \(options.host):\(options.port)", rc)
+        }
+    }
+
+    /// Queues one QoS 1 message; returns its message id (PUBACK comes as `.published(mid:)`).
+    /// While disconnected, libmosquitto keeps it and sends it after the reconnect.
+    @discardableResult
+    public func publish(_ p: Publication) throws(MosquittoError) -> Int32 {
+        var mid: Int32 = 0
+        let bytes = Array(p.payload.utf8)
+        let rc = bytes.withUnsafeBytes { raw in
+            mosquitto_publish(mosq, &mid, p.topic, Int32(clamping: raw.count), raw.baseAddress, 1, p.retain)
+        }
+        try check("mosquitto_publish \(p.topic)", rc)
+        return mid
+    }
+
+    /// Subscribes at QoS 1 (tests and the benchmark's subscriber).
+    public func subscribe(_ pattern: String) throws(MosquittoError) {
+        try check("mosquitto_subscribe \(pattern)", mosquitto_subscribe(mosq, nil, pattern, 1))
+    }
+
+    /// Sends DISCONNECT (no Last Will) and stops the network thread.
+    public func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard started else { return }
+        started = false
+        mosquitto_disconnect(mosq)
+        mosquitto_loop_stop(mosq, false)
+    }
+
+    private func check(_ call: String, _ rc: Int32) throws(MosquittoError) {
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw MosquittoError(call, rc) }
+    }
+}
+
+/// Holds the handler where libmosquitto's C callbacks can find it (`obj`).
+private final class HandlerBox: @unchecked Sendable {
+    let handler: @Sendable (MosquittoClient.Signal) -> Void
+    init(_ handler: @escaping @Sendable (MosquittoClient.Signal) -> Void) { self.handler = handler }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import HotColdCore
+import HotColdMQTT
+import Testing
+
+@Suite struct HotColdLayoutTests {
+    let topics = Topics(prefix: "hotcold", user: "jane", device: "car")
+
+    @Test func everyEventGoesVerbatimToTheEventTopicAndVisitsAlsoToVisit() throws {
+        let arrived = #"{"class":"ARRIVED","seq":9,"time":"2024-11-23T07:25:04.000Z","target":{"id":"a","name":"A","kind":"point"},"distance_m":83.1}"#
+        let pubs = HotColdLayout.publications(for: try SequencedEvent(line: arrived), topics: topics)
+        #expect(pubs == [Publication(topic: "hotcold/jane/car/event", payload: arrived),
+                         Publication(topic: "hotcold/jane/car/visit", payload: arrived)])
+        let gps = #"{"class":"GPS","seq":10,"time":"2024-11-23T07:25:05.000Z","state":"stale"}"#
+        #expect(HotColdLayout.publications(for: try SequencedEvent(line: gps), topics: topics)
+                == [Publication(topic: "hotcold/jane/car/event", payload: gps)])
+        #expect(pubs.allSatisfy { !$0.retain })
+    }
+
+    @Test func stateIsRetainedWithTheLastFixAndTargets() throws {
+        let s = StatusSnapshot(gpsState: "fix",
+                               lastFix: .init(time: Date(timeIntervalSince1970: 1_735_689_600), coordinate: Coordinate(latitude: -30.3, longitude: 153.1),
+                                              mode: 3, accuracy: 4.2, speed: 1.25),
+                               targets: [.init(target: TargetRef(id: "a", name: "A", kind: .point), distance: 12.5, bearing: 270,
+                                               tier: 7, tierName: "burning", trend: .hotter, arrived: true)])
+        let p = HotColdLayout.state(s, seq: 77, topics: topics)
+        #expect(p.topic == "hotcold/jane/car/state")
+        #expect(p.retain)
+        #expect(p.payload == #"{"class":"STATE","seq":77,"gps":"fix","last_fix":{"time":"2025-01-01T00:00:00.000Z","lat":-30.3,"lon":153.1,"mode":3,"accuracy_m":4.2,"speed_mps":1.25},"targets":[{"target":{"id":"a","name":"A","kind":"point"},"distance_m":12.5,"bearing_deg":270,"tier":7,"tier_name":"burning","trend":"hotter","arrived":true}]}"#)
+    }
+
+    @Test func topicLevelsRefuseWildcardsSeparatorsAndEmptiness() {
+        #expect(Topics.problem(level: "car-1") == nil)
+        #expect(Topics.problem(level: "") != nil)
+        #expect(Topics.problem(level: "a/b") != nil)
+        #expect(Topics.problem(level: "a+") != nil)
+        #expect(Topics.problem(level: "#") != nil)
+        #expect(Topics.problem(level: "a\u{0}b") != nil)
+    }
+
+    @Test func statusSnapshotReadsTheDaemonsStatusAndLocatesTargets() throws {
+        let line = #"{"class":"STATUS","release":"0.1.0","gps":{"link":"connected","state":"fix","last_fix":{"time":"2025-01-01T00:00:30.000Z","lat":-30.3000000,"lon":153.1000000,"mode":3,"accuracy_m":9.5,"speed_mps":10.00}},"targets":[{"target":{"id":"p","name":"P","kind":"point"},"distance_m":1000.000,"bearing_deg":90.0,"tier":4,"tier_name":"mild","trend":"hotter","arrived":false}],"counters":{}}"#
+        let s = try StatusSnapshot(statusLine: line)
+        #expect(s.gpsState == "fix")
+        #expect(s.lastFix?.accuracy == 9.5)
+        #expect(s.targets.first?.target.id == "p")
+        let c = try #require(s.targetCoordinates["p"])
+        let back = Coordinate(latitude: -30.3, longitude: 153.1).distance(to: c)
+        #expect(abs(back - 1000) < 0.01)
+        #expect(throws: WireError.self) {
+            try StatusSnapshot(statusLine: #"{"class":"STATUS","gps":{"state":"fix","last_fix":{"time":"x","lat":0,"lon":0}}}"#)
+        }
+        #expect(throws: WireError.self) {
+            try StatusSnapshot(statusLine: #"{"class":"STATUS","gps":{"state":"fix","last_fix":{"time":"2025-01-01T00:00:30.000Z","lat":95,"lon":0}}}"#)
+        }
+    }
+
+    @Test func sequencedEventReadsSeqAndRefusesBadOnes() throws {
+        #expect(try SequencedEvent(line: #"{"class":"GPS","time":"2024-11-23T07:25:05.000Z","state":"fix"}"#).seq == nil)
+        #expect(try SequencedEvent(line: #"{"class":"GPS","seq":9007199254740993,"time":"2024-11-23T07:25:05.000Z","state":"fix"}"#).seq == 9_007_199_254_740_993)
+        #expect(throws: WireError.self) { try SequencedEvent(line: #"{"class":"GPS","seq":-1,"time":"2024-11-23T07:25:05.000Z","state":"fix"}"#) }
+        #expect(throws: WireError.self) { try SequencedEvent(line: #"{"class":"GPS","seq":1.5,"time":"2024-11-23T07:25:05.000Z","state":"fix"}"#) }
+        #expect(throws: WireError.self) { try SequencedEvent(line: #"{"class":"GPS","seq":"1","time":"2024-11-23T07:25:05.000Z","state":"fix"}"#) }
+    }
+}

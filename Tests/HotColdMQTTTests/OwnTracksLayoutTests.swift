@@ -1,0 +1,117 @@
+import Foundation
+import HotColdCore
+import HotColdMQTT
+import Testing
+
+/// The OwnTracks mapping, field by field, against the booklet's JSON format
+/// (owntracks.org/booklet/tech/json): names, types (integer vs float) and omissions.
+@Suite struct OwnTracksLayoutTests {
+    let topics = Topics(prefix: "owntracks", user: "jane", device: "car")
+    let banana = TargetRef(id: "halans:d0577fb8cf", name: "Big Banana", kind: .bigThing)
+
+    func object(_ payload: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any])
+    }
+
+    func event(_ line: String) throws -> SequencedEvent { try SequencedEvent(line: line) }
+
+    @Test func arrivedBecomesAnEnterTransitionOnTheEventTopic() throws {
+        let e = try event(#"{"class":"ARRIVED","seq":42,"time":"2024-11-23T07:25:04.000Z","target":{"id":"halans:d0577fb8cf","name":"Big Banana","kind":"bigthing"},"distance_m":83.1}"#)
+        let waypoint = Coordinate(latitude: -30.2748, longitude: 153.1338)
+        let p = try #require(OwnTracksLayout.transition(e, waypoint: waypoint, tid: "ar", topics: topics))
+        #expect(p.topic == "owntracks/jane/car/event")
+        #expect(p.retain == false)
+        let o = try object(p.payload)
+        #expect(o["_type"] as? String == "transition")
+        #expect(o["event"] as? String == "enter")
+        #expect(o["desc"] as? String == "Big Banana")
+        #expect(o["lat"] as? Double == -30.2748)
+        #expect(o["lon"] as? Double == 153.1338)
+        #expect(o["acc"] as? Double == 83.1)
+        // tst and wtst are integer epoch seconds.
+        #expect(o["tst"] as? Int == 1_732_346_704)
+        #expect(p.payload.contains(#""tst":1732346704,"#))
+        let wtst = try #require(o["wtst"] as? Int)
+        #expect(wtst == OwnTracksLayout.waypointStamp("halans:d0577fb8cf"))
+        #expect(wtst >= 0 && wtst <= Int(Int32.max))
+        #expect(o["t"] as? String == "c")
+        #expect(o["tid"] as? String == "ar")
+        #expect(o["rid"] as? String == "halans:d0577fb8cf")
+        #expect(o["seq"] as? Int == 42)
+        #expect(Set(o.keys) == ["_type", "event", "desc", "lat", "lon", "acc", "tst", "wtst", "t", "tid", "rid", "seq"])
+        #expect(p.payload.hasPrefix(#"{"_type":"transition","#))
+    }
+
+    @Test func departedIsLeaveAndAnUnknownWaypointLeavesOutLatLon() throws {
+        let e = try event(#"{"class":"DEPARTED","seq":43,"time":"2024-11-23T07:27:00.500Z","target":{"id":"GC2T9RW","name":"Cache","kind":"geocache"},"distance_m":166.2}"#)
+        let p = try #require(OwnTracksLayout.transition(e, waypoint: nil, tid: "ar", topics: topics))
+        let o = try object(p.payload)
+        #expect(o["event"] as? String == "leave")
+        #expect(o["lat"] == nil && o["lon"] == nil)
+        #expect(o["acc"] as? Double == 166.2)
+        #expect(o["tst"] as? Int == 1_732_346_820)      // whole seconds, rounded down
+        #expect(o["rid"] as? String == "GC2T9RW")
+    }
+
+    @Test func proximityAndGPSEventsHaveNoTransition() throws {
+        let prox = try event(#"{"class":"PROXIMITY","seq":1,"time":"2024-11-23T07:24:31.000Z","target":{"id":"x","name":"X","kind":"point"},"distance_m":280.412,"bearing_deg":172.3,"tier":6,"tier_name":"hot","trend":"hotter"}"#)
+        let gps = try event(#"{"class":"GPS","seq":2,"time":"2024-11-23T07:00:01.000Z","state":"fix"}"#)
+        #expect(OwnTracksLayout.transition(prox, waypoint: nil, tid: "ar", topics: topics) == nil)
+        #expect(OwnTracksLayout.transition(gps, waypoint: nil, tid: "ar", topics: topics) == nil)
+    }
+
+    @Test func locationFromTheLastFix() throws {
+        let s = StatusSnapshot(
+            gpsState: "fix",
+            lastFix: .init(time: Date(timeIntervalSince1970: 1_735_689_600.9),
+                           coordinate: Coordinate(latitude: -30.3, longitude: 153.1),
+                           mode: 3, accuracy: 9.5, speed: 10),
+            targets: [
+                .init(target: banana, distance: 50, bearing: 90, tier: 7, tierName: "burning", trend: .steady, arrived: true),
+                .init(target: TargetRef(id: "b", name: "Far", kind: .point), distance: 5000, bearing: 0,
+                      tier: 1, tierName: "chilly", trend: .colder, arrived: false),
+            ])
+        let p = try #require(OwnTracksLayout.location(s, tid: "ar", topics: topics))
+        #expect(p.topic == "owntracks/jane/car")
+        #expect(p.retain)
+        let o = try object(p.payload)
+        #expect(o["_type"] as? String == "location")
+        #expect(o["lat"] as? Double == -30.3)
+        #expect(o["lon"] as? Double == 153.1)
+        #expect(o["tst"] as? Int == 1_735_689_600)
+        #expect(o["acc"] as? Int == 10)                      // integer metres (9.5 rounds to 10)
+        #expect(o["vel"] as? Int == 36)                      // integer km/h
+        #expect(!p.payload.contains(#""vel":36."#))
+        #expect(o["tid"] as? String == "ar")
+        #expect(o["inregions"] as? [String] == ["Big Banana"])
+        #expect(Set(o.keys) == ["_type", "lat", "lon", "tst", "acc", "vel", "tid", "inregions"])
+    }
+
+    @Test func locationLeavesOutZeroAndUnknownValues() throws {
+        let s = StatusSnapshot(gpsState: "fix",
+                               lastFix: .init(time: Date(timeIntervalSince1970: 100), coordinate: Coordinate(latitude: 1, longitude: 2),
+                                              mode: 2, accuracy: nil, speed: 0.1),
+                               targets: [])
+        let o = try object(try #require(OwnTracksLayout.location(s, tid: "ar", topics: topics)).payload)
+        #expect(o["acc"] == nil && o["vel"] == nil && o["inregions"] == nil)
+        #expect(OwnTracksLayout.location(StatusSnapshot(gpsState: "nofix", lastFix: nil, targets: []), tid: "ar", topics: topics) == nil)
+    }
+
+    @Test func lastWillIsLWTWithTheConnectTime() throws {
+        let p = OwnTracksLayout.lastWill(connectedAt: Date(timeIntervalSince1970: 1_700_000_000.7), topics: topics)
+        #expect(p.topic == "owntracks/jane/car")
+        #expect(p.payload == #"{"_type":"lwt","tst":1700000000}"#)
+    }
+
+    @Test func trackerIDDefaultsToTheDevicesLastTwoCharacters() {
+        #expect(OwnTracksLayout.defaultTrackerID(device: "car") == "ar")
+        #expect(OwnTracksLayout.defaultTrackerID(device: "x") == "x")
+    }
+
+    @Test func waypointStampIsStableAndDiffersBetweenTargets() {
+        #expect(OwnTracksLayout.waypointStamp("a") == OwnTracksLayout.waypointStamp("a"))
+        #expect(OwnTracksLayout.waypointStamp("a") != OwnTracksLayout.waypointStamp("b"))
+        // FNV-1a 32 of "a" is 0xE40C292C; folded to 31 bits.
+        #expect(OwnTracksLayout.waypointStamp("a") == 0x640C_292C)
+    }
+}
