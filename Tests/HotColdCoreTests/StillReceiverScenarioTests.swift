@@ -48,6 +48,7 @@ import Testing
                 }
             }
         }
-        #expect(failures.isEmpty, "σ \(sigma) m: \(failures.count) scenarios\n" + failures.joined(separator: "\n"))
+        let report = failures.joined(separator: "\n")
+        #expect(failures.isEmpty, "σ \(sigma) m: \(failures.count) scenarios\n\(report)")
     }
 }
