@@ -240,6 +240,8 @@ import Testing
         // Control: with single-fix departures the jump does depart (the check above can fail).
         var eager = EngineConfig()
         eager.departureDwellFixes = 1
+        eager.stillSigmas = 0      // and no still slack (which alone keeps this receiver arrived)
+        eager.stillRadiusMin = 0
         #expect(run(track.fixes, [Target(id: "t", name: "T", coordinate: origin)], config: eager).departures.count == 1)
     }
 

@@ -54,6 +54,12 @@ public struct EngineConfig: Sendable, Equatable {
     /// same distance widens tier margins and the arrival slack while it is not moving.
     public var stillSigmas: Double = 4.5
     public var stillRadiusMin: Double = 5
+    /// Consecutive fixes beyond the still radius, on the same side, that make a receiver moving.
+    public var movingConfirmFixes: Int = 3
+    /// Fixes of a still receiver share their error over about this many seconds, so the mean of
+    /// a short stand is no better than one fix: the still radius is widened by
+    /// sqrt(1 + 1/n) for n = 1 + seconds stood / this.
+    public var stillCorrelationSeconds: Double = 30
 
     /// No fix for this long makes the GPS state `stale` and trends `unknown`.
     public var staleAfterSeconds: Double = 10
@@ -110,6 +116,8 @@ public struct EngineConfig: Sendable, Equatable {
         nonNegative(maxJumpNoise, "max_jump_noise")
         nonNegative(stillSigmas, "still_sigmas")
         nonNegative(stillRadiusMin, "still_radius_min")
+        if movingConfirmFixes < 1 { p.append(("moving_confirm_fixes", "must be at least 1")) }
+        positive(stillCorrelationSeconds, "still_correlation_seconds")
         if outlierRunToReset < 1 { p.append(("outlier_run_to_reset", "must be at least 1")) }
         nonNegative(roamExitMarginFraction, "roam_exit_margin")
         nonNegative(tierMarginFraction, "tier_margin_fraction")

@@ -4,8 +4,8 @@
 /// A receiver that stands still scatters its fixes around one place: white noise fix by fix,
 /// or a slow drift over tens of seconds (time-correlated error), now and then a wild fix. None
 /// of that takes it far from the mean of its still fixes. So stillness keeps an *anchor* (the
-/// mean of the fixes since it stood still) and motion is declared only when two consecutive
-/// fixes lie beyond `stillRadius` of it on the same side, a distance a still receiver does not
+/// mean of the fixes since it stood still) and motion is declared only when consecutive
+/// fixes (`movingConfirmFixes`) lie beyond `stillRadius` of it on the same side, a distance a still receiver does not
 /// wander to. Back to still needs the fixes to stay within that radius of a new anchor for as
 /// long as it would take to leave it at the still speed, so a slow walk is not called still.
 ///
@@ -96,17 +96,23 @@ public struct MotionDetector: Sendable {
         }
         let ax = sumX / count, ay = sumY / count
         let ox = p.x - ax, oy = p.y - ay
-        if ox * ox + oy * oy > radius * radius {
-            // Beyond: motion once the previous fix was beyond on the same side as well.
+        // The anchor of a short stand is itself uncertain (its fixes share their error).
+        let stood = 1 + (t - anchorSince) / c.stillCorrelationSeconds
+        let reach = radius * (1 + 1 / stood).squareRoot()
+        if ox * ox + oy * oy > reach * reach {
+            // Beyond: motion once enough consecutive fixes were beyond on the same side.
             if beyond > 0, ox * beyondX + oy * beyondY > 0 {
-                isMoving = true
-                beyond = 0
-                startAnchor(p.x, p.y, t)
-                return
+                beyond += 1
+            } else {
+                beyond = 1
             }
-            beyond = 1
             beyondX = ox; beyondY = oy
-            if isMoving { startAnchor(p.x, p.y, t) }
+            if beyond >= c.movingConfirmFixes {
+                isMoving = true
+                startAnchor(p.x, p.y, t)
+            } else if isMoving {
+                startAnchor(p.x, p.y, t)
+            }
             return
         }
         beyond = 0
