@@ -93,7 +93,7 @@ if Context.environment["HOTCOLD_FUZZ"] == "1" {
         ("config", ["HotColdConfig", "HotColdCore"]),
     ]
     package.targets += [
-        .target(name: "FuzzSupport", path: "Fuzz/Support"),
+        .target(name: "FuzzSupport", dependencies: ["HotColdCore"], path: "Fuzz/Support"),
         .target(name: "ReplayFuzzCheck", dependencies: ["FuzzSupport", "GPSInput", "HotColdCore"],
                 path: "Fuzz/Targets/replay"),
     ]
