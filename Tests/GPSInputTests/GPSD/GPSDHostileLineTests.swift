@@ -27,10 +27,12 @@ struct GPSDHostileLineTests {
         let dir = TestData.sharedData.appendingPathComponent("gpsd-logs")
         var checked = 0
         for name in ["replay-gpsd-3.22/bt451.log.tpv.jsonl", "bt451.log.chk", "quectel-eg25-g.log.chk", "haicom-305N.log.chk"] {
-            let text = try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)
-            for line in text.split(separator: "\n") where
-                line.hasPrefix(#"{"class":"TPV""#) || line.hasPrefix(#"{"class":"SKY""#) || line.hasPrefix(#"{"class":"WATCH""#) {
-                #expect(GPSDLineGuard.accepts(Array(line.utf8)[...]), "refused: \(line)")
+            let bytes = try [UInt8](Data(contentsOf: dir.appendingPathComponent(name)))
+            for line in bytes.split(separator: 0x0A) {
+                let text = String(decoding: line, as: UTF8.self)
+                guard text.hasPrefix(#"{"class":"TPV""#) || text.hasPrefix(#"{"class":"SKY""#)
+                        || text.hasPrefix(#"{"class":"WATCH""#) else { continue }
+                #expect(GPSDLineGuard.accepts(line), "refused: \(text)")
                 checked += 1
             }
         }
@@ -66,19 +68,23 @@ final class OneShotTCPServer: @unchecked Sendable {
     private let lock = NSLock()
 
     init() throws {
-        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         addr.sin_port = 0
         let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(listener, 4) == 0 else { throw ListenError(errno: errno) }
+        guard bound == 0, listen(fd, 4) == 0 else {
+            Glibc.close(fd)
+            throw ListenError(errno: errno)
+        }
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &len) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
         }
+        listener = fd
         port = UInt16(bigEndian: addr.sin_port)
     }
 
