@@ -3,11 +3,12 @@ import PackageDescription
 
 let package = Package(
     name: "hotcold",
-    platforms: [.macOS(.v14)],
+    // Linux only: Glibc, libgps, SO_PEERCRED, systemd. No platforms entry claims otherwise.
     products: [
         .executable(name: "hotcoldd", targets: ["hotcoldd"]),
         .executable(name: "hotcold", targets: ["hotcold"]),
         .library(name: "HotColdCore", targets: ["HotColdCore"]),
+        .library(name: "HotColdProtocol", targets: ["HotColdProtocol"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -26,6 +27,9 @@ let package = Package(
             providers: [.apt(["libgps-dev"])]),
         // Values and pure logic: geodesy, fixes, tiers, trend, arrival, the proximity engine. No I/O.
         .target(name: "HotColdCore"),
+        // The socket's wire: Codable requests (validated while decoding), replies, events, error
+        // codes, and the one line client. Links neither the daemon nor the store.
+        .target(name: "HotColdProtocol", dependencies: ["HotColdCore"]),
         // Fix sources: gpsd through libgps, and replay readers (NMEA 0183, gpsd JSON, GPX).
         .target(name: "GPSInput", dependencies: ["HotColdCore", "CGPS"]),
         // TOML configuration shared by the client and the daemon.
@@ -40,7 +44,7 @@ let package = Package(
         .target(
             name: "HotColdDaemon",
             dependencies: [
-                "HotColdCore", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSync",
+                "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSync",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -55,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "hotcold",
             dependencies: [
-                "HotColdCore", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSync",
+                "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Prints throughput figures; not a test (machines are shared and noisy).
@@ -63,7 +67,10 @@ let package = Package(
             name: "hotcold-bench",
             dependencies: ["HotColdCore", "GPSInput", "HotColdStore", "HotColdTestSupport"]),
         // Test helpers shared by the test targets: data paths, temp dirs, subprocesses, gpsd.
-        .target(name: "HotColdTestSupport", path: "Sources/HotColdTestSupport"),
+        .target(name: "HotColdTestSupport", dependencies: ["HotColdProtocol"], path: "Sources/HotColdTestSupport"),
+        .testTarget(
+            name: "HotColdProtocolTests",
+            dependencies: ["HotColdProtocol", "HotColdCore", "HotColdTestSupport"]),
         .testTarget(
             name: "HotColdCoreTests",
             dependencies: ["HotColdCore", "HotColdTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
@@ -73,7 +80,7 @@ let package = Package(
         .testTarget(name: "HotColdSyncTests", dependencies: ["HotColdTestSupport", "HotColdSync", "HotColdStore", "HotColdCore", "HotColdConfig"]),
         .testTarget(name: "HotColdDaemonTests", dependencies: ["HotColdTestSupport", "HotColdDaemon", "HotColdCore"]),
         // Runs the built executables as subprocesses against real files, gpsd and sockets.
-        .testTarget(name: "EndToEndTests", dependencies: ["HotColdCore", "HotColdTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["HotColdCore", "HotColdStore", "HotColdTestSupport"]),
     ]
 )
 

@@ -2,6 +2,7 @@ import Foundation
 import GPSInput
 import HotColdConfig
 import HotColdCore
+import HotColdProtocol
 import HotColdStore
 import HotColdSync
 import Logging
@@ -102,6 +103,9 @@ public final class Daemon: Sendable {
                                              allowedGroups: config.socket.allowedGroups),
             store: resolver?.store,
             storeChanged: { sync?.nudge() },
+            // Uploads are staged beside the database (the daemon's private state directory).
+            stagingDirectory: resolver == nil ? nil
+                : URL(fileURLWithPath: config.store.database).deletingLastPathComponent().appendingPathComponent("uploads").path,
             logger: logger,
             status: { [database = resolver != nil ? config.store.database : nil] in
                 DaemonCommands.StatusExtras(logStatus: outputs.log?.status, configPath: configPath, database: database)

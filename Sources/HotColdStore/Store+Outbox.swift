@@ -14,7 +14,7 @@ extension Store {
     public static func enqueueRating(_ db: Database, _ rating: Rating) throws -> OutboxItem? {
         guard let place = try Place.fetchOne(db, key: rating.placeId), place.kind == .bigThing else { return nil }
         let body = RatingBody(stars: rating.stars, ratedAt: ISO8601.format(rating.ratedAt), user: rating.user)
-        var item = OutboxItem(kind: .rating, path: "bigthings/\(pathSegment(rating.placeId))/ratings",
+        let item = OutboxItem(kind: .rating, path: "bigthings/\(pathSegment(rating.placeId))/ratings",
                               payload: try outboxJSON(body), user: rating.user, placeId: rating.placeId,
                               createdAt: Date())
         try item.insert(db)
@@ -29,7 +29,7 @@ extension Store {
             seenAt: ISO8601.format(s.seenAt), submittedBy: s.submittedBy,
             photo: photo.map { .init(filename: $0.filename, contentType: $0.contentType,
                                      dataBase64: $0.data.base64EncodedString()) })
-        var item = OutboxItem(kind: .submission, path: "bigthings/submissions", payload: try outboxJSON(body),
+        let item = OutboxItem(kind: .submission, path: "bigthings/submissions", payload: try outboxJSON(body),
                               user: s.user, submissionId: s.id, createdAt: Date())
         try item.insert(db)
         return item

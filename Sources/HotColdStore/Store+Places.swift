@@ -101,12 +101,8 @@ extension Store {
             }
             if !query.includeInactive { clauses.append("p.active") }
             let whereSQL = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
-            let order = switch query.sort {
-            case .name, .distance: "p.search_text, p.id"
-            case .rating: "coalesce(r.stars, b.rating) IS NULL, coalesce(r.stars, b.rating) DESC, p.search_text, p.id"
-            }
             let rows = try Row.fetchAll(db, sql: """
-                SELECT p.*, b.state AS b_state, b.town AS b_town, b.rating AS b_rating,
+                SELECT p.*, b.state AS b_state, b.town AS b_town, b.rating AS b_rating, b.votes AS b_votes,
                        r.stars AS my_stars,
                        EXISTS (SELECT 1 FROM favourite f WHERE f.place_id = p.id AND f.user = ?) AS is_fav,
                        EXISTS (SELECT 1 FROM visit v WHERE v.place_id = p.id AND v.user = ?) AS is_seen
@@ -114,20 +110,18 @@ extension Store {
                 LEFT JOIN big_thing b ON b.place_id = p.id
                 LEFT JOIN rating r ON r.place_id = p.id AND r.user = ?
                 \(whereSQL)
-                ORDER BY \(order)
                 """, arguments: StatementArguments(args))
             var out = try rows.map { row in
                 let place = try Place(row: row)
                 return PlaceSummary(
                     place: place,
                     state: (row["b_state"] as String?).flatMap(AustralianState.init(rawValue:)),
-                    town: row["b_town"], catalogueRating: row["b_rating"], myRating: row["my_stars"],
+                    town: row["b_town"], catalogueRating: row["b_rating"], catalogueVotes: row["b_votes"],
+                    myRating: row["my_stars"],
                     favourite: row["is_fav"], seen: row["is_seen"],
                     distance: query.origin.map { $0.distance(to: place.coordinate) })
             }
-            if query.sort == .distance {
-                out.sort { ($0.distance ?? .infinity, $0.place.id) < ($1.distance ?? .infinity, $1.place.id) }
-            }
+            out = PlaceOrder.sorted(out, by: query.sort)
             if let limit = query.limit { out = Array(out.prefix(max(0, limit))) }
             return out
         }

@@ -22,7 +22,7 @@ public final class DaemonProcess: @unchecked Sendable {
         logPath = dir.path("events.jsonl")
         dbPath = dir.path("hc.sqlite")
         stderrPath = dir.path("stderr.txt")
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.executableURL = executable ?? Binaries.url("hotcoldd")
         process.arguments = (extraFiles ? ["--socket", socketPath, "--log", logPath, "--db", dbPath] : []) + arguments
         var env = ProcessInfo.processInfo.environment
@@ -37,8 +37,8 @@ public final class DaemonProcess: @unchecked Sendable {
     public func waitFor(_ path: String, timeout: TimeInterval = 20) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while !FileManager.default.fileExists(atPath: path) {
-            if !process.isRunning { throw LineClient.Failure(description: "hotcoldd exited \(process.terminationStatus): \(stderr)") }
-            if Date() > deadline { throw LineClient.Failure(description: "no \(path) after \(timeout) s: \(stderr)") }
+            if !process.isRunning { throw TestFailure("hotcoldd exited \(process.terminationStatus): \(stderr)") }
+            if Date() > deadline { throw TestFailure("no \(path) after \(timeout) s: \(stderr)") }
             usleep(20_000)
         }
     }

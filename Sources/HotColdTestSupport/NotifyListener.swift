@@ -20,7 +20,7 @@ public final class NotifyListener: @unchecked Sendable {
         let rc = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard rc == 0 else { throw LineClient.Failure(description: "bind \(path): \(String(cString: strerror(errno)))") }
+        guard rc == 0 else { throw TestFailure("bind \(path): \(String(cString: strerror(errno)))") }
     }
 
     deinit {

@@ -69,7 +69,7 @@ struct EventLogTests {
         let dir = try TemporaryDirectory("hotcold-log")
         defer { dir.remove() }
         // The parent is a regular file: ENOTDIR, whoever runs the test (root included).
-        FileManager.default.createFile(atPath: dir.path("file"), contents: Data())
+        _ = FileManager.default.createFile(atPath: dir.path("file"), contents: Data())
         let path = dir.path("file/events.jsonl")
         let log = EventLog(path: path, retryInterval: .seconds(3600))
         #expect(!log.append("{}"))

@@ -96,7 +96,7 @@ import Testing
         let qld = try f.store.search(PlaceQuery(state: .qld), user: f.user)
         // The catalogue counts 117 in QLD; 2 of them are partiklezoo duplicates of halans rows.
         #expect(qld.count == 115)
-        let names = qld.map { SearchText.fold($0.place.name) }
+        let names = qld.map { PlaceOrder.nameKey($0.place.name) }
         #expect(names == names.sorted())
         try f.store.rate(placeID: qld.last!.place.id, user: f.user, stars: 5)
         let byRating = try f.store.search(PlaceQuery(state: .qld, sort: .rating), user: f.user)
@@ -105,5 +105,44 @@ import Testing
         let near = try f.store.search(PlaceQuery(sort: .distance, origin: sydney, limit: 5), user: f.user)
         #expect(near.count == 5)
         #expect(near.map { $0.distance! } == near.map { $0.distance! }.sorted())
+    }
+
+    /// `--sort name` orders by the name alone: the town was part of the key, so "The Big Fish
+    /// Windvane" (Fish Creek) came before "The Big Fish" (Yalata). Ties go by town.
+    @Test func nameSortIgnoresTownPunctuationAndLeadingThe() throws {
+        let f = try StoreFixture(); defer { f.remove() }
+        try f.store.importFile(at: data("bigthings/bigthings.json"), user: f.user)
+        let all = try f.store.search(PlaceQuery(sort: .name), user: f.user)
+        func position(_ name: String, town: String? = nil) throws -> Int {
+            try #require(all.firstIndex { $0.place.name == name && (town == nil || $0.town == town) })
+        }
+        #expect(try position("The Big Fish", town: "Yalata") < position("The Big Fish Windvane"))
+        #expect(try position("The Big Orange Goblin") < position("The Big Orange – Mourquong (Mildura)"))
+        // "Big Fish" and "The Big Fish" sit together, in town order: Manilla, Wanguri, Yalata.
+        let fish = all.filter { ["Big Fish", "The Big Fish"].contains($0.place.name) }.compactMap(\.town)
+        #expect(fish == ["Manilla", "Wanguri", "Yalata"])
+        let manilla = try position("Big Fish", town: "Manilla")
+        #expect(try position("The Big Fish", town: "Yalata") == manilla + 2)
+    }
+
+    /// `--sort rating` orders by the user's stars where given, else the catalogue's average, and
+    /// each row carries both (and the vote count) so a list can show what it sorted by.
+    @Test func ratingSortUsesYoursElseTheCataloguesAndCarriesBoth() throws {
+        let f = try StoreFixture(); defer { f.remove() }
+        try f.store.importFile(at: data("bigthings/bigthings.json"), user: f.user)
+        let banana = "halans:d0577fb8cf"
+        let qld = try f.store.search(PlaceQuery(state: .qld), user: f.user)
+        let (a, b) = (qld[0].place.id, qld[1].place.id)
+        try f.store.database.write { db in
+            try db.execute(sql: "UPDATE big_thing SET rating = 4.2, votes = 37 WHERE place_id = ?", arguments: [a])
+            try db.execute(sql: "UPDATE big_thing SET rating = 3.5, votes = 1 WHERE place_id = ?", arguments: [b])
+        }
+        try f.store.rate(placeID: b, user: f.user, stars: 5)
+        let list = try f.store.search(PlaceQuery(state: .qld, sort: .rating), user: f.user)
+        #expect(list.prefix(2).map(\.place.id) == [b, a])
+        #expect(list[0].catalogueRating == 3.5 && list[0].catalogueVotes == 1 && list[0].myRating == 5)
+        #expect(list[1].catalogueRating == 4.2 && list[1].catalogueVotes == 37 && list[1].myRating == nil)
+        #expect(list[2].sortRating == nil)
+        #expect(!list.prefix(2).contains { $0.place.id == banana })
     }
 }

@@ -1,12 +1,16 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
+import HotColdStore
 import Logging
 import Synchronization
-import HotColdStore
 
-/// The socket protocol's commands (see PROTOCOL.md): `watch`, `status`, `poll`, `hunt`, `roam`,
-/// `version`. Each line is a JSON object with a `"cmd"` field; every reply is one or more JSON
-/// lines, and every mistake an `ERROR` naming it. Nothing a client sends can stop the daemon.
+/// The socket protocol's commands (see PROTOCOL.md and `HotColdProtocol.Request`). Each line
+/// is decoded and validated once, by the protocol types; every reply is a protocol value, and
+/// every mistake an `ERROR` with a code naming it. Nothing a client sends can stop the daemon.
+///
+/// Anything that touches SQLite (store reads and writes, hunt/roam target lookups, imports)
+/// runs on `work`, off the socket's loop thread; its reply is sent when ready.
 public final class DaemonCommands: SocketCommandHandler {
     let host: EngineHost
     let server: SocketServer
@@ -14,9 +18,10 @@ public final class DaemonCommands: SocketCommandHandler {
     let status: @Sendable () -> StatusExtras
     let logger: Logger
     let store: StoreRPC?
-    /// Called after a change through `store` (a rating to send: the sync loop goes at once).
+    let staging: UploadStaging
+    /// Called after a change through the store (a rating to send: the sync loop goes at once).
     let storeChanged: @Sendable () -> Void
-    // Slow work (store queries for hunt/roam) runs here, off the socket's loop thread.
+    // Slow work runs here, in arrival order, off the socket's loop thread.
     private let work = DispatchQueue(label: "hotcold.commands")
 
     public struct StatusExtras: Sendable {
@@ -30,8 +35,11 @@ public final class DaemonCommands: SocketCommandHandler {
         }
     }
 
+    /// `stagingDirectory` holds uploads in progress (default: a private directory under the
+    /// system's temporary directory).
     public init(host: EngineHost, server: SocketServer, authorisation: PeerAuthorisation,
                 store: Store? = nil, storeChanged: @escaping @Sendable () -> Void = {},
+                stagingDirectory: String? = nil,
                 logger: Logger, status: @escaping @Sendable () -> StatusExtras) {
         self.store = store.map(StoreRPC.init)
         self.storeChanged = storeChanged
@@ -40,190 +48,181 @@ public final class DaemonCommands: SocketCommandHandler {
         self.authorisation = Mutex(authorisation)
         self.status = status
         self.logger = logger
+        self.staging = UploadStaging(directory: stagingDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("hotcoldd-uploads-\(getuid())").path)
     }
 
     public func setAuthorisation(_ a: PeerAuthorisation) { authorisation.withLock { $0 = a } }
 
     public func greeting(for client: ClientInfo) -> [String] { [ProtocolVersion.greeting] }
 
+    public func disconnected(_ client: ClientInfo, reason: String) { staging.forget(client.id) }
+
+    /// Upload files staged now (tests check that a broken upload leaves none).
+    public var stagedUploads: [String] { staging.stagedFiles }
+
     public func handle(line: String, from client: ClientInfo) -> [String] {
         let request: Request
-        switch Request.parse(line) {
-        case .failure(let e): return [Self.error(e.message)]
+        switch Request.decode(line: line) {
+        case .failure(let e): return [Self.error(e)]
         case .success(let r): request = r
         }
-        switch request.cmd {
-        case "version": return [ProtocolVersion.greeting]
-        case "watch": return [watch(request, client)]
-        case "status": return [statusLine()]
-        case "poll":
+        let command = request.command
+        if command.writes, !mayWrite(client) {
+            return [Self.error(ProtocolError(.notAllowed, command: command.rawValue,
+                "not allowed for \(Self.who(client)); changes need a user in allowed_users or a group in allowed_groups (config [socket])"))]
+        }
+        switch request {
+        case .version: return [ProtocolVersion.greeting]
+        case .watch(let w): return [watch(w, client)]
+        case .status: return [WireCoding.line(statusReply(for: client))]
+        case .poll:
             let lines = host.poll()
-            var end = JSONLine(class: "POLL")
-            end.add("count", lines.count)
-            return lines + [end.text]
-        case "store":
-            guard authorisation.withLock({ $0.isAuthorised(client) }) else {
-                return [Self.error("store: not allowed for \(Self.who(client)); changes need a user in allowed_users or a group in allowed_groups (config [socket])")]
-            }
-            guard let store else { return [Self.error("store: no database is open in the daemon")] }
-            let id = client.id
-            let user = client.userName ?? "uid\(client.uid)"
-            work.async { [self] in
-                let reply: String
-                do {
-                    reply = try store.run(request, user: user)
-                    storeChanged()
-                } catch let e as StoreRPC.Failure {
-                    reply = Self.error(e.message)
-                } catch let e as Request.Problem {
-                    reply = Self.error(e.message)
-                } catch {
-                    reply = Self.error("store \((try? request.string("op")) ?? ""): \(error)")
-                }
-                _ = server.send(to: id, line: reply)
-            }
-            return []
-        case "hunt", "roam":
-            guard authorisation.withLock({ $0.isAuthorised(client) }) else {
-                return [Self.error("\(request.cmd): not allowed for \(Self.who(client)); changing what is tracked needs a user in allowed_users or a group in allowed_groups (config [socket])")]
-            }
-            let id = client.id
-            let user = client.userName ?? "uid\(client.uid)"
-            work.async { [self] in
-                let reply = request.cmd == "hunt" ? hunt(request) : roam(request, user: user)
-                _ = server.send(to: id, line: reply)
-            }
-            return []
+            return lines + [WireCoding.line(PollReply(count: lines.count))]
+        case .hunt(let h): later(client) { try self.hunt(h) }
+        case .roam(let r): later(client) { try self.roam(r, user: Self.user(client)) }
+        case .upload(let u):
+            // Staging touches only a private file: quick enough for the loop.
+            do { return [WireCoding.line(try staging.begin(u, client: client.id))] } catch { return [Self.error(error)] }
+        case .chunk(let c):
+            do { return [WireCoding.line(try staging.append(c, client: client.id))] } catch { return [Self.error(error)] }
+        case .download(let d):
+            do { return [WireCoding.line(try staging.read(d, client: client.id))] } catch { return [Self.error(error)] }
         default:
-            return [Self.error("unknown command \"\(request.cmd)\" (known: watch, status, poll, hunt, roam, store, version)")]
+            guard let store else {
+                return [Self.error(ProtocolError(.busy, command: command.rawValue, "no database is open in the daemon"))]
+            }
+            later(client) { try self.storeCommand(request, store, client) }
+        }
+        return []
+    }
+
+    /// Runs `body` on the work queue and sends its reply line (or its error) to `client`.
+    private func later(_ client: ClientInfo, _ body: @escaping @Sendable () throws -> String) {
+        let id = client.id
+        work.async { [self] in
+            let reply: String
+            do { reply = try body() } catch {
+                reply = Self.error(error)
+            }
+            _ = server.send(to: id, line: reply)
+        }
+    }
+
+    private func storeCommand(_ request: Request, _ store: StoreRPC, _ client: ClientInfo) throws -> String {
+        let user = Self.user(client)
+        let cmd = request.command.rawValue
+        do {
+            switch request {
+            case .store(let r):
+                let line = try store.change(r, user: user)
+                storeChanged()
+                return line
+            case .search(let r): return try store.search(r, user: user)
+            case .place(let r): return try store.place(r, user: user)
+            case .near(let r):
+                guard let origin = r.at ?? host.lastFixCoordinate else {
+                    throw ProtocolError(.badField, command: "near", field: "lat", "missing, and the daemon has no fix yet")
+                }
+                return try store.near(r, from: origin)
+            case .visits: return try store.visits(user: user)
+            case .observations: return try store.observations()
+            case .outbox: return try store.outbox()
+            case .export(let r):
+                let data = try store.export(r, user: user)
+                return WireCoding.line(ExportReply(id: staging.offer(data, client: client.id), format: r.format, size: data.count))
+            case .import(let r):
+                let data = try staging.take(r.upload, purpose: .import, client: client.id, command: cmd)
+                let line = try store.importData(data, r, user: user)
+                storeChanged()
+                return line
+            case .submit(let r):
+                let photo = try r.photo.map { p throws(ProtocolError) in
+                    try staging.take(p.upload, purpose: .photo, client: client.id, command: cmd)
+                }
+                let line = try store.submit(r, photo: photo, user: user)
+                storeChanged()
+                return line
+            default:
+                throw ProtocolError(.internal, command: cmd, "not a store command")
+            }
+        } catch {
+            throw StoreRPC.protocolError(error, command: request.command == .store ? "store" : cmd)
         }
     }
 
     // MARK: - Commands
 
-    private func watch(_ r: Request, _ client: ClientInfo) -> String {
-        let enable: Bool
-        do { enable = try r.bool("enable") ?? true } catch { return Self.error(error.message) }
-        var classes: Set<String>? = nil
-        var targets: Set<String>? = nil
-        do {
-            if let c = try r.strings("classes") {
-                let known: Set<String> = ["PROXIMITY", "ARRIVED", "DEPARTED", "GPS"]
-                let upper = Set(c.map { $0.uppercased() })
-                if let bad = upper.subtracting(known).sorted().first {
-                    return Self.error("watch: unknown class \"\(bad)\" (known: \(known.sorted().joined(separator: ", ")))")
-                }
-                classes = upper
-            }
-            if let t = try r.strings("targets") { targets = Set(t) }
-        } catch {
-            return Self.error(error.message)
-        }
-        _ = server.setWatch(client: client.id, Subscription(watching: enable, classes: classes, targets: targets))
-        var o = JSONLine(class: "WATCH")
-        o.add("enable", enable)
-        if let classes { o.addRaw("classes", json: Self.array(classes.sorted())) }
-        if let targets { o.addRaw("targets", json: Self.array(targets.sorted())) }
-        return o.text
+    private func watch(_ w: WatchRequest, _ client: ClientInfo) -> String {
+        let sub = Subscription(watching: w.enable, classes: w.classes.map(Set.init), targets: w.targets.map(Set.init))
+        _ = server.setWatch(client: client.id, sub)
+        return WireCoding.line(WatchReply(enable: w.enable, classes: w.classes, targets: w.targets))
     }
 
-    private func hunt(_ r: Request) -> String {
-        do {
-            guard let specs = try r.strings("targets"), !specs.isEmpty else {
-                return Self.error("hunt: give \"targets\": a non-empty array of \"LAT,LON[,NAME]\" or place ids")
-            }
-            var targets: [Target] = []
-            for (i, s) in specs.enumerated() {
-                do {
-                    targets.append(try TargetSpec.parse(s, index: i + 1, resolver: host.targetResolver))
-                } catch {
-                    return Self.error("hunt: target \(i + 1): \(error)")
-                }
-            }
-            host.retarget(targets, mode: .hunt, description: .init(mode: "hunt", radius: nil, filter: nil))
-            logger.info("hunting \(targets.count) target(s)")
-            return Self.tracking(mode: "hunt", radius: nil, count: targets.count)
-        } catch {
-            return Self.error(error.message)
-        }
-    }
-
-    private func roam(_ r: Request, user: String) -> String {
-        do {
-            guard let resolver = host.targetResolver else {
-                return Self.error("roam: no store is open, so there are no places to roam among")
-            }
-            let radius = try r.distance("radius") ?? 10_000
-            guard radius > 0 else { return Self.error("roam: radius must be positive") }
-            let filter = RoamFilter(kinds: try r.strings("kinds") ?? ["bigthing"],
-                                    favouritesOnly: try r.bool("favourites") ?? false,
-                                    unseenOnly: try r.bool("unseen") ?? false, user: user)
-            let targets: [Target]
+    private func hunt(_ h: HuntRequest) throws -> String {
+        var targets: [Target] = []
+        for (i, s) in h.targets.enumerated() {
             do {
-                targets = try resolver.roamTargets(filter)
+                targets.append(try TargetSpec.parse(s, index: i + 1, resolver: host.targetResolver))
             } catch {
-                return Self.error("roam: cannot load places: \(error)")
+                throw ProtocolError(.badField, command: "hunt", field: "targets[\(i)]", "target \(i + 1): \(error)")
             }
-            var desc = filter.kinds.joined(separator: ",")
-            if filter.favouritesOnly { desc += " favourites" }
-            if filter.unseenOnly { desc += " unseen" }
-            host.retarget(targets, mode: .roam(radius: radius),
-                          description: .init(mode: "roam", radius: radius, filter: desc))
-            logger.info("roaming among \(targets.count) places within \(Int(radius)) m")
-            return Self.tracking(mode: "roam", radius: radius, count: targets.count)
-        } catch {
-            return Self.error(error.message)
         }
+        host.retarget(targets, mode: .hunt, description: .init(mode: "hunt", radius: nil, filter: nil))
+        logger.info("hunting \(targets.count) target(s)")
+        return WireCoding.line(TrackingReply(mode: "hunt", targets: targets.count))
     }
 
-    func statusLine() -> String {
-        var o = JSONLine(class: "STATUS")
-        o.add("time", time: Date())
-        o.add("release", ProtocolVersion.release)
-        o.add("uptime_s", host.uptimeSeconds, decimals: 0)
-        host.status(into: &o)
-        let c = server.counters
-        var s = JSONLine.object()
-        s.add("path", server.path ?? "")
-        s.add("clients", c.clients)
-        s.add("clients_total", c.accepted)
-        s.add("dropped", c.dropped)
-        s.add("lines_in", c.linesIn)
-        s.add("lines_out", c.linesOut)
-        o.addRaw("socket", json: s.text)
-        let extras = status()
-        if let l = extras.logStatus {
-            var j = JSONLine.object()
-            j.add("path", l.path)
-            j.add("writing", l.isWriting)
-            if let e = l.error { j.add("error", e) }
-            j.add("lines_written", l.linesWritten)
-            j.add("lines_lost", l.linesLost)
-            o.addRaw("log", json: j.text)
+    private func roam(_ r: RoamRequest, user: String) throws -> String {
+        guard let resolver = host.targetResolver else {
+            throw ProtocolError(.busy, command: "roam", "no store is open, so there are no places to roam among")
         }
-        if let p = extras.configPath { o.add("config", p) }
-        if let d = extras.database { o.add("database", d) }
-        return o.text
+        let filter = RoamFilter(kinds: r.kinds, favouritesOnly: r.favourites, unseenOnly: r.unseen, user: user)
+        let targets: [Target]
+        do {
+            targets = try resolver.roamTargets(filter)
+        } catch {
+            throw ProtocolError(.internal, command: "roam", "cannot load places: \(error)")
+        }
+        var desc = filter.kinds.joined(separator: ",")
+        if filter.favouritesOnly { desc += " favourites" }
+        if filter.unseenOnly { desc += " unseen" }
+        host.retarget(targets, mode: .roam(radius: r.radius),
+                      description: .init(mode: "roam", radius: r.radius, filter: desc))
+        // The radius is checked at decode (0 < r ≤ 20,000 km), and printed as a Double: no
+        // conversion here can trap.
+        logger.info("roaming among \(targets.count) places within \(DistanceFormat.text(r.radius))")
+        return WireCoding.line(TrackingReply(mode: "roam", radiusM: r.radius.rounded(), targets: targets.count))
+    }
+
+    /// The STATUS value: snapshots of the engine, socket and log, taken under their own locks
+    /// and assembled here. The database path goes only to clients that may write.
+    func statusReply(for client: ClientInfo?) -> StatusReply {
+        let e = host.statusSnapshot()
+        let c = server.counters
+        let extras = status()
+        let log = extras.logStatus.map {
+            StatusReply.Log(path: $0.path, writing: $0.isWriting, error: $0.error,
+                            linesWritten: $0.linesWritten, linesLost: $0.linesLost)
+        }
+        let mayWrite = client.map(self.mayWrite) ?? true
+        return StatusReply(
+            time: Date(), uptimeS: host.uptimeSeconds, gps: e.gps, tracking: e.tracking, targets: e.targets,
+            counters: e.counters, latencyUs: e.latency,
+            socket: .init(path: server.path ?? "", clients: c.clients, clientsTotal: c.accepted, dropped: c.dropped,
+                          linesIn: c.linesIn, linesOut: c.linesOut),
+            log: log, config: extras.configPath, database: mayWrite ? extras.database : nil)
     }
 
     // MARK: - Helpers
 
-    static func error(_ message: String) -> String {
-        var o = JSONLine(class: "ERROR")
-        o.add("message", message)
-        return o.text
-    }
+    private func mayWrite(_ client: ClientInfo) -> Bool { authorisation.withLock { $0.isAuthorised(client) } }
 
-    static func tracking(mode: String, radius: Double?, count: Int) -> String {
-        var o = JSONLine(class: "TRACKING")
-        o.add("mode", mode)
-        if let radius { o.add("radius_m", radius, decimals: 0) }
-        o.add("targets", count)
-        return o.text
-    }
+    static func user(_ client: ClientInfo) -> String { client.userName ?? "uid\(client.uid)" }
 
-    static func array(_ items: [String]) -> String {
-        "[" + items.map(JSONLine.quoted).joined(separator: ",") + "]"
+    static func error(_ error: any Error) -> String {
+        let e = (error as? ProtocolError) ?? ProtocolError(.internal, command: nil, "\(error)")
+        return WireCoding.line(ErrorReply(e))
     }
 
     static func who(_ c: ClientInfo) -> String {

@@ -1,74 +1,116 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 import HotColdStore
 
-/// The `store` command: per-user changes (seen, favourite, rating, note, places, observations)
-/// made by the daemon, the one writer while it runs, on behalf of the client's Unix user.
+/// The store behind the socket: per-user changes (`store`), the reads every `hotcold` command
+/// needs (`search`, `place`, `near`, `visits`, `observations`, `outbox`, `export`) and the
+/// uploads (`import`, `submit`), made by the daemon, the database's one writer, on behalf of
+/// the client's Unix user.
 ///
-/// Requests name an `op` and its arguments; the reply is `{"class":"STORE","op":…,"result":…}`
-/// where `result` is the store's own Codable value, so the client decodes the same type the
-/// offline path returns.
+/// Each answer is one line whose `result` is the store's own Codable value, so the client
+/// decodes the same type the offline `--db` path returns. Runs off the socket's loop thread.
 struct StoreRPC {
     let store: Store
 
-    struct Failure: Error { var message: String }
-
-    func run(_ r: Request, user: String) throws -> String {
-        guard let op = try r.string("op") else {
-            throw Failure(message: "store: missing \"op\" (seen, unseen, fav, rate, note, add, rename, observe)")
+    /// The reply to a `store` operation.
+    func change(_ r: StoreRequest, user: String) throws -> String {
+        let op = r.operation.name
+        func reply<T: Codable & Sendable>(_ v: T) -> String { WireCoding.line(ResultReply(.store, op: op, result: v)) }
+        switch r.operation {
+        case .seen(let id): return reply(try store.markSeen(placeID: id, user: user))
+        case .unseen(let id): return reply(try store.markUnseen(placeID: id, user: user))
+        case .fav(let id):
+            try store.setFavourite(placeID: id, user: user, true)
+            return reply(true)
+        case .unfav(let id):
+            try store.setFavourite(placeID: id, user: user, false)
+            return reply(true)
+        case .rate(let id, let stars): return reply(try store.rate(placeID: id, user: user, stars: stars))
+        case .note(let id, let text): return reply(try store.setNote(placeID: id, user: user, text: text))
+        case .add(let name, let at): return reply(try store.addLocation(name: name, at: at, user: user))
+        case .rename(let id, let name): return reply(try store.renameLocation(placeID: id, to: name))
+        case .observe(let o):
+            // The request decoder allows only known classifications.
+            let cls = ObservationClassification(rawValue: o.classification) ?? .bird
+            return reply(try store.addObservation(classification: cls, title: o.title, description: o.description,
+                                                  date: o.date, coordinate: o.at, user: user))
         }
-        func text(_ key: String) throws -> String {
-            guard let v = try r.string(key), !v.isEmpty else { throw Failure(message: "store \(op): missing \"\(key)\"") }
-            return v
-        }
-        func number(_ key: String) throws -> Double {
-            guard let v = try r.number(key) else { throw Failure(message: "store \(op): missing number \"\(key)\"") }
-            return v
-        }
-        let result: Data
-        let enc = JSONEncoder()
-        switch op {
-        case "seen": result = try enc.encode(store.markSeen(placeID: text("id"), user: user))
-        case "unseen": result = try enc.encode(store.markUnseen(placeID: text("id"), user: user))
-        case "fav", "unfav":
-            try store.setFavourite(placeID: text("id"), user: user, op == "fav")
-            result = Data("true".utf8)
-        case "rate":
-            let stars = try number("stars")
-            guard stars == stars.rounded(), (0...5).contains(stars) else {
-                throw Failure(message: "store rate: stars must be a whole number 0–5, got \(stars)")
-            }
-            result = try enc.encode(store.rate(placeID: text("id"), user: user, stars: Int(stars)))
-        case "note":
-            let t = try r.string("text") ?? ""
-            result = try enc.encode(store.setNote(placeID: text("id"), user: user, text: t))
-        case "add":
-            let c = Coordinate(latitude: try number("lat"), longitude: try number("lon"))
-            guard c.isValid else { throw Failure(message: "store add: coordinate out of range") }
-            result = try enc.encode(store.addLocation(name: text("name"), at: c, user: user))
-        case "rename":
-            result = try enc.encode(store.renameLocation(placeID: text("id"), to: text("name")))
-        case "observe":
-            guard let cls = ObservationClassification(rawValue: try text("classification").lowercased()) else {
-                throw Failure(message: "store observe: unknown classification \"\((try? r.string("classification")) ?? "")\"")
-            }
-            guard let date = ISO8601.parse(try text("date")) else {
-                throw Failure(message: "store observe: \"date\" must be an ISO-8601 time")
-            }
-            var c: Coordinate? = nil
-            if r.has("lat") || r.has("lon") {
-                c = Coordinate(latitude: try number("lat"), longitude: try number("lon"))
-                guard c!.isValid else { throw Failure(message: "store observe: coordinate out of range") }
-            }
-            result = try enc.encode(store.addObservation(
-                classification: cls, title: text("title"), description: r.string("description"),
-                date: date, coordinate: c, user: user))
-        default:
-            throw Failure(message: "store: unknown op \"\(op)\" (seen, unseen, fav, unfav, rate, note, add, rename, observe)")
-        }
-        var o = JSONLine(class: "STORE")
-        o.add("op", op)
-        o.addRaw("result", json: String(decoding: result, as: UTF8.self))
-        return o.text
     }
+
+    func search(_ r: SearchRequest, user: String) throws -> String {
+        let q = PlaceQuery(text: r.text, state: r.state.flatMap { AustralianState(parsing: $0) },
+                           kinds: r.kinds.map { Set($0.map { TargetKind($0) }) },
+                           sort: PlaceSort(rawValue: r.sort) ?? .name, origin: r.origin,
+                           limit: r.offset + r.limit + 1, includeInactive: r.includeInactive)
+        let rows = try store.search(q, user: user)
+        let page = Array(rows.dropFirst(r.offset).prefix(r.limit))
+        return WireCoding.line(ResultReply(.places, result: page, more: rows.count > r.offset + r.limit))
+    }
+
+    func place(_ r: PlaceRequest, user: String) throws -> String {
+        guard let detail = try store.place(id: r.id) else {
+            throw ProtocolError(.notFound, command: "place", field: "id", "no place \"\(r.id)\"")
+        }
+        let mine = try store.userState(placeID: r.id, user: user)
+        return WireCoding.line(ResultReply(.place, result: PlaceView(detail: detail, mine: mine)))
+    }
+
+    func near(_ r: NearRequest, from origin: Coordinate) throws -> String {
+        let found = try store.nearest(to: origin, k: r.limit,
+                                      filter: TargetFilter(kinds: r.kinds.map { Set($0.map { TargetKind($0) }) }, includeInactive: true))
+        let rows = found.map { n in
+            NearbyPlace(target: n.target.ref, lat: n.target.coordinate.latitude, lon: n.target.coordinate.longitude,
+                        distanceM: n.distance, bearingDeg: origin.bearing(to: n.target.coordinate))
+        }
+        return WireCoding.line(ResultReply(.near, result: rows))
+    }
+
+    func visits(user: String) throws -> String {
+        WireCoding.line(ResultReply(.visits, result: try store.visits(user: user)))
+    }
+
+    func observations() throws -> String {
+        WireCoding.line(ResultReply(.observations, result: try store.observations()))
+    }
+
+    func outbox() throws -> String {
+        WireCoding.line(ResultReply(.outbox, result: try store.outbox().map(OutboxBrief.entry)))
+    }
+
+    func export(_ r: ExportRequest, user: String) throws -> Data {
+        try store.export(format: ExportFormat(rawValue: r.format) ?? .gpx, visits: r.visits, user: user)
+    }
+
+    func importData(_ data: Data, _ r: ImportRequest, user: String) throws -> String {
+        let report = try store.importData(data, file: r.name, strict: r.strict, user: user)
+        return WireCoding.line(ResultReply(.import, result: report))
+    }
+
+    func submit(_ r: SubmitRequest, photo: Data?, user: String) throws -> String {
+        let s = try Submission(user: user, name: r.name, latitude: r.at?.latitude, longitude: r.at?.longitude,
+                               address: r.address, seenAt: r.seenAt, submittedBy: r.by, photoPath: r.photo?.filename)
+        let picture = zip(r.photo, photo).map { SubmissionPhoto(filename: $0.filename, contentType: $0.contentType, data: $1) }
+        return WireCoding.line(ResultReply(.submit, result: try store.submit(s, photo: picture)))
+    }
+
+    /// A store failure as the client's error: a missing place is `not_found`, a refused value
+    /// `bad_field`, anything else (SQLite) `internal`.
+    static func protocolError(_ error: any Error, command: String) -> ProtocolError {
+        switch error {
+        case let e as ProtocolError: return e
+        case let e as StoreError:
+            switch e {
+            case .noSuchPlace: return ProtocolError(.notFound, command: command, field: "id", "\(e)")
+            default: return ProtocolError(.badField, command: command, "\(e)")
+            }
+        case let e as ImportError: return ProtocolError(.badField, command: command, "\(e)")
+        default: return ProtocolError(.internal, command: command, "\(error)")
+        }
+    }
+}
+
+private func zip<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
+    guard let a, let b else { return nil }
+    return (a, b)
 }

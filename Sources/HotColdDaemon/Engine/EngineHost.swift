@@ -1,6 +1,7 @@
 import Foundation
 import GPSInput
 import HotColdCore
+import HotColdProtocol
 import Logging
 import Synchronization
 
@@ -171,66 +172,44 @@ public final class EngineHost: Sendable {
     public var resolverAvailable: Bool { resolver != nil }
     public var targetResolver: (any TargetResolver)? { resolver }
 
-    /// Everything `status` reports about the engine side.
-    public func status(into o: inout JSONLine) {
-        let s = state.withLock { $0 }
-        do {
-            var gps = JSONLine.object()
-            gps.add("link", s.link.rawValue)
-            if let r = s.linkReason { gps.add("reason", r) }
-            gps.add("state", s.engine.gpsState?.rawValue ?? "unknown")
-            if let f = s.lastFix, let c = f.coordinate {
-                var lf = JSONLine.object()
-                lf.add("time", time: f.time)
-                lf.add("lat", c.latitude, decimals: 7)
-                lf.add("lon", c.longitude, decimals: 7)
-                lf.add("mode", f.mode.rawValue)
-                lf.addIfPresent("accuracy_m", f.horizontalError, decimals: 1)
-                lf.addIfPresent("speed_mps", f.speed, decimals: 2)
-                gps.addRaw("last_fix", json: lf.text)
-            }
-            o.addRaw("gps", json: gps.text)
-
-            var tr = JSONLine.object()
-            tr.add("mode", s.trackingDescription.mode)
-            if let r = s.trackingDescription.radius { tr.add("radius_m", r, decimals: 0) }
-            if let f = s.trackingDescription.filter { tr.add("filter", f) }
-            tr.add("candidates", s.engine.targets.count)
-            tr.add("tracked", s.engine.trackedCount)
-            o.addRaw("tracking", json: tr.text)
-
-            var list: [String] = []
-            for t in s.engine.snapshot() {
-                var x = JSONLine.object()
-                x.addRaw("target", json: t.target.json)
-                x.add("distance_m", t.distance, decimals: 3)
-                x.add("bearing_deg", t.bearing, decimals: 1)
-                x.add("tier", t.tier.level)
-                x.add("tier_name", t.tier.name)
-                x.add("trend", t.trend.rawValue)
-                x.add("arrived", t.arrived)
-                list.append(x.text)
-            }
-            o.addRaw("targets", json: "[" + list.joined(separator: ",") + "]")
-
-            var c = JSONLine.object()
-            c.add("fixes", s.fixes)
-            c.add("fixes_accepted", s.engine.stats.accepted)
-            c.add("fixes_untimed", s.untimed)
-            c.add("outliers", s.engine.stats.outliers)
-            c.add("out_of_order", s.engine.stats.outOfOrder)
-            c.add("events", s.events)
-            c.add("visit_errors", s.visitErrors)
-            o.addRaw("counters", json: c.text)
-
-            var l = JSONLine.object()
-            l.add("samples", Int(s.latency.count))
-            l.add("p50", s.latency.microseconds(atPercentile: 50), decimals: 1)
-            l.add("p99", s.latency.microseconds(atPercentile: 99), decimals: 1)
-            l.add("max", s.latency.maxMicroseconds, decimals: 1)
-            o.addRaw("latency_us", json: l.text)
-        }
+    /// The engine's part of `status`, as values.
+    public struct StatusSnapshot: Sendable {
+        public var gps: StatusReply.GPS
+        public var tracking: StatusReply.Tracking
+        public var targets: [StatusReply.TargetState]
+        public var counters: StatusReply.Counters
+        public var latency: StatusReply.Latency
     }
+
+    /// Everything `status` reports about the engine side: the state is copied under the lock
+    /// and turned into values after it is released.
+    public func statusSnapshot() -> StatusSnapshot {
+        let s = state.withLock { $0 }
+        let lastFix = s.lastFix.flatMap { f in
+            f.coordinate.map { c in
+                StatusReply.LastFix(time: f.time, lat: c.latitude, lon: c.longitude, mode: Int(f.mode.rawValue),
+                                    accuracyM: f.horizontalError, speedMps: f.speed)
+            }
+        }
+        return StatusSnapshot(
+            gps: .init(link: s.link.rawValue, reason: s.linkReason, state: s.engine.gpsState?.rawValue ?? "unknown",
+                       lastFix: lastFix),
+            tracking: .init(mode: s.trackingDescription.mode, radiusM: s.trackingDescription.radius,
+                            filter: s.trackingDescription.filter, candidates: s.engine.targets.count,
+                            tracked: s.engine.trackedCount),
+            targets: s.engine.snapshot().map { t in
+                StatusReply.TargetState(target: t.target, distanceM: t.distance, bearingDeg: t.bearing, tier: t.tier.level,
+                                        tierName: t.tier.name, trend: t.trend.rawValue, arrived: t.arrived)
+            },
+            counters: .init(fixes: s.fixes, fixesAccepted: s.engine.stats.accepted, fixesUntimed: s.untimed,
+                            outliers: s.engine.stats.outliers, outOfOrder: s.engine.stats.outOfOrder,
+                            events: s.events, visitErrors: s.visitErrors),
+            latency: .init(samples: Int(clamping: s.latency.count), p50: s.latency.microseconds(atPercentile: 50),
+                           p99: s.latency.microseconds(atPercentile: 99), max: s.latency.maxMicroseconds))
+    }
+
+    /// Where the receiver was at the last fix (for `near` without a point).
+    public var lastFixCoordinate: Coordinate? { state.withLock { $0.lastFix?.coordinate } }
 
     public var uptimeSeconds: Double {
         Double(GPSDSource.monotonicNanoseconds() &- startedMonotonic) / 1e9

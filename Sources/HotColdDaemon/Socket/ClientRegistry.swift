@@ -1,4 +1,5 @@
 import HotColdCore
+import HotColdProtocol
 import Synchronization
 
 /// The state `SocketServer`'s callers and its event loop share: the connected clients, their
@@ -25,10 +26,9 @@ final class ClientRegistry: Sendable {
         self.waker = try LoopWaker()
     }
 
-    static func errorLine(_ message: String) -> String {
-        var o = JSONLine(class: "ERROR")
-        o.add("message", message)
-        return o.text
+    /// An `ERROR` the socket layer itself sends (framing, drops, refusals), with its code.
+    static func errorLine(_ message: String, code: ErrorCode = .busy) -> String {
+        WireCoding.line(ErrorReply(ProtocolError(code, command: nil, message)))
     }
 
     // MARK: membership (event loop)

@@ -155,7 +155,7 @@ final class SocketEventLoop: @unchecked Sendable {
             let c = ClientConnection(fd: fd, info: info, options: options)
             if registry.count >= options.maxClients {
                 options.logger.warning("socket: refusing \(info): \(options.maxClients) clients already connected")
-                let refusal = OutgoingLine(ClientRegistry.errorLine("too many clients (\(options.maxClients)); try again later"))
+                let refusal = OutgoingLine(ClientRegistry.errorLine("too many clients (\(options.maxClients)); try again later", code: .quota))
                 _ = OutputQueue.write([refusal], offset: 0, to: fd)
                 Glibc.close(fd)
                 continue
@@ -200,12 +200,12 @@ final class SocketEventLoop: @unchecked Sendable {
         case .tooLong:
             registry.refused.add(1, ordering: .relaxed)
             registry.enqueue([ClientRegistry.errorLine(
-                "line too long: over \(options.maxLineBytes) bytes; the line was discarded")], to: c)
+                "line too long: over \(options.maxLineBytes) bytes; the line was discarded", code: .tooLarge)], to: c)
         case .line(let bytes):
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
             guard let line = String(validating: bytes, as: UTF8.self) else {
                 registry.refused.add(1, ordering: .relaxed)
-                registry.enqueue([ClientRegistry.errorLine("invalid UTF-8 in line; the line was discarded")], to: c)
+                registry.enqueue([ClientRegistry.errorLine("invalid UTF-8 in line; the line was discarded", code: .badJSON)], to: c)
                 return
             }
             registry.linesIn.add(1, ordering: .relaxed)

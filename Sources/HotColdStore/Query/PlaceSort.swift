@@ -1,8 +1,9 @@
 /// List orders for place searches.
 public enum PlaceSort: String, Codable, Sendable, CaseIterable {
-    /// Alphabetical, ignoring case and accents.
+    /// Alphabetical by name, ignoring case and accents; ties broken by town.
     case name
-    /// Best first: the user's own stars when given, else the catalogue's rating; unrated last.
+    /// Best first by `PlaceSummary.sortRating`: the user's own stars when given, else the
+    /// catalogue's average; unrated last; ties by name.
     case rating
     /// Nearest first from the query's origin (which is then required).
     case distance

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HotColdCore
+import HotColdProtocol
 
 /// `hotcold hunt`: tell the daemon exactly what to track.
 struct HuntCommand: ParsableCommand {
@@ -25,9 +26,7 @@ struct HuntCommand: ParsableCommand {
     }
 
     func run() throws {
-        try TrackingRequest.send(socket: socket, command: "hunt") { o in
-            o.addRaw("targets", json: "[" + targets.map(JSONLine.quoted).joined(separator: ",") + "]")
-        }
+        try TrackingRequest.send(socket: socket, .hunt(HuntRequest(targets: targets)))
     }
 }
 
@@ -59,33 +58,25 @@ struct RoamCommand: ParsableCommand {
     var favourites = false
 
     func validate() throws {
-        guard let r = DistanceParser.metres(radius), r > 0 else {
-            throw ValidationError("radius \"\(radius)\": expected a distance such as 10km or 850m")
+        guard let r = DistanceParser.metres(radius), r > 0, r <= Limits.maxRadius else {
+            throw ValidationError("radius \"\(radius)\": expected a distance such as 10km or 850m, at most 20000km")
         }
     }
 
     func run() throws {
-        try TrackingRequest.send(socket: socket, command: "roam") { o in
-            o.add("radius", DistanceParser.metres(radius)!, decimals: 1)
-            o.addRaw("kinds", json: "[" + kinds.map(JSONLine.quoted).joined(separator: ",") + "]")
-            o.add("unseen", unseen)
-            o.add("favourites", favourites)
-        }
+        guard let metres = DistanceParser.metres(radius) else { throw ValidationError("radius \"\(radius)\": expected a distance") }
+        try TrackingRequest.send(socket: socket, .roam(RoamRequest(radius: metres, kinds: kinds, unseen: unseen, favourites: favourites)))
     }
 }
 
 enum TrackingRequest {
-    static func send(socket: String?, command: String, _ fill: (inout JSONLine) -> Void) throws {
+    static func send(socket: String?, _ request: Request) throws {
+        let command = request.command.rawValue
         do {
-            let c = try DaemonConnection(path: DaemonConnection.defaultPath(socket))
-            var o = JSONLine.object()
-            o.add("cmd", command)
-            fill(&o)
-            try c.send(o.text)
-            let reply = try c.reply("TRACKING")
-            let obj = (try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any]) ?? [:]
-            var s = "hotcoldd now \(command == "hunt" ? "hunts" : "roams among") \(obj["targets"] ?? "?") targets"
-            if let r = obj["radius_m"] as? Double { s += " within \(DistanceFormat.text(r))" }
+            let c = try DaemonLink.connect(socket: socket)
+            let reply = try DaemonLink.run { () throws(ClientError) in try c.call(request, expecting: TrackingReply.self, timeout: 60) }
+            var s = "hotcoldd now \(command == "hunt" ? "hunts" : "roams among") \(reply.targets) targets"
+            if let r = reply.radiusM { s += " within \(DistanceFormat.text(r))" }
             print(s + ".")
         } catch let e as CLIError {
             warn("hotcold \(command): \(e.description)")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HotColdCore
+import HotColdProtocol
 
 /// `hotcold status`: what the daemon is doing.
 struct StatusCommand: ParsableCommand {
@@ -21,11 +22,19 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let c = try DaemonConnection(path: DaemonConnection.defaultPath(socket))
-            try c.send(#"{"cmd":"status"}"#)
-            let line = try c.reply("STATUS")
+            let c = try DaemonLink.connect(socket: socket)
+            let line = try DaemonLink.run { () throws(ClientError) in
+                try c.send(.status)
+                return try c.line(ofClass: StatusReply.wireClass)
+            }
             if json { print(line); return }
-            print(StatusText.render(line))
+            let status: StatusReply
+            do throws(ProtocolError) {
+                status = try WireCoding.decode(StatusReply.self, from: line)
+            } catch {
+                throw DaemonLink.cliError(.badReply(error))
+            }
+            print(StatusText.render(status))
         } catch let e as CLIError {
             warn("hotcold status: \(e.description)")
             throw ExitCode(e.code)
@@ -34,44 +43,33 @@ struct StatusCommand: ParsableCommand {
 }
 
 enum StatusText {
-    static func render(_ line: String) -> String {
-        guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return line }
+    static func render(_ o: StatusReply) -> String {
         var out: [String] = []
-        let gps = o["gps"] as? [String: Any] ?? [:]
-        out.append("hotcoldd \(o["release"] ?? "?"), up \(Int((o["uptime_s"] as? Double) ?? 0)) s")
-        var g = "gpsd: \(gps["link"] ?? "?")"
-        if let r = gps["reason"] { g += " (\(r))" }
-        g += ", GPS \(gps["state"] ?? "?")"
+        out.append("hotcoldd \(o.release), up \(Int(clamping: Int64(exactly: o.uptimeS.rounded()) ?? 0)) s")
+        var g = "gpsd: \(o.gps.link)"
+        if let r = o.gps.reason { g += " (\(r))" }
+        g += ", GPS \(o.gps.state)"
         out.append(g)
-        if let f = gps["last_fix"] as? [String: Any] {
-            var s = "last fix: \(f["time"] ?? "?") at \(f["lat"] ?? "?"),\(f["lon"] ?? "?")"
-            if let a = f["accuracy_m"] { s += " ±\(a) m" }
+        if let f = o.gps.lastFix {
+            var s = "last fix: \(ISO8601.format(f.time)) at \(f.lat),\(f.lon)"
+            if let a = f.accuracyM { s += " ±\(a) m" }
             out.append(s)
         }
-        if let t = o["tracking"] as? [String: Any] {
-            var s = "tracking: \(t["mode"] ?? "?")"
-            if let r = t["radius_m"] as? Double { s += " within \(DistanceFormat.text(r))" }
-            s += ", \(t["tracked"] ?? 0) tracked of \(t["candidates"] ?? 0)"
-            out.append(s)
+        var s = "tracking: \(o.tracking.mode)"
+        if let r = o.tracking.radiusM { s += " within \(DistanceFormat.text(r))" }
+        s += ", \(o.tracking.tracked) tracked of \(o.tracking.candidates)"
+        out.append(s)
+        for t in o.targets {
+            out.append("  \(t.target.name): \(DistanceFormat.text(t.distanceM)) \(DistanceFormat.compass(t.bearingDeg)), \(t.tierName), \(t.trend)\(t.arrived ? ", arrived" : "")")
         }
-        for t in o["targets"] as? [[String: Any]] ?? [] {
-            let name = (t["target"] as? [String: Any])?["name"] ?? "?"
-            let d = (t["distance_m"] as? Double).map(DistanceFormat.text) ?? "?"
-            let b = (t["bearing_deg"] as? Double).map(DistanceFormat.compass) ?? "?"
-            out.append("  \(name): \(d) \(b), \(t["tier_name"] ?? "?"), \(t["trend"] ?? "?")\((t["arrived"] as? Bool) == true ? ", arrived" : "")")
+        out.append("fixes \(o.counters.fixes), events \(o.counters.events), outliers \(o.counters.outliers)")
+        if let s = o.socket {
+            out.append("clients \(s.clients) (total \(s.clientsTotal), dropped \(s.dropped))")
         }
-        if let c = o["counters"] as? [String: Any] {
-            out.append("fixes \(c["fixes"] ?? 0), events \(c["events"] ?? 0), outliers \(c["outliers"] ?? 0)")
+        if let l = o.log {
+            out.append("log \(l.path): \(l.writing ? "ok" : "NOT WRITING: \(l.error ?? "?")")")
         }
-        if let s = o["socket"] as? [String: Any] {
-            out.append("clients \(s["clients"] ?? 0) (total \(s["clients_total"] ?? 0), dropped \(s["dropped"] ?? 0))")
-        }
-        if let l = o["log"] as? [String: Any] {
-            out.append("log \(l["path"] ?? "?"): \((l["writing"] as? Bool) == true ? "ok" : "NOT WRITING: \(l["error"] ?? "?")")")
-        }
-        if let l = o["latency_us"] as? [String: Any] {
-            out.append("fix-to-socket latency: p50 \(l["p50"] ?? 0) µs, p99 \(l["p99"] ?? 0) µs (\(l["samples"] ?? 0) fixes)")
-        }
+        out.append("fix-to-socket latency: p50 \(o.latencyUs.p50) µs, p99 \(o.latencyUs.p99) µs (\(o.latencyUs.samples) fixes)")
         return out.joined(separator: "\n")
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HotColdCore
+import HotColdProtocol
 
 /// `hotcold watch`: subscribe to hotcoldd's events.
 struct WatchCommand: ParsableCommand {
@@ -37,31 +38,16 @@ struct WatchCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let c = try DaemonConnection(path: DaemonConnection.defaultPath(socket))
-            var cmd = JSONLine.object()
-            cmd.add("cmd", "watch")
-            cmd.add("enable", true)
-            if !classes.isEmpty { cmd.addRaw("classes", json: "[" + classes.map(JSONLine.quoted).joined(separator: ",") + "]") }
-            if !targets.isEmpty { cmd.addRaw("targets", json: "[" + targets.map(JSONLine.quoted).joined(separator: ",") + "]") }
-            try c.send(cmd.text)
-            _ = try c.reply("WATCH")
+            let c = try DaemonLink.connect(socket: socket)
+            let request = WatchRequest(enable: true, classes: classes.isEmpty ? nil : classes,
+                                       targets: targets.isEmpty ? nil : targets)
+            _ = try DaemonLink.run { () throws(ClientError) in try c.call(.watch(request), expecting: WatchReply.self) }
             let colour = !noColor && !json && isatty(STDOUT_FILENO) == 1
             var seen = 0
             let out = OutputBuffer()
-            while let line = try c.readLine() {
-                guard let cls = DaemonConnection.className(line),
-                      ["PROXIMITY", "ARRIVED", "DEPARTED", "GPS"].contains(cls) else {
-                    if DaemonConnection.className(line) == "ERROR" { warn("hotcold watch: \(line)") }
-                    continue
-                }
+            while let (event, line) = try DaemonLink.run({ () throws(ClientError) in try c.nextEvent(timeout: 1e6) }) {
                 // One write per line: the view must keep up live even when piped.
-                if json {
-                    out.line(line)
-                } else if let event = try? Event(jsonLine: line) {
-                    out.line(EventText.line(event, colour: colour, clock: true))
-                } else {
-                    out.line(line)
-                }
+                out.line(json ? line : EventText.line(event.event, colour: colour, clock: true))
                 out.flush()
                 seen += 1
                 if let count, seen >= count { break }

@@ -41,6 +41,14 @@ enum Output {
         }
     }
 
+    /// The catalogue's community average, e.g. "4.2 (37 votes)"; blank when unrated.
+    static func catalogueRating(_ rating: Double?, votes: Int?) -> String {
+        guard let rating, rating.isFinite else { return "" }
+        let avg = (rating * 10).rounded() / 10
+        guard let votes else { return "\(avg)" }
+        return "\(avg) (\(votes) vote\(votes == 1 ? "" : "s"))"
+    }
+
     static func stars(_ n: Int?) -> String {
         guard let n else { return "" }
         return String(repeating: "★", count: n) + String(repeating: "☆", count: 5 - n)

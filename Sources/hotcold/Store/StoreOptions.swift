@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HotColdCore
+import HotColdProtocol
 import HotColdStore
 
 /// Options every store command shares: where the database is, and JSON output for lists.
@@ -31,10 +32,10 @@ struct StoreOptions: ParsableArguments {
     /// loading the bundled catalogue on first use.
     func backend() throws -> any StoreBackend {
         if db == nil {
-            let path = DaemonConnection.defaultPath(socket)
+            let path = LineClient.defaultPath(socket)
             if socket != nil || FileManager.default.fileExists(atPath: path) {
                 do {
-                    return try DaemonStoreBackend(connection: try DaemonConnection(path: path))
+                    return try DaemonStoreBackend(connection: try DaemonLink.connect(socket: path))
                 } catch let e as CLIError where socket == nil && e.code == 69 {
                     // A stale default socket: fall back to the file.
                 }
@@ -54,7 +55,8 @@ struct StoreOptions: ParsableArguments {
 
 extension Coordinate: ExpressibleByArgument {
     public init?(argument: String) { self.init(parsing: argument) }
-    public static var defaultValueDescription: String { "LAT,LON" }
+    // Shown in --help for an option whose default is a coordinate.
+    public var defaultValueDescription: String { "\(latitude),\(longitude)" }
 }
 
 extension TargetKind: ExpressibleByArgument {

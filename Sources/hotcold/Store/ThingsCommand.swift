@@ -7,14 +7,16 @@ struct ThingsCommand: ParsableCommand {
         commandName: "things",
         abstract: "List Big Things: search by name, filter by state, sort by name, rating or distance.",
         discussion: """
-            Search ignores case and accents and matches the name or the town.
+            Search ignores case and accents and matches the name or the town. Columns: id, state,
+            distance (with --at), seen ✓ and favourite ♥, the catalogue's average rating with its
+            vote count, your own stars, name — town.
             Example: hotcold things --search banana --state NSW --sort distance --at -30.30,153.11
             """)
 
     @OptionGroup var options: StoreOptions
     @Option(help: "Text to find in the name or town.") var search: String?
     @Option(help: "Only this state or territory (ACT, NSW, NT, QLD, SA, TAS, VIC, WA).") var state: AustralianState?
-    @Option(help: "Order: name, rating (yours, else the catalogue's) or distance (needs --at).") var sort: PlaceSort = .name
+    @Option(help: "Order: name (ties by town), rating (yours where you rated, else the catalogue's average; unrated last) or distance (needs --at).") var sort: PlaceSort = .name
     @Option(parsing: .unconditional, help: "Where distances are measured from, as LAT,LON.") var at: Coordinate?
 
     func validate() throws {
@@ -28,7 +30,8 @@ struct ThingsCommand: ParsableCommand {
         if list.isEmpty { return Output.note("No Big Things match.") }
         Output.table(list.map { s in
             [s.place.id, s.state?.rawValue ?? "", s.distance.map(DistanceFormat.text) ?? "",
-             (s.seen ? "✓" : " ") + (s.favourite ? "♥" : " "), Output.stars(s.myRating),
+             (s.seen ? "✓" : " ") + (s.favourite ? "♥" : " "),
+             Output.catalogueRating(s.catalogueRating, votes: s.catalogueVotes), Output.stars(s.myRating),
              s.place.name + (s.town.map { " — \($0)" } ?? "")]
         })
     }

@@ -1,24 +1,23 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 import HotColdStore
 
 /// Used while hotcoldd runs: changes go through its socket (the daemon is the one writer and
 /// records them for this client's Unix user), reads go to the database file it names, which
 /// SQLite's WAL lets us read while it writes. `--here` takes the daemon's last fix.
 struct DaemonStoreBackend: StoreBackend {
-    let connection: DaemonConnection
+    let connection: LineClient
     let reader: DirectStoreBackend
-    let status: [String: Any]
+    let status: StatusReply
 
     var user: String { reader.user }
 
-    init(connection: DaemonConnection) throws {
+    init(connection: LineClient) throws {
         self.connection = connection
-        try connection.send(#"{"cmd":"status"}"#)
-        let line = try connection.reply("STATUS")
-        status = (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
-        guard let db = status["database"] as? String else {
-            throw CLIError("hotcoldd at \(connection.path) has no database open; use --db PATH to work on a file")
+        status = try DaemonLink.run { () throws(ClientError) in try connection.call(.status, expecting: StatusReply.self) }
+        guard let db = status.database else {
+            throw CLIError("hotcoldd at \(connection.path) has no database open (or does not let this user write); use --db PATH to work on a file")
         }
         guard FileManager.default.isReadableFile(atPath: db) else {
             throw CLIError("cannot read hotcoldd's database \(db) as this user; use --db PATH for a copy you can read")
@@ -27,9 +26,7 @@ struct DaemonStoreBackend: StoreBackend {
     }
 
     func currentPosition() throws -> Coordinate? {
-        guard let fix = (status["gps"] as? [String: Any])?["last_fix"] as? [String: Any],
-              let lat = fix["lat"] as? Double, let lon = fix["lon"] as? Double else { return nil }
-        return Coordinate(latitude: lat, longitude: lon)
+        status.gps.lastFix?.coordinate
     }
 
     // Reads: straight from the file.
@@ -52,39 +49,26 @@ struct DaemonStoreBackend: StoreBackend {
     }
 
     // Changes: through the daemon.
-    private func call<T: Decodable>(_ op: String, _ args: [String: Any], as type: T.Type) throws -> T {
-        var request = args
-        request["cmd"] = "store"
-        request["op"] = op
-        let data = try JSONSerialization.data(withJSONObject: request)
-        try connection.send(String(decoding: data, as: UTF8.self))
-        let line = try connection.reply("STORE")
-        guard let obj = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let result = obj["result"] else {
-            throw CLIError("hotcoldd sent a STORE reply without a result")
+    private func call<T: Codable & Sendable>(_ op: StoreRequest.Operation, as type: T.Type) throws -> T {
+        try DaemonLink.run { () throws(ClientError) in
+            try connection.call(.store(StoreRequest(op)), result: .store, as: T.self)
         }
-        let raw = try JSONSerialization.data(withJSONObject: result, options: [.fragmentsAllowed])
-        return try JSONDecoder().decode(T.self, from: raw)
     }
 
-    func markSeen(placeID: String) throws -> Visit { try call("seen", ["id": placeID], as: Visit.self) }
-    func markUnseen(placeID: String) throws -> Int { try call("unseen", ["id": placeID], as: Int.self) }
+    func markSeen(placeID: String) throws -> Visit { try call(.seen(id: placeID), as: Visit.self) }
+    func markUnseen(placeID: String) throws -> Int { try call(.unseen(id: placeID), as: Int.self) }
     func setFavourite(placeID: String, _ favourite: Bool) throws {
-        _ = try call(favourite ? "fav" : "unfav", ["id": placeID], as: Bool.self)
+        _ = try call(favourite ? .fav(id: placeID) : .unfav(id: placeID), as: Bool.self)
     }
-    func rate(placeID: String, stars: Int) throws -> Rating { try call("rate", ["id": placeID, "stars": stars], as: Rating.self) }
-    func setNote(placeID: String, text: String) throws -> Note? { try call("note", ["id": placeID, "text": text], as: Note?.self) }
-    func addLocation(name: String, at c: Coordinate) throws -> Place {
-        try call("add", ["name": name, "lat": c.latitude, "lon": c.longitude], as: Place.self)
-    }
+    func rate(placeID: String, stars: Int) throws -> Rating { try call(.rate(id: placeID, stars: stars), as: Rating.self) }
+    func setNote(placeID: String, text: String) throws -> Note? { try call(.note(id: placeID, text: text), as: Note?.self) }
+    func addLocation(name: String, at c: Coordinate) throws -> Place { try call(.add(name: name, at: c), as: Place.self) }
     func renameLocation(placeID: String, to name: String) throws -> Place {
-        try call("rename", ["id": placeID, "name": name], as: Place.self)
+        try call(.rename(id: placeID, name: name), as: Place.self)
     }
     func addObservation(classification: ObservationClassification, title: String, description: String?,
                         date: Date, coordinate: Coordinate?) throws -> Observation {
-        var args: [String: Any] = ["classification": classification.rawValue, "title": title, "date": ISO8601.format(date)]
-        if let description { args["description"] = description }
-        if let coordinate { args["lat"] = coordinate.latitude; args["lon"] = coordinate.longitude }
-        return try call("observe", args, as: Observation.self)
+        try call(.observe(.init(classification: classification.rawValue, title: title, description: description,
+                                date: date, at: coordinate)), as: Observation.self)
     }
 }

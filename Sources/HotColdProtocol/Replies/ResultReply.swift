@@ -1,0 +1,63 @@
+/// A reply carrying a store result: `{"class":"STORE","op":"rate","result":{…}}`, or
+/// `{"class":"PLACES","result":[…]}` for the read commands.
+///
+/// `Result` is the store's own Codable type (a `Rating`, `[PlaceSummary]`, an `ImportReport`),
+/// which this module does not know: the daemon encodes it and the client decodes the same
+/// type the offline `--db` path returns. Which class each command answers with is in
+/// `ResultClass`.
+public struct ResultReply<Result: Codable & Sendable>: WireMessage {
+    public var wireClass: String
+    /// The `store` operation this answers (only for class STORE).
+    public var op: String?
+    public var result: Result
+    /// More rows exist past this page (for `search`).
+    public var more: Bool?
+
+    public init(_ cls: ResultClass, op: String? = nil, result: Result, more: Bool? = nil) {
+        wireClass = cls.rawValue
+        self.op = op
+        self.result = result
+        self.more = more
+    }
+
+    public mutating func wireClassDecoded(_ name: String) { wireClass = name }
+
+    enum CodingKeys: String, CodingKey { case op, result, more }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        wireClass = ""
+        op = try c.decodeIfPresent(String.self, forKey: .op)
+        result = try c.decode(Result.self, forKey: .result)
+        more = try c.decodeIfPresent(Bool.self, forKey: .more)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(op, forKey: .op)
+        try c.encode(result, forKey: .result)
+        try c.encodeIfPresent(more, forKey: .more)
+    }
+}
+
+/// The classes of result replies, one per command that answers with store data.
+public enum ResultClass: String, Sendable, CaseIterable {
+    /// `store`: `result` is what the operation returns (a `Visit`, a count, a `Rating`, …).
+    case store = "STORE"
+    /// `search`: `[PlaceSummary]`.
+    case places = "PLACES"
+    /// `place`: `PlaceView` (the `PlaceDetail` and the user's `UserPlaceState`).
+    case place = "PLACE"
+    /// `near`: `[NearbyPlace]`.
+    case near = "NEAR"
+    /// `visits`: `[VisitRecord]`.
+    case visits = "VISITS"
+    /// `observations`: `[Observation]`.
+    case observations = "OBSERVATIONS"
+    /// `outbox`: `[OutboxEntry]`.
+    case outbox = "OUTBOX"
+    /// `import`: `ImportReport`.
+    case `import` = "IMPORT"
+    /// `submit`: `Submission`.
+    case submit = "SUBMIT"
+}

@@ -1,0 +1,77 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HotColdCore
+
+/// One row of the `near` reply: a place and its distance and direction from the point asked.
+public struct NearbyPlace: Codable, Sendable, Equatable {
+    public var target: TargetRef
+    public var lat: Double
+    public var lon: Double
+    public var distanceM: Double
+    public var bearingDeg: Double
+
+    public init(target: TargetRef, lat: Double, lon: Double, distanceM: Double, bearingDeg: Double) {
+        self.target = target
+        self.lat = lat
+        self.lon = lon
+        self.distanceM = distanceM
+        self.bearingDeg = bearingDeg
+    }
+}
+
+/// One row of the `outbox` reply: a queued web API request, its body shown without a photo's
+/// bytes.
+public struct OutboxEntry: Codable, Sendable, Equatable {
+    public var id: Int64
+    public var kind: String
+    public var state: String
+    public var idempotencyKey: String
+    public var placeId: String?
+    public var submissionId: Int64?
+    public var attempts: Int
+    public var createdAt: Date
+    public var lastAttemptAt: Date?
+    public var nextAttemptAt: Date?
+    public var lastError: String?
+    public var httpStatus: Int?
+    /// The request body, with a photo's base64 replaced by its size.
+    public var request: String
+    /// For a submission: the Big Thing's name.
+    public var name: String?
+    public var response: String?
+
+    public init(id: Int64, kind: String, state: String, idempotencyKey: String, placeId: String? = nil,
+                submissionId: Int64? = nil, attempts: Int, createdAt: Date, lastAttemptAt: Date? = nil,
+                nextAttemptAt: Date? = nil, lastError: String? = nil, httpStatus: Int? = nil,
+                request: String, name: String? = nil, response: String? = nil) {
+        self.id = id
+        self.kind = kind
+        self.state = state
+        self.idempotencyKey = idempotencyKey
+        self.placeId = placeId
+        self.submissionId = submissionId
+        self.attempts = attempts
+        self.createdAt = createdAt
+        self.lastAttemptAt = lastAttemptAt
+        self.nextAttemptAt = nextAttemptAt
+        self.lastError = lastError
+        self.httpStatus = httpStatus
+        self.request = request
+        self.name = name
+        self.response = response
+    }
+}
+
+/// The `place` reply's result: the place's detail and the user's own state, each the store's
+/// type (generic here, since this module does not link the store).
+public struct PlaceView<Detail: Codable & Sendable, Mine: Codable & Sendable>: Codable, Sendable {
+    public var detail: Detail
+    public var mine: Mine
+    public init(detail: Detail, mine: Mine) {
+        self.detail = detail
+        self.mine = mine
+    }
+}

@@ -1,0 +1,189 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HotColdCore
+
+/// The reply to `status`: a value built from snapshots of the engine, the socket and the log,
+/// taken under their locks and encoded after they are released.
+public struct StatusReply: FixedClassMessage, Equatable {
+    public static let wireClass = "STATUS"
+
+    public var time: Date
+    public var release: String
+    public var uptimeS: Double
+    public var gps: GPS
+    public var tracking: Tracking
+    public var targets: [TargetState]
+    public var counters: Counters
+    public var latencyUs: Latency
+    public var socket: Socket?
+    public var log: Log?
+    public var config: String?
+    /// The daemon's database file; only for clients allowed to write.
+    public var database: String?
+
+    public init(time: Date, release: String = ProtocolVersion.release, uptimeS: Double, gps: GPS,
+                tracking: Tracking, targets: [TargetState], counters: Counters, latencyUs: Latency,
+                socket: Socket? = nil, log: Log? = nil, config: String? = nil, database: String? = nil) {
+        self.time = time
+        self.release = release
+        self.uptimeS = Finite.round(uptimeS, 0)
+        self.gps = gps
+        self.tracking = tracking
+        self.targets = targets
+        self.counters = counters
+        self.latencyUs = latencyUs
+        self.socket = socket
+        self.log = log
+        self.config = config
+        self.database = database
+    }
+
+    public struct GPS: Codable, Sendable, Equatable {
+        /// connecting, connected or lost.
+        public var link: String
+        public var reason: String?
+        /// fix, nofix, stale, lost or unknown.
+        public var state: String
+        public var lastFix: LastFix?
+        public init(link: String, reason: String? = nil, state: String, lastFix: LastFix? = nil) {
+            self.link = link
+            self.reason = reason
+            self.state = state
+            self.lastFix = lastFix
+        }
+    }
+
+    public struct LastFix: Codable, Sendable, Equatable {
+        public var time: Date
+        public var lat: Double
+        public var lon: Double
+        public var mode: Int
+        public var accuracyM: Double?
+        public var speedMps: Double?
+        public init(time: Date, lat: Double, lon: Double, mode: Int, accuracyM: Double? = nil, speedMps: Double? = nil) {
+            self.time = time
+            self.lat = Finite.round(lat, 7)
+            self.lon = Finite.round(lon, 7)
+            self.mode = mode
+            self.accuracyM = Finite.round(accuracyM, 1)
+            self.speedMps = Finite.round(speedMps, 2)
+        }
+        public var coordinate: Coordinate { Coordinate(latitude: lat, longitude: lon) }
+    }
+
+    public struct Tracking: Codable, Sendable, Equatable {
+        public var mode: String
+        public var radiusM: Double?
+        public var filter: String?
+        public var candidates: Int
+        public var tracked: Int
+        public init(mode: String, radiusM: Double? = nil, filter: String? = nil, candidates: Int, tracked: Int) {
+            self.mode = mode
+            self.radiusM = Finite.round(radiusM, 0)
+            self.filter = filter
+            self.candidates = candidates
+            self.tracked = tracked
+        }
+    }
+
+    public struct TargetState: Codable, Sendable, Equatable {
+        public var target: TargetRef
+        public var distanceM: Double
+        public var bearingDeg: Double
+        public var tier: Int
+        public var tierName: String
+        public var trend: String
+        public var arrived: Bool
+        public init(target: TargetRef, distanceM: Double, bearingDeg: Double, tier: Int, tierName: String,
+                    trend: String, arrived: Bool) {
+            self.target = target
+            self.distanceM = Finite.round(distanceM, 3)
+            self.bearingDeg = Finite.round(bearingDeg, 1)
+            self.tier = tier
+            self.tierName = tierName
+            self.trend = trend
+            self.arrived = arrived
+        }
+    }
+
+    public struct Counters: Codable, Sendable, Equatable {
+        public var fixes: Int
+        public var fixesAccepted: Int
+        public var fixesUntimed: Int
+        public var outliers: Int
+        public var outOfOrder: Int
+        public var events: Int
+        public var visitErrors: Int
+        public init(fixes: Int, fixesAccepted: Int, fixesUntimed: Int, outliers: Int, outOfOrder: Int,
+                    events: Int, visitErrors: Int) {
+            self.fixes = fixes
+            self.fixesAccepted = fixesAccepted
+            self.fixesUntimed = fixesUntimed
+            self.outliers = outliers
+            self.outOfOrder = outOfOrder
+            self.events = events
+            self.visitErrors = visitErrors
+        }
+    }
+
+    public struct Latency: Codable, Sendable, Equatable {
+        public var samples: Int
+        public var p50: Double
+        public var p99: Double
+        public var max: Double
+        public init(samples: Int, p50: Double, p99: Double, max: Double) {
+            self.samples = samples
+            self.p50 = Finite.round(p50, 1)
+            self.p99 = Finite.round(p99, 1)
+            self.max = Finite.round(max, 1)
+        }
+    }
+
+    public struct Socket: Codable, Sendable, Equatable {
+        public var path: String
+        public var clients: Int
+        public var clientsTotal: Int
+        public var dropped: Int
+        public var linesIn: Int
+        public var linesOut: Int
+        public init(path: String, clients: Int, clientsTotal: Int, dropped: Int, linesIn: Int, linesOut: Int) {
+            self.path = path
+            self.clients = clients
+            self.clientsTotal = clientsTotal
+            self.dropped = dropped
+            self.linesIn = linesIn
+            self.linesOut = linesOut
+        }
+    }
+
+    public struct Log: Codable, Sendable, Equatable {
+        public var path: String
+        public var writing: Bool
+        public var error: String?
+        public var linesWritten: Int
+        public var linesLost: Int
+        public init(path: String, writing: Bool, error: String? = nil, linesWritten: Int, linesLost: Int) {
+            self.path = path
+            self.writing = writing
+            self.error = error
+            self.linesWritten = linesWritten
+            self.linesLost = linesLost
+        }
+    }
+}
+
+/// Keeps non-finite numbers off the wire (JSON has none) and rounds to the wire's resolution.
+enum Finite {
+    static func round(_ x: Double?, _ decimals: Int) -> Double? {
+        guard let x, x.isFinite else { return nil }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let r = (x * scale).rounded() / scale
+        return r.isFinite ? r : x
+    }
+
+    static func round(_ x: Double, _ decimals: Int) -> Double { round(Optional(x) as Double?, decimals) ?? 0 }
+}

@@ -1,0 +1,19 @@
+/// Every command the daemon knows, by its `cmd` name. PROTOCOL.md documents each (a test
+/// holds it to that).
+public enum Command: String, Sendable, CaseIterable, Codable {
+    case version, status, poll, watch
+    case hunt, roam
+    case store
+    case search, place, near, visits, observations, outbox
+    case export, download
+    case upload, chunk
+    case `import`, submit
+
+    /// Whether the command changes state, and so needs a user allowed to write.
+    public var writes: Bool {
+        switch self {
+        case .hunt, .roam, .store, .upload, .chunk, .import, .submit: true
+        default: false
+        }
+    }
+}

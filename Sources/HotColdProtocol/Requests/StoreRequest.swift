@@ -1,0 +1,135 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HotColdCore
+
+/// `store`: one change to the client user's own data (visits, favourites, stars, notes,
+/// custom locations, observations), made by the daemon, the database's one writer.
+///
+/// ```json
+/// {"cmd":"store","op":"rate","id":"halans:d0577fb8cf","stars":4}
+/// ```
+public struct StoreRequest: RequestBody {
+    public enum Operation: Sendable, Equatable {
+        case seen(id: String)
+        case unseen(id: String)
+        case fav(id: String)
+        case unfav(id: String)
+        case rate(id: String, stars: Int)
+        /// An empty text removes the note.
+        case note(id: String, text: String)
+        case add(name: String, at: Coordinate)
+        case rename(id: String, name: String)
+        case observe(Observe)
+
+        public var name: String {
+            switch self {
+            case .seen: "seen"
+            case .unseen: "unseen"
+            case .fav: "fav"
+            case .unfav: "unfav"
+            case .rate: "rate"
+            case .note: "note"
+            case .add: "add"
+            case .rename: "rename"
+            case .observe: "observe"
+            }
+        }
+    }
+
+    /// A field observation.
+    public struct Observe: Sendable, Equatable {
+        public static let classifications = ["amphibian", "bird", "fish", "insect", "mammal", "plant", "reptile"]
+        public var classification: String
+        public var title: String
+        public var description: String?
+        public var date: Date
+        public var at: Coordinate?
+
+        public init(classification: String, title: String, description: String? = nil, date: Date, at: Coordinate? = nil) {
+            self.classification = classification
+            self.title = title
+            self.description = description
+            self.date = date
+            self.at = at
+        }
+    }
+
+    public static let operations = ["seen", "unseen", "fav", "unfav", "rate", "note", "add", "rename", "observe"]
+
+    public var operation: Operation
+
+    public init(_ operation: Operation) { self.operation = operation }
+
+    init(_ decoder: any Decoder) throws(ProtocolError) {
+        let head = try Fields(decoder, command: "store",
+                              allowed: ["op", "id", "stars", "text", "name", "lat", "lon", "classification", "title", "description", "date"])
+        guard let op = try head.choice("op", Self.operations) else {
+            throw ProtocolError(.badField, command: "store", field: "op", "missing (one of \(Self.operations.joined(separator: ", ")))")
+        }
+        let cmd = "store \(op)"
+        func fields(_ allowed: Set<String>) throws(ProtocolError) -> Fields {
+            try Fields(decoder, command: cmd, allowed: allowed.union(["op"]))
+        }
+        func id(_ f: Fields) throws(ProtocolError) -> String { try f.requiredString("id", max: Limits.idLength, what: "a place id") }
+        switch op {
+        case "seen": operation = .seen(id: try id(try fields(["id"])))
+        case "unseen": operation = .unseen(id: try id(try fields(["id"])))
+        case "fav": operation = .fav(id: try id(try fields(["id"])))
+        case "unfav": operation = .unfav(id: try id(try fields(["id"])))
+        case "rate":
+            let f = try fields(["id", "stars"])
+            operation = .rate(id: try id(f), stars: try f.required(try f.integer("stars", in: 0...5), "stars", "a whole number 0–5"))
+        case "note":
+            let f = try fields(["id", "text"])
+            operation = .note(id: try id(f), text: try f.string("text", max: Limits.noteLength, allowEmpty: true) ?? "")
+        case "add":
+            let f = try fields(["name", "lat", "lon"])
+            let name = try f.requiredString("name", max: Limits.nameLength, what: "the location's name")
+            operation = .add(name: name, at: try f.required(try f.coordinate(), "lat", "lat and lon"))
+        case "rename":
+            let f = try fields(["id", "name"])
+            operation = .rename(id: try id(f), name: try f.requiredString("name", max: Limits.nameLength, what: "the new name"))
+        default:
+            let f = try fields(["classification", "title", "description", "date", "lat", "lon"])
+            operation = .observe(Observe(
+                classification: try f.required(try f.choice("classification", Observe.classifications), "classification",
+                                               Observe.classifications.joined(separator: ", ")),
+                title: try f.requiredString("title", max: Limits.nameLength, what: "what it was"),
+                description: try f.string("description", max: Limits.textLength),
+                date: try f.required(try f.time("date"), "date", "an ISO-8601 time"),
+                at: try f.coordinate()))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var w = try FieldWriter(encoder, command: "store")
+        try w.put("op", operation.name)
+        switch operation {
+        case .seen(let id), .unseen(let id), .fav(let id), .unfav(let id):
+            try w.put("id", id)
+        case .rate(let id, let stars):
+            try w.put("id", id)
+            try w.put("stars", stars)
+        case .note(let id, let text):
+            try w.put("id", id)
+            try w.put("text", text)
+        case .add(let name, let at):
+            try w.put("name", name)
+            try w.put("lat", at.latitude)
+            try w.put("lon", at.longitude)
+        case .rename(let id, let name):
+            try w.put("id", id)
+            try w.put("name", name)
+        case .observe(let o):
+            try w.put("classification", o.classification)
+            try w.put("title", o.title)
+            try w.put("description", o.description)
+            try w.put("date", ISO8601.format(o.date))
+            try w.put("lat", o.at?.latitude)
+            try w.put("lon", o.at?.longitude)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// The caps every request is held to while it is decoded (see PROTOCOL.md, "Limits").
+///
+/// They bound what one line can make the daemon hold or do; the socket's own 64 KiB line
+/// limit bounds the rest.
+public enum Limits {
+    /// Deepest nesting of objects and arrays in one request line.
+    public static let nestingDepth = 4
+    /// Targets in one `hunt`.
+    public static let huntTargets = 1_000
+    /// One `hunt` target spec ("LAT,LON,NAME" or an id).
+    public static let targetSpecLength = 320
+    /// Ids of places, targets and uploads.
+    public static let idLength = 100
+    /// Names of places, locations, submissions, files; titles.
+    public static let nameLength = 200
+    /// A note's text (characters).
+    public static let noteLength = 500
+    /// Free text: an observation's description, a submission's address, a search text.
+    public static let textLength = 2_000
+    /// `watch` target filters.
+    public static let watchTargets = 1_000
+    /// Largest radius for `roam`, in metres (half the Earth's circumference is ~20,004 km).
+    public static let maxRadius = 20_000_000.0
+    /// Rows in one `search` or `near` reply.
+    public static let resultRows = 1_000
+    /// An import file sent with `upload`.
+    public static let importBytes = 64 << 20
+    /// A photo sent with `upload` for `submit`.
+    public static let photoBytes = 10 << 20
+    /// Decoded bytes in one `chunk` (its base64 text is 4/3 of that; the line stays < 64 KiB).
+    public static let chunkBytes = 32 << 10
+    /// Largest offset or sequence number a client may name: exact in a JSON number (2^53).
+    public static let maxInteger = 9_007_199_254_740_992
+}

@@ -1,0 +1,19 @@
+/// The wire protocol's version, sent in the `VERSION` greeting. Minor bumps add fields or
+/// commands; major bumps change or remove them.
+///
+/// Minor 1 added typed `ERROR` codes, the store reads (`search`, `place`, `near`, `visits`,
+/// `observations`, `outbox`, `export`/`download`) and the uploads (`upload`/`chunk`, `import`,
+/// `submit`), so that every `hotcold` command can go through the daemon.
+public enum ProtocolVersion {
+    public static let release = "0.1.0"
+    public static let major = 1
+    public static let minor = 1
+
+    /// The greeting as a reply value.
+    public static var reply: VersionReply {
+        VersionReply(release: release, protoMajor: major, protoMinor: minor)
+    }
+
+    /// The greeting as one line.
+    public static var greeting: String { WireCoding.line(reply) }
+}

@@ -1,0 +1,131 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HotColdCore
+
+/// How protocol values become lines and back.
+///
+/// Replies and events use snake_case keys made from Swift's camelCase names (`distanceM` is
+/// `distance_m`), ISO-8601 UTC times with milliseconds, and `"class"` first. Requests have
+/// their own hand-written coding (literal keys, validated while decoding), so the key strategy
+/// never touches them.
+public enum WireCoding {
+    /// The encoder for reply and event bodies (and the store results inside them).
+    public static func encoder() -> JSONEncoder {
+        let e = JSONEncoder()
+        e.keyEncodingStrategy = .convertToSnakeCase
+        e.outputFormatting = [.withoutEscapingSlashes]
+        e.dateEncodingStrategy = .custom { date, encoder in
+            var c = encoder.singleValueContainer()
+            try c.encode(ISO8601.format(date))
+        }
+        e.dataEncodingStrategy = .base64
+        return e
+    }
+
+    /// The decoder matching `encoder()`.
+    public static func decoder() -> JSONDecoder {
+        let d = JSONDecoder()
+        d.keyDecodingStrategy = .convertFromSnakeCase
+        d.dateDecodingStrategy = .custom { decoder in
+            let c = try decoder.singleValueContainer()
+            let s = try c.decode(String.self)
+            guard let date = ISO8601.parse(s) else {
+                throw DecodingError.dataCorruptedError(in: c, debugDescription: "not an ISO-8601 time: \(s)")
+            }
+            return date
+        }
+        d.dataDecodingStrategy = .base64
+        return d
+    }
+
+    /// One reply or event as a line (no newline): `{"class":"…",` then the body's own fields.
+    ///
+    /// The encoder does not promise key order, so `class` is written first here and the body
+    /// (an object) follows; the body never has a `class` key of its own.
+    public static func line<M: WireMessage>(_ message: M) -> String {
+        let body: Data
+        do {
+            body = try encoder().encode(message)
+        } catch {
+            // Only non-finite numbers can fail, and every reply type keeps them out; say so
+            // rather than trap.
+            return line(ErrorReply(ProtocolError(.internal, command: nil, "cannot encode \(message.wireClass): \(error)")))
+        }
+        var out = "{\"class\":"
+        JSONLine.appendQuoted(message.wireClass, to: &out)
+        let text = String(decoding: body, as: UTF8.self)
+        if text != "{}" {
+            out.append(",")
+            out.append(contentsOf: text.dropFirst())
+        } else {
+            out.append("}")
+        }
+        return out
+    }
+
+    /// The `class` of a line, if it is an object with one.
+    public static func className(of line: some StringProtocol) -> String? {
+        try? JSONDecoder().decode(ClassHead.self, from: Data(line.utf8)).class
+    }
+
+    /// Decodes a reply or event line as `M`, checking its class. ERROR lines throw their error.
+    public static func decode<M: FixedClassMessage>(_ type: M.Type, from line: some StringProtocol) throws(ProtocolError) -> M {
+        try decode(type, class: M.wireClass, from: line)
+    }
+
+    /// Decodes a line of class `expected` as `M` (for result replies, whose class depends on
+    /// the command). ERROR lines throw their error.
+    public static func decode<M: WireMessage>(_ type: M.Type, class expected: String,
+                                              from line: some StringProtocol) throws(ProtocolError) -> M {
+        let data = Data(line.utf8)
+        guard let cls = className(of: line) else {
+            throw ProtocolError(.badJSON, command: nil, "not a reply object: \(preview(line))")
+        }
+        if cls == ErrorReply.wireClass, expected != ErrorReply.wireClass {
+            guard let e = try? decoder().decode(ErrorReply.self, from: data) else {
+                throw ProtocolError(.badJSON, command: nil, "malformed ERROR: \(preview(line))")
+            }
+            throw e.error
+        }
+        guard cls == expected else {
+            throw ProtocolError(.badField, command: nil, "expected \(expected), got \(cls)")
+        }
+        do {
+            var m = try decoder().decode(M.self, from: data)
+            m.wireClassDecoded(cls)
+            return m
+        } catch {
+            throw ProtocolError(.badField, command: nil, "\(cls) reply does not decode: \(error)")
+        }
+    }
+
+    static func preview(_ line: some StringProtocol) -> String {
+        line.count > 60 ? String(line.prefix(60)) + "…" : String(line)
+    }
+}
+
+/// A reply or event: a Codable body whose line carries `"class": wireClass` first.
+public protocol WireMessage: Codable, Sendable {
+    var wireClass: String { get }
+    /// Told the class its line had, for types whose class is not fixed. Default: nothing.
+    mutating func wireClassDecoded(_ name: String)
+}
+
+/// A reply or event whose class is always the same.
+public protocol FixedClassMessage: WireMessage {
+    static var wireClass: String { get }
+}
+
+extension FixedClassMessage {
+    public var wireClass: String { Self.wireClass }
+}
+
+extension WireMessage {
+    public mutating func wireClassDecoded(_ name: String) {}
+}
+
+/// Just the `class` of a line.
+private struct ClassHead: Decodable { var `class`: String }

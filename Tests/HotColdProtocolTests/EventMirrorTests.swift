@@ -1,0 +1,50 @@
+import Foundation
+import HotColdCore
+import HotColdProtocol
+import HotColdTestSupport
+import Testing
+
+/// The daemon writes events with HotColdCore's hand-written encoder (its hot path); the
+/// protocol's Codable mirrors must read and write the same lines.
+@Suite struct EventMirrorTests {
+    static let when = ISO8601.parse("2024-11-23T07:24:31.000Z")!
+    static let target = TargetRef(id: "halans:d0577fb8cf", name: "Die \"Quelle\"\n", kind: .bigThing)
+    static let events: [Event] = [
+        .proximity(.init(time: when, target: target, distance: 280.4124, bearing: 172.34, tier: 6, tierName: "hot",
+                         trend: .hotter, accuracy: 9.46, speed: 5.994, eta: 46.4)),
+        .proximity(.init(time: when, target: target, distance: 12_000.5, bearing: 0, tier: 0, tierName: "freezing", trend: .unknown)),
+        .arrived(.init(time: when, target: target, distance: 83.1)),
+        .departed(.init(time: when, target: target, distance: 166.2)),
+        .gps(.init(time: when, state: .stale)),
+    ]
+
+    func object(_ line: String) -> NSDictionary? {
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? NSDictionary
+    }
+
+    @Test func mirrorsReadAndWriteTheCoreLines() throws {
+        for e in Self.events {
+            let mirror = try #require(try EventMessage.decode(line: e.jsonLine))
+            #expect(mirror.event == (try Event(jsonLine: e.jsonLine)), "\(e.jsonLine)")
+            #expect(object(mirror.line) == object(e.jsonLine), "\(mirror.line) vs \(e.jsonLine)")
+            #expect(mirror.line.hasPrefix("{\"class\":\"\(e.className)\""))
+            #expect(EventMessage(e) == EventMessage(try Event(jsonLine: mirror.line)))
+        }
+        #expect(try EventMessage.decode(line: ProtocolVersion.greeting) == nil)
+    }
+
+    @Test func sequenceNumbersAndReasonsAreCarried() throws {
+        let line = #"{"class":"GPS","seq":41,"time":"2026-11-21T05:30:00.120Z","state":"lost","reason":"gpsd closed the connection"}"#
+        guard case .gps(let g)? = try EventMessage.decode(line: line) else { Issue.record("not GPS"); return }
+        #expect(g.seq == 41 && g.reason == "gpsd closed the connection" && g.state == .lost)
+        let arrived = #"{"class":"ARRIVED","seq":7,"time":"2024-11-23T07:25:04.000Z","target":{"id":"a","name":"A","kind":"geocache"},"distance_m":83.1}"#
+        guard case .arrived(let p)? = try EventMessage.decode(line: arrived) else { Issue.record("not ARRIVED"); return }
+        #expect(p.seq == 7 && p.wireClass == "ARRIVED")
+        #expect(object(WireCoding.line(p)) == object(arrived))
+    }
+
+    @Test func mirrorLinesMatchTheEventSchema() throws {
+        let lines = Self.events.map { EventMessage($0).line }
+        #expect(try SchemaTests.invalid(lines, schema: "event.schema.json") == "")
+    }
+}
