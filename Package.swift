@@ -98,6 +98,7 @@ if Context.environment["HOTCOLD_FUZZ"] == "1" {
         ("import-parse", ["HotColdStore", "HotColdCore"]),
         ("import-store", ["HotColdStore", .product(name: "GRDB", package: "GRDB.swift")]),
         ("config", ["HotColdConfig", "HotColdCore"]),
+        ("proto-request", ["HotColdProtocol"]),
     ]
     package.targets += [
         .target(name: "FuzzSupport", dependencies: ["HotColdCore"], path: "Fuzz/Support"),
