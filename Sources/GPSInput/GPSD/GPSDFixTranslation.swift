@@ -23,8 +23,12 @@ enum GPSDFixTranslation {
         guard set & gps_mask_t(TIME_SET) != 0, f.time.tv_sec != 0 || f.time.tv_nsec != 0 else {
             return .untimed(mode: mode, receivedAt: receivedAt)
         }
-        let time = Date(timeIntervalSince1970:
-            Double(f.time.tv_sec) + Double(f.time.tv_nsec) / 1_000_000_000)
+        let seconds = Double(f.time.tv_sec) + Double(f.time.tv_nsec) / 1_000_000_000
+        // A time no ISO-8601 line can carry (libgps reads "0x020-03-18T…" as year -1).
+        guard ISO8601.representable.contains(seconds) else {
+            return .untimed(mode: mode, receivedAt: receivedAt)
+        }
+        let time = Date(timeIntervalSince1970: seconds)
 
         var coordinate: Coordinate?
         if set & gps_mask_t(LATLON_SET) != 0, f.latitude.isFinite, f.longitude.isFinite {

@@ -5,6 +5,12 @@ import Foundation
 /// Written by hand because it runs once per event and per gpsd JSON line, and
 /// `ISO8601DateFormatter` is both slow and not `Sendable`.
 public enum ISO8601 {
+    /// Seconds since 1970 that `format` writes as `YYYY-…` and `parse` reads back: years
+    /// 0001–9999. A time outside (gpsd sent `"time":"0x020-03-18T…"`, which libgps reads as
+    /// year -1; found by `scripts/fuzz`, target tpv-engine) is no usable time: readers and the
+    /// gpsd translation treat it as missing, so no event line carries an unreadable time.
+    public static let representable: ClosedRange<Double> = -62_135_596_800 ... 253_402_300_799.999
+
     public static func format(_ date: Date) -> String {
         let ms = (date.timeIntervalSince1970 * 1000).rounded()
         var totalMs = Int64(ms)
@@ -75,7 +81,9 @@ public enum ISO8601 {
         guard i == u.count else { return nil }
         let days = days(fromCivil: y, mo, d)
         let secs = days * 86400 + h * 3600 + mi * 60 + s - offset
-        return Date(timeIntervalSince1970: Double(secs) + frac)
+        let t = Double(secs) + frac
+        guard representable.contains(t) else { return nil }
+        return Date(timeIntervalSince1970: t)
     }
 
     /// Days since 1970-01-01 for a proleptic Gregorian date (H. Hinnant's algorithm).

@@ -41,6 +41,24 @@ struct GPSDHostileLineTests {
         #expect(!GPSDLineGuard.accepts(Array(#"{"class":"VERSION","release":"3.22"}"#.utf8)[...]), "unused classes stay out")
     }
 
+    /// Found by `scripts/fuzz` (tpv-engine): libgps reads this time as year -1; the fix went on
+    /// into a GPS event whose `"time":"00-1-12-31T…"` no client could parse back.
+    @Test("a TPV whose time libgps reads as before year 1 is untimed, not a fix")
+    func timeBeforeYearOneIsUntimed() {
+        let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
+        defer { data.deallocate() }
+        UnsafeMutableRawPointer(data).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<gps_data_t>.size)
+        var line = Array(#"{"class":"TPV","device":"/dev/pts/4","mode":3,"time":"0x020-03-18T13:28:19.800Z","lat":41.57,"lon":-93.75}"#.utf8CString)
+        #expect(GPSDLineGuard.accepts(Array(line.dropLast().map { UInt8(bitPattern: $0) })[...]))
+        _ = line.withUnsafeMutableBufferPointer { gps_unpack($0.baseAddress!, data) }
+        let input = GPSDFixTranslation.input(from: data, skySeen: false, receivedAt: 0)
+        guard case .untimed(let mode, _)? = input else {
+            Issue.record("expected .untimed, got \(String(describing: input))")
+            return
+        }
+        #expect(mode == .threeD)
+    }
+
     @Test("a hostile gpsd sending lines that hang libgps: the source skips them and delivers the next fix")
     func sourceSurvivesHangingLines() throws {
         let server = try OneShotTCPServer()
