@@ -61,7 +61,10 @@ private struct TableReader {
         var c = Configuration()
         let known: [String: Set<String>] = [
             "gpsd": ["host", "port"],
-            "socket": ["path", "mode", "allowed_users", "allowed_groups"],
+            "socket": ["path", "mode", "allowed_users", "allowed_groups", "max_clients", "max_clients_per_user",
+                       "write_burst", "writes_per_second"],
+            "quotas": ["locations_per_user", "observations_per_user", "pending_submissions_per_user",
+                       "notes_per_user", "manual_visits_per_user"],
             "log": ["path"],
             "store": ["database", "catalogue"],
             "tracking": ["mode", "roam_radius", "roam_kinds", "targets"],
@@ -98,6 +101,23 @@ private struct TableReader {
             }
             if let v = try strings(t, "socket", "allowed_users") { c.socket.allowedUsers = v }
             if let v = try strings(t, "socket", "allowed_groups") { c.socket.allowedGroups = v }
+            c.socket.maxClients = try count(t, "socket", "max_clients", 1...65_536) ?? c.socket.maxClients
+            c.socket.maxClientsPerUser = try count(t, "socket", "max_clients_per_user", 1...65_536) ?? c.socket.maxClientsPerUser
+            c.socket.writeBurst = try count(t, "socket", "write_burst", 1...100_000) ?? c.socket.writeBurst
+            if let v = try number(t, "socket", "writes_per_second") {
+                guard v.isFinite, v >= 0.01, v <= 100_000 else {
+                    throw fail("socket.writes_per_second", "expected a number of writes per second from 0.01 to 100000, got \(v)")
+                }
+                c.socket.writesPerSecond = v
+            }
+        }
+        if let t = root["quotas"]?.table {
+            let q = 1...1_000_000_000
+            c.quotas.locationsPerUser = try count(t, "quotas", "locations_per_user", q) ?? c.quotas.locationsPerUser
+            c.quotas.observationsPerUser = try count(t, "quotas", "observations_per_user", q) ?? c.quotas.observationsPerUser
+            c.quotas.pendingSubmissionsPerUser = try count(t, "quotas", "pending_submissions_per_user", q) ?? c.quotas.pendingSubmissionsPerUser
+            c.quotas.notesPerUser = try count(t, "quotas", "notes_per_user", q) ?? c.quotas.notesPerUser
+            c.quotas.manualVisitsPerUser = try count(t, "quotas", "manual_visits_per_user", q) ?? c.quotas.manualVisitsPerUser
         }
         if let t = root["log"]?.table, let v = try string(t, "log", "path") {
             c.log.path = try absolutePath(v, "log.path")
@@ -114,7 +134,9 @@ private struct TableReader {
                 c.tracking.mode = m
             }
             if let v = try distance(t, "tracking", "roam_radius") {
-                guard v > 0 else { throw fail("tracking.roam_radius", "expected a positive distance") }
+                guard v > 0, v <= Configuration.Tracking.maxRoamRadius else {
+                    throw fail("tracking.roam_radius", "expected a distance above 0 and at most 20000km, got \(v) m")
+                }
                 c.tracking.roamRadius = v
             }
             if let v = try strings(t, "tracking", "roam_kinds") { c.tracking.roamKinds = v }
@@ -129,7 +151,9 @@ private struct TableReader {
             }
             if let v = try string(t, "api", "token") { c.api.token = v }
             if let v = try number(t, "api", "sync_interval") {
-                guard v > 0 else { throw fail("api.sync_interval", "expected a positive number of seconds") }
+                guard v > 0, v <= Configuration.API.maxSyncIntervalSeconds else {
+                    throw fail("api.sync_interval", "expected a number of seconds above 0 and at most 2592000 (30 days), got \(v)")
+                }
                 c.api.syncIntervalSeconds = v
             }
         }
@@ -141,7 +165,7 @@ private struct TableReader {
                 switch k.kind {
                 case .distance: v = try distance(t, "engine", k.key)
                 case .number: v = try number(t, "engine", k.key)
-                case .count: v = try int(t, "engine", k.key).map(Double.init)
+                case .count: v = try count(t, "engine", k.key).map(Double.init)
                 }
                 if let v { k.set(&c.engine, v) }
                 _ = full
@@ -186,9 +210,30 @@ private struct TableReader {
         return i
     }
 
+    /// An integer within `range` (a count or a limit).
+    func count(_ t: TOMLTable, _ table: String, _ key: String, _ range: ClosedRange<Int>) throws(ConfigError) -> Int? {
+        guard let v = try int(t, table, key) else { return nil }
+        guard range.contains(v) else {
+            throw fail("\(table).\(key)", "expected a whole number from \(range.lowerBound) to \(range.upperBound), got \(v)")
+        }
+        return v
+    }
+
+    /// A count of fixes or events: a whole number in ``countRange``, so that it converts to
+    /// `Int` and back exactly and no loop or buffer sized by it can be absurd.
+    func count(_ t: TOMLTable, _ table: String, _ key: String) throws(ConfigError) -> Int? {
+        try count(t, table, key, Self.countRange)
+    }
+
+    static let countRange = 1...1000
+
+    /// A finite number: TOML allows `inf` and `nan`, which no setting means.
     func number(_ t: TOMLTable, _ table: String, _ key: String) throws(ConfigError) -> Double? {
         guard let v = t[key] else { return nil }
-        if let d = v.double { return d }
+        if let d = v.double {
+            guard d.isFinite else { throw fail("\(table).\(key)", "expected a finite number, got \(d)") }
+            return d
+        }
         if let i = v.int { return Double(i) }
         throw fail("\(table).\(key)", "expected a number, got \(v.type)")
     }

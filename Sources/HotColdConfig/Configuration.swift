@@ -13,6 +13,21 @@ public struct Configuration: Sendable, Equatable {
         /// root and the daemon's own user always may.
         public var allowedUsers: [String] = []
         public var allowedGroups: [String] = ["hotcold"]
+        /// Clients at once, in all (the daemon lowers it to fit its open-file limit).
+        public var maxClients = 1024
+        /// Clients at once from one Unix user.
+        public var maxClientsPerUser = 64
+        /// Write commands one user may send at once after a pause, and per second after that.
+        public var writeBurst = 20
+        public var writesPerSecond: Double = 5
+    }
+    /// What one user may store through the daemon (see `StoreQuotas`).
+    public struct Quotas: Sendable, Equatable {
+        public var locationsPerUser = 10_000
+        public var observationsPerUser = 100_000
+        public var pendingSubmissionsPerUser = 1_000
+        public var notesPerUser = 10_000
+        public var manualVisitsPerUser = 100_000
     }
     public struct Log: Sendable, Equatable {
         public var path = "/var/log/hotcold/events.jsonl"
@@ -26,6 +41,8 @@ public struct Configuration: Sendable, Equatable {
         public enum Mode: String, Sendable, Equatable { case hunt, roam }
         public var mode: Mode = .roam
         public var roamRadius: Double = 10_000
+        /// The widest roam radius accepted: half the Earth's circumference reaches everywhere.
+        public static let maxRoamRadius = 20_000_000.0
         /// Kinds of stored places roamed among (empty: every kind).
         public var roamKinds: [String] = ["bigthing"]
         /// Hunt targets: `LAT,LON[,NAME]` or stored place ids.
@@ -35,10 +52,14 @@ public struct Configuration: Sendable, Equatable {
         public var baseURL = ""
         public var token = ""
         public var syncIntervalSeconds: Double = 3600
+        /// The longest interval accepted (30 days): longer ones are typos, and the sync loop
+        /// turns the interval into nanoseconds.
+        public static let maxSyncIntervalSeconds = 30 * 86_400.0
     }
 
     public var gpsd = GPSD()
     public var socket = Socket()
+    public var quotas = Quotas()
     public var log = Log()
     public var store = Store()
     public var tracking = Tracking()

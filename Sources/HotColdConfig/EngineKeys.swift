@@ -7,14 +7,18 @@ struct EngineKeys {
     let kind: Kind
     let set: @Sendable (inout EngineConfig, Double) -> Void
 
+    /// A `.count` value as an `Int`: the loader passes only whole numbers in 1…1000, so this is
+    /// exact; anything else becomes 0, which `EngineConfig.validationProblems` refuses.
+    static func whole(_ v: Double) -> Int { Int(exactly: v) ?? 0 }
+
     static let all: [EngineKeys] = [
         .init(key: "arrival_radius", kind: .distance) { $0.arrivalRadius = $1 },
         .init(key: "departure_radius", kind: .distance) { $0.departureRadius = $1 },
         .init(key: "accuracy_weight", kind: .number) { $0.accuracyWeight = $1 },
-        .init(key: "arrival_dwell_fixes", kind: .count) { $0.arrivalDwellFixes = Int($1) },
+        .init(key: "arrival_dwell_fixes", kind: .count) { $0.arrivalDwellFixes = whole($1) },
         .init(key: "arrival_dwell_seconds", kind: .number) { $0.arrivalDwellSeconds = $1 },
         .init(key: "arrival_dwell_min_seconds", kind: .number) { $0.arrivalDwellMinSeconds = $1 },
-        .init(key: "departure_dwell_fixes", kind: .count) { $0.departureDwellFixes = Int($1) },
+        .init(key: "departure_dwell_fixes", kind: .count) { $0.departureDwellFixes = whole($1) },
         .init(key: "pass_max_gap_seconds", kind: .number) { $0.passMaxGapSeconds = $1 },
         .init(key: "trend_window_seconds", kind: .number) { $0.trendWindowSeconds = $1 },
         .init(key: "trend_min_span_seconds", kind: .number) { $0.trendMinSpanSeconds = $1 },
@@ -28,7 +32,7 @@ struct EngineKeys {
         .init(key: "trend_steady_hold_seconds", kind: .number) { $0.trendSteadyHoldSeconds = $1 },
         .init(key: "stale_after_seconds", kind: .number) { $0.staleAfterSeconds = $1 },
         .init(key: "max_speed", kind: .number) { $0.maxSpeed = $1 },
-        .init(key: "outlier_run_to_reset", kind: .count) { $0.outlierRunToReset = Int($1) },
+        .init(key: "outlier_run_to_reset", kind: .count) { $0.outlierRunToReset = whole($1) },
         .init(key: "tier_margin_fraction", kind: .number) { $0.tierMarginFraction = $1 },
         .init(key: "tier_margin_min", kind: .distance) { $0.tierMarginMin = $1 },
         .init(key: "roam_exit_margin", kind: .number) { $0.roamExitMarginFraction = $1 },

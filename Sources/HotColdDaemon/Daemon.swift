@@ -55,7 +55,7 @@ public final class Daemon: Sendable {
         do {
             try FileManager.default.createDirectory(
                 atPath: (config.store.database as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let store = try Store.open(path: config.store.database)
+            let store = try Store.open(path: config.store.database, quotas: Self.storeQuotas(config.quotas))
             if config.store.catalogue.isEmpty {
                 if let report = try store.loadBundledCatalogueIfEmpty() {
                     logger.info("loaded the bundled Big Things catalogue: \(report.inserted) places, \(report.skipped.count) rows skipped, \(report.warnings.count) warnings (hotcold import shows them)")
@@ -84,7 +84,14 @@ public final class Daemon: Sendable {
         }
         var socketOptions = SocketServerOptions()
         socketOptions.logger = logger
+        socketOptions.maxClients = config.socket.maxClients
+        socketOptions.maxClientsPerUser = config.socket.maxClientsPerUser
+        socketOptions.writeBurst = config.socket.writeBurst
+        socketOptions.writesPerSecond = config.socket.writesPerSecond
         let server = try SocketServer(endpoint: endpoint, options: socketOptions)
+        if server.counters.maxClients < config.socket.maxClients {
+            logger.warning("socket: at most \(server.counters.maxClients) clients, not \(config.socket.maxClients): the open-file limit (LimitNOFILE=) leaves no more room")
+        }
         let outputs = DaemonOutputs(socket: server, log: log)
         let host = EngineHost(
             engine: ProximityEngine(targets: targets, mode: mode, config: config.engine),
@@ -99,8 +106,7 @@ public final class Daemon: Sendable {
         let configPath = self.configPath
         let commands = DaemonCommands(
             host: host, server: server,
-            authorisation: PeerAuthorisation(allowedUsers: config.socket.allowedUsers,
-                                             allowedGroups: config.socket.allowedGroups),
+            authorisation: authorisation(config.socket),
             store: resolver?.store,
             storeChanged: { sync?.nudge() },
             // Uploads are staged beside the database (the daemon's private state directory).
@@ -138,6 +144,25 @@ public final class Daemon: Sendable {
         gpsd.stop()
         server.shutdown()
         outputs.log?.close()
+    }
+
+    /// Who may write, with names resolved now (never while a client waits).
+    private func authorisation(_ socket: Configuration.Socket) -> PeerAuthorisation {
+        let a = PeerAuthorisation(allowedUsers: socket.allowedUsers, allowedGroups: socket.allowedGroups)
+        if !a.unresolved.isEmpty {
+            logger.warning("socket: allowed \(a.unresolved.joined(separator: ", ")) not found; ignored until a reload finds them")
+        }
+        return a
+    }
+
+    static func storeQuotas(_ q: Configuration.Quotas) -> StoreQuotas {
+        var s = StoreQuotas()
+        s.locationsPerUser = q.locationsPerUser
+        s.observationsPerUser = q.observationsPerUser
+        s.pendingSubmissionsPerUser = q.pendingSubmissionsPerUser
+        s.notesPerUser = q.notesPerUser
+        s.manualVisitsPerUser = q.manualVisitsPerUser
+        return s
     }
 
     private func initialTargets(_ c: Configuration, resolver: StoreTargetResolver?)
@@ -185,8 +210,7 @@ public final class Daemon: Sendable {
             return o
         }
         host.reconfigure(fresh.engine)
-        commands.setAuthorisation(PeerAuthorisation(allowedUsers: fresh.socket.allowedUsers,
-                                                    allowedGroups: fresh.socket.allowedGroups))
+        commands.setAuthorisation(authorisation(fresh.socket))
         if fresh.log.path != old.log.path {
             outputs.log?.close()
             outputs.log = EventLog(path: fresh.log.path, logger: logger)
@@ -195,8 +219,11 @@ public final class Daemon: Sendable {
             let (targets, mode, description) = initialTargets(fresh, resolver: resolver)
             host.retarget(targets, mode: mode, description: description)
         }
-        if fresh.gpsd != old.gpsd || fresh.socket.path != old.socket.path || fresh.store != old.store {
-            logger.warning("reload: gpsd, socket and store settings take effect after a restart")
+        var restartOnly = fresh.socket
+        restartOnly.allowedUsers = old.socket.allowedUsers
+        restartOnly.allowedGroups = old.socket.allowedGroups
+        if fresh.gpsd != old.gpsd || restartOnly != old.socket || fresh.store != old.store || fresh.quotas != old.quotas {
+            logger.warning("reload: gpsd, socket limits, quotas and store settings take effect after a restart")
         }
         logger.info("reloaded \(configPath)")
     }

@@ -35,8 +35,9 @@ public struct DaemonOverrides: Sendable {
             c.tracking.targets = targets
         }
         if let roam {
-            guard let r = DistanceParser.metres(roam), r > 0 else {
-                throw ConfigError(file: "--roam", line: nil, key: nil, message: "expected a distance such as 10km, got \"\(roam)\"")
+            guard let r = DistanceParser.metres(roam), r > 0, r <= Configuration.Tracking.maxRoamRadius else {
+                throw ConfigError(file: "--roam", line: nil, key: nil,
+                                  message: "expected a distance above 0 and at most 20000km, such as 10km, got \"\(roam)\"")
             }
             c.tracking.mode = .roam
             c.tracking.roamRadius = r

@@ -25,7 +25,14 @@ extension Store {
     public func importData(_ data: Data, file: String, strict: Bool = false, user: String) throws -> ImportReport {
         let batch = try Importer.parse(data, file: file, user: user)
         if strict && !batch.skipped.isEmpty { throw ImportError.rejected(file: file, issues: batch.skipped) }
-        return try database.write { db in try Store.write(batch, file: file, db) }
+        // The file's observations and custom locations count against their users' quotas:
+        // over any of them, the whole import is rolled back.
+        let owners = Set(batch.observations.map(\.user) + batch.places.compactMap { $0.location?.createdBy })
+        return try database.write { [quotas] db in
+            let report = try Store.write(batch, file: file, db)
+            try Store.requireWithinQuotas(db, quotas, users: owners)
+            return report
+        }
     }
 
     /// Writes a parsed batch: each place inserted, updated when something differs, or left alone.

@@ -10,9 +10,18 @@ extension Store {
 
     /// Queues a rating of a Big Thing (other kinds are not the catalogue's business).
     /// Returns the item, or nil when the place is not a Big Thing.
+    ///
+    /// At most one rating per user and place waits: a re-rating while offline replaces the
+    /// queued one, in this same transaction. The replacement gets a fresh idempotency key and
+    /// a place at the end of the queue, never the old item's key with a new body (a server
+    /// that already saw that key would keep the old stars). If the old item was being sent
+    /// at that moment, its delivery is still counted once by the server, and the newer rating
+    /// follows it; the old row, gone, is simply not marked delivered.
     @discardableResult
     public static func enqueueRating(_ db: Database, _ rating: Rating) throws -> OutboxItem? {
         guard let place = try Place.fetchOne(db, key: rating.placeId), place.kind == .bigThing else { return nil }
+        try db.execute(sql: "DELETE FROM outbox WHERE kind = 'rating' AND state = 'pending' AND user = ? AND place_id = ?",
+                       arguments: [rating.user, rating.placeId])
         let body = RatingBody(stars: rating.stars, ratedAt: ISO8601.format(rating.ratedAt), user: rating.user)
         let item = OutboxItem(kind: .rating, path: "bigthings/\(pathSegment(rating.placeId))/ratings",
                               payload: try outboxJSON(body), user: rating.user, placeId: rating.placeId,

@@ -42,6 +42,8 @@ extension Store {
     public func markSeen(placeID: String, user: String, at time: Date = Date(), photoPath: String? = nil) throws -> Visit {
         try database.write { db in
             try Store.requirePlace(db, placeID)
+            try Store.requireRoom(db, quota: "manual_visits_per_user", limit: quotas.manualVisitsPerUser,
+                                  user: user, sql: Quota.manualVisits)
             let v = Visit(placeId: placeID, user: user, visitedAt: time, method: .manual, photoPath: photoPath)
             return try v.inserted(db)
         }
@@ -91,6 +93,10 @@ extension Store {
                 return nil
             }
             let note = try Note(user: user, placeId: placeID, text: trimmed, updatedAt: time)
+            if try !note.exists(db) {
+                try Store.requireRoom(db, quota: "notes_per_user", limit: quotas.notesPerUser,
+                                      user: user, sql: Quota.notes)
+            }
             try note.upsert(db)
             return note
         }
@@ -120,27 +126,33 @@ extension Store {
         }
     }
 
-    /// Adds a custom location the user may rename. Its id is `location:custom-<uuid>`.
+    /// Adds a custom location that this user (and only this user) may rename. Its id is
+    /// `location:custom-<uuid>`. At most ``StoreQuotas/locationsPerUser`` per user.
     public func addLocation(name: String, at coordinate: Coordinate, user: String, time: Date = Date()) throws -> Place {
         guard coordinate.isValid else { throw StoreError.invalidCoordinate(coordinate.description) }
         let place = Place(id: "location:custom-\(UUID().uuidString.lowercased())", kind: .location,
                           name: name, latitude: coordinate.latitude, longitude: coordinate.longitude)
         try database.write { db in
+            try Store.requireRoom(db, quota: "locations_per_user", limit: quotas.locationsPerUser,
+                                  user: user, sql: Quota.locations)
             try place.insert(db)
             try LocationDetails(placeId: place.id, origin: .custom, createdBy: user, createdAt: time).insert(db)
         }
         return place
     }
 
-    /// Renames a custom location. Feed locations and every other kind keep their names.
+    /// Renames a custom location on behalf of `user`, who must be the user who added it
+    /// (``StoreError/notOwner(id:owner:user:)`` otherwise). Feed locations and every other
+    /// kind keep their names.
     @discardableResult
-    public func renameLocation(placeID: String, to name: String) throws -> Place {
+    public func renameLocation(placeID: String, to name: String, by user: String) throws -> Place {
         try database.write { db in
             guard var place = try Place.fetchOne(db, key: placeID) else { throw StoreError.noSuchPlace(placeID) }
             guard place.kind == .location, let loc = try LocationDetails.fetchOne(db, key: placeID) else {
                 throw StoreError.notALocation(id: placeID, kind: place.kind.rawValue)
             }
             guard loc.isNameEditable else { throw StoreError.readOnlyName(id: placeID, name: place.name) }
+            guard loc.createdBy == user else { throw StoreError.notOwner(id: placeID, owner: loc.createdBy, user: user) }
             place.name = name
             place.searchText = SearchText.fold(name)
             try place.update(db)
@@ -148,11 +160,42 @@ extension Store {
         }
     }
 
+    /// Deletes a custom location on behalf of `user`, who must be the user who added it,
+    /// with that user's own visits, favourite, rating and note of it, in one transaction.
+    /// Another user's history is never deleted: a location others have used stays
+    /// (``StoreError/placeInUse(id:otherUsers:)``).
+    @discardableResult
+    public func deleteLocation(placeID: String, by user: String) throws -> Place {
+        try database.write { db in
+            guard let place = try Place.fetchOne(db, key: placeID) else { throw StoreError.noSuchPlace(placeID) }
+            guard place.kind == .location, let loc = try LocationDetails.fetchOne(db, key: placeID) else {
+                throw StoreError.notALocation(id: placeID, kind: place.kind.rawValue)
+            }
+            guard loc.isNameEditable else { throw StoreError.readOnlyName(id: placeID, name: place.name) }
+            guard loc.createdBy == user else { throw StoreError.notOwner(id: placeID, owner: loc.createdBy, user: user) }
+            let others = try Int.fetchOne(db, sql: """
+                SELECT COUNT(DISTINCT user) FROM (
+                    SELECT user FROM visit WHERE place_id = ?1 UNION ALL SELECT user FROM favourite WHERE place_id = ?1
+                    UNION ALL SELECT user FROM rating WHERE place_id = ?1 UNION ALL SELECT user FROM note WHERE place_id = ?1)
+                WHERE user <> ?2
+                """, arguments: [placeID, user]) ?? 0
+            guard others == 0 else { throw StoreError.placeInUse(id: placeID, otherUsers: others) }
+            for table in ["visit", "favourite", "rating", "note"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE place_id = ?", arguments: [placeID])
+            }
+            try db.execute(sql: "DELETE FROM place WHERE id = ?", arguments: [placeID])   // its location row cascades
+            return place
+        }
+    }
+
     /// Stores a submission of a new Big Thing and queues it for the web API's outbox in the
-    /// same transaction. The photo's bytes go into the queued request now.
+    /// same transaction. The photo's bytes go into the queued request now. At most
+    /// ``StoreQuotas/pendingSubmissionsPerUser`` of a user's submissions wait in the outbox.
     @discardableResult
     public func submit(_ submission: Submission, photo: SubmissionPhoto? = nil) throws -> Submission {
         try database.write { db in
+            try Store.requireRoom(db, quota: "pending_submissions_per_user", limit: quotas.pendingSubmissionsPerUser,
+                                  user: submission.user, sql: Quota.pendingSubmissions)
             let s = try submission.inserted(db)
             try Store.enqueueSubmission(db, s, photo: photo)
             return s

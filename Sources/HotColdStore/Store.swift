@@ -19,13 +19,16 @@ public final class Store: Sendable {
     /// writes in the same transaction as the store's, e.g. `try store.database.write { db in … }`.
     public let database: DatabasePool
     public var path: String { database.path }
+    /// What one user may store (checked in the transaction of each write that grows storage).
+    public let quotas: StoreQuotas
 
-    public init(database: DatabasePool) {
+    public init(database: DatabasePool, quotas: StoreQuotas = StoreQuotas()) {
         self.database = database
+        self.quotas = quotas
     }
 
     /// Opens (creating when needed) and migrates the database at `path`.
-    public static func open(path: String) throws -> Store {
-        Store(database: try StoreDatabase.openPool(path: path))
+    public static func open(path: String, quotas: StoreQuotas = StoreQuotas()) throws -> Store {
+        Store(database: try StoreDatabase.openPool(path: path), quotas: quotas)
     }
 }

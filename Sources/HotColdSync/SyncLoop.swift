@@ -39,7 +39,7 @@ public final class SyncLoop: Sendable {
             // Sleep until the wait is over or someone nudges, whichever is first.
             let cont = wakeContinuation
             let timer = Task {
-                try? await Task.sleep(nanoseconds: UInt64(wait * 1e9))
+                try? await Task.sleep(nanoseconds: sleepNanoseconds(wait))
                 if !Task.isCancelled { cont.yield() }
             }
             _ = await wakes.next()

@@ -1,4 +1,5 @@
 import Foundation
+import HotColdCore
 import HotColdStore
 
 /// What one sync did: the catalogue pull, then the outbox drain.
@@ -53,7 +54,7 @@ public struct SyncReport: Sendable {
         var o = "Outbox: \(delivered.count) delivered, \(failed.count) failed, \(pending) pending"
         if pending > 0, let next = nextAttempt {
             let secs = max(0, next.timeIntervalSinceNow)
-            o += " (next attempt in \(Int(secs.rounded(.up))) s)"
+            o += " (next attempt in \(JSONLine.number(secs.rounded(.up), decimals: 0)) s)"
         }
         lines.append(o + ".")
         for f in failed {

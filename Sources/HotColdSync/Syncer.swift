@@ -55,7 +55,7 @@ public final class Syncer: Sendable {
     public init(store: Store, client: APIClient, options: Options = Options(),
                 now: @escaping @Sendable () -> Date = { Date() },
                 sleep: @escaping @Sendable (Double) async throws -> Void = { s in
-                    try await Task.sleep(nanoseconds: UInt64(max(0, s) * 1e9))
+                    try await Task.sleep(nanoseconds: sleepNanoseconds(s))
                 }) {
         self.store = store
         self.client = client

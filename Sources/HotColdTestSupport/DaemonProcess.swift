@@ -41,6 +41,15 @@ public final class DaemonProcess: @unchecked Sendable {
             if Date() > deadline { throw TestFailure("no \(path) after \(timeout) s: \(stderr)") }
             usleep(20_000)
         }
+        // The file appears at bind(2), a moment before listen(2): wait until it answers (a
+        // connection that is accepted and dropped at once costs the daemon nothing).
+        if path == socketPath {
+            while (try? LineClient(path: path)) == nil {
+                if !process.isRunning { throw TestFailure("hotcoldd exited \(process.terminationStatus): \(stderr)") }
+                if Date() > deadline { throw TestFailure("\(path) refused connections for \(timeout) s: \(stderr)") }
+                usleep(20_000)
+            }
+        }
     }
 
     public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import HotColdCore
 import HotColdStore
 import HotColdTestSupport
@@ -38,8 +39,7 @@ import Testing
 
         let found = try c.call(.search(SearchRequest(text: "banana")), result: .places, as: [PlaceSummary].self)
         #expect(found.contains { $0.place.id == banana })
-        let page = try c.send(.search(SearchRequest(limit: 5, offset: 5)))
-        _ = page
+        try c.send(.search(SearchRequest(limit: 5, offset: 5)))
         let paged = try c.result(.places, as: [PlaceSummary].self)
         #expect(paged.result.count == 5 && paged.more == true)
 
@@ -195,5 +195,33 @@ import Testing
         let queued = try #require(try store.outbox().first { $0.kind == .submission })
         let body = try JSONDecoder().decode(JSONValue.self, from: queued.payload)
         #expect(body["photo"]?["data_base64"]?.string.flatMap { Data(base64Encoded: $0) } == photo)
+    }
+
+    @Test("a user who may not write reads, is refused writes, and is not told the database",
+          .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+                   && FileManager.default.isExecutableFile(atPath: "/usr/bin/socat")))
+    func readerIsNotAWriter() throws {
+        let d = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1"])
+        defer { d.stop() }
+        chmod((d.socketPath as NSString).deletingLastPathComponent, 0o755)
+        chmod(d.socketPath, 0o666)
+        let lines = [Request.status, .search(SearchRequest(text: "banana")), .store(StoreRequest(.rate(id: banana, stars: 5))),
+                     .upload(UploadRequest(purpose: .photo, size: 10))].map(\.line).joined(separator: "\n") + "\n"
+        let r = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
+                                   ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c",
+                                    // Stdin stays open a while: replies computed off the loop
+                                    // come after the client has finished sending.
+                                    "(cat; sleep 3) | /usr/bin/socat -t 5 - UNIX-CONNECT:\(d.socketPath)"],
+                                   input: Data(lines.utf8))
+        let out = r.stdout.split(separator: "\n").map(String.init)
+        let status = try #require(out.first { WireCoding.className(of: $0) == "STATUS" })
+        #expect(try WireCoding.decode(StatusReply.self, from: status).database == nil, "\(status)")
+        let places = try #require(out.first { WireCoding.className(of: $0) == "PLACES" })
+        #expect(try WireCoding.decode(ResultReply<[PlaceSummary]>.self, class: "PLACES", from: places).result.contains { $0.place.id == banana })
+        let refusals = out.filter { WireCoding.className(of: $0) == "ERROR" }.compactMap {
+            try? WireCoding.decoder().decode(ErrorReply.self, from: Data($0.utf8))
+        }
+        #expect(refusals.map(\.code) == [.notAllowed, .notAllowed], "\(r.stdout)")
+        #expect(refusals.map(\.command) == ["store", "upload"])
     }
 }

@@ -20,11 +20,12 @@ import Testing
         while let f = try reader.next() { fixes.append(f) }
         let positions = fixes.compactMap { $0.hasPosition ? $0.coordinate : nil }
         try #require(positions.count >= 3, "\(file) has \(positions.count) positions")
-        // Targets 200 m and 1 km from the receiver's mean position, on a few bearings.
+        // Targets from the receiver's mean position, on a few bearings: 20 m outside the
+        // burning/hot boundary, on the hot/warm boundary, 200 m and 1 km.
         let mean = Coordinate(latitude: positions.map(\.latitude).reduce(0, +) / Double(positions.count),
                               longitude: positions.map(\.longitude).reduce(0, +) / Double(positions.count))
         for bearing in [0.0, 135, 250] {
-            for distance in [200.0, 1000.0] {
+            for distance in [120.0, 200, 300, 1000] {
                 let target = Target(id: "t", name: "T", coordinate:
                     Geodesic.direct(from: mean, bearing: bearing, distance: distance))
                 var engine = ProximityEngine(targets: [target], mode: .hunt)

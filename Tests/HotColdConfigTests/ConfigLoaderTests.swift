@@ -21,6 +21,31 @@ import Testing
         #expect(c.engine.arrivalRadius == 80)
     }
 
+    @Test func socketCapsAndQuotasAreReadAndRangeChecked() throws {
+        let c = try ConfigLoader.parse("""
+            [socket]
+            max_clients = 200
+            max_clients_per_user = 8
+            write_burst = 3
+            writes_per_second = 0.5
+            [quotas]
+            locations_per_user = 7
+            pending_submissions_per_user = 2
+            """, file: "t.toml")
+        #expect(c.socket.maxClients == 200 && c.socket.maxClientsPerUser == 8)
+        #expect(c.socket.writeBurst == 3 && c.socket.writesPerSecond == 0.5)
+        #expect(c.quotas.locationsPerUser == 7 && c.quotas.pendingSubmissionsPerUser == 2)
+        #expect(c.quotas.observationsPerUser == 100_000)
+        let e = #expect(throws: ConfigError.self) {
+            try ConfigLoader.parse("[socket]\nmax_clients_per_user = 0\n", file: "bad.toml")
+        }
+        #expect(e?.description == "bad.toml:2: socket.max_clients_per_user: expected a whole number from 1 to 65536, got 0")
+        let r = #expect(throws: ConfigError.self) {
+            try ConfigLoader.parse("[socket]\nwrites_per_second = nan\n", file: "bad.toml")
+        }
+        #expect(r?.key == "socket.writes_per_second")
+    }
+
     @Test func distancesTakeUnits() throws {
         let c = try ConfigLoader.parse("""
             [engine]

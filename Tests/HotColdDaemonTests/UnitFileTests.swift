@@ -51,7 +51,7 @@ struct UnitFileTests {
                        "Wants=gpsd.socket", "After=gpsd.socket gpsd.service", "DynamicUser=yes",
                        "StateDirectory=hotcold", "RuntimeDirectory=hotcold", "LogsDirectory=hotcold",
                        "ExecStart=/usr/local/bin/hotcoldd --config /usr/local/etc/hotcold/hotcoldd.toml",
-                       "ExecReload=/bin/kill -HUP $MAINPID", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"] {
+                       "ExecReload=/bin/kill -HUP $MAINPID", "LimitNOFILE=4096", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"] {
             #expect(service.contains(needle), "hotcoldd.service lacks \(needle)")
         }
         let socket = try String(contentsOf: TestData.repo("systemd/hotcoldd.socket"), encoding: .utf8)

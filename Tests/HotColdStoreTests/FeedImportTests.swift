@@ -13,10 +13,10 @@ import Testing
         #expect(bondi.location?.origin == .default)
         #expect(bondi.place.latitude == -33.889967)
         #expect(throws: StoreError.readOnlyName(id: "location:bondi-beach", name: "Bondi Beach")) {
-            try f.store.renameLocation(placeID: "location:bondi-beach", to: "Mine")
+            try f.store.renameLocation(placeID: "location:bondi-beach", to: "Mine", by: f.user)
         }
         let custom = try f.store.addLocation(name: "Camp", at: Coordinate(latitude: -33.9, longitude: 151.2), user: f.user)
-        let renamed = try f.store.renameLocation(placeID: custom.id, to: "Base camp")
+        let renamed = try f.store.renameLocation(placeID: custom.id, to: "Base camp", by: f.user)
         #expect(renamed.name == "Base camp")
         let again = try f.store.importFile(at: data("challenges/cochlear-test-locations.json"), user: f.user)
         #expect(again.unchanged == 5 && again.inserted == 0)

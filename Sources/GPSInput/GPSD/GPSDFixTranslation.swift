@@ -14,25 +14,26 @@ import HotColdCore
 ///   are the previous cycle's figures.
 enum GPSDFixTranslation {
     /// The report in `data`, or nil when the message was not a TPV.
+    ///
+    /// This is the gpsd trust boundary, so every field is checked here, once, per fix (a few
+    /// comparisons): a mode outside 0…3 is no fix; a latitude outside ±90°, a longitude outside
+    /// ±180° or NaN is no position; a time that is not a GPS time (``FixBounds/time``, or a
+    /// malformed timespec) makes the report untimed; negative, NaN, infinite or absurd error
+    /// figures, speed, course, DOP, altitude and satellite counts become unknown (``Fix``'s
+    /// initialiser applies ``FixBounds``). Nothing here converts a double to an integer.
     static func input(from data: UnsafePointer<gps_data_t>, skySeen: Bool,
                       receivedAt: UInt64) -> GPSDInput? {
         let set = data.pointee.set
         guard set & gps_mask_t(MODE_SET) != 0 else { return nil }
         let f = data.pointee.fix
-        let mode = Fix.Mode(rawValue: Int(f.mode)) ?? .unknown
-        guard set & gps_mask_t(TIME_SET) != 0, f.time.tv_sec != 0 || f.time.tv_nsec != 0 else {
+        let mode = Self.mode(f.mode)
+        guard set & gps_mask_t(TIME_SET) != 0, let seconds = Self.seconds(f.time) else {
             return .untimed(mode: mode, receivedAt: receivedAt)
         }
-        let seconds = Double(f.time.tv_sec) + Double(f.time.tv_nsec) / 1_000_000_000
-        // A time no ISO-8601 line can carry (libgps reads "0x020-03-18T…" as year -1).
-        guard ISO8601.representable.contains(seconds) else {
-            return .untimed(mode: mode, receivedAt: receivedAt)
-        }
-        let time = Date(timeIntervalSince1970: seconds)
-
         var coordinate: Coordinate?
-        if set & gps_mask_t(LATLON_SET) != 0, f.latitude.isFinite, f.longitude.isFinite {
-            coordinate = Coordinate(latitude: f.latitude, longitude: f.longitude)
+        if mode >= .twoD, set & gps_mask_t(LATLON_SET) != 0 {
+            let c = Coordinate(latitude: f.latitude, longitude: f.longitude)
+            if c.isValid { coordinate = c }
         }
         var altitude: Double? = f.altMSL.isFinite ? f.altMSL : nil
         if altitude == nil, f.altHAE.isFinite, f.geoid_sep.isFinite {
@@ -40,12 +41,26 @@ enum GPSDFixTranslation {
         }
         let used = data.pointee.satellites_used
         let fix = Fix(
-            time: time, coordinate: coordinate, mode: mode,
+            time: Date(timeIntervalSince1970: seconds), coordinate: coordinate, mode: mode,
             epx: f.epx, epy: f.epy, eph: f.eph,
             hdop: skySeen ? data.pointee.dop.hdop : nil,
             speed: f.speed, track: f.track, altitude: altitude,
             satellites: skySeen && used > 0 ? Int(used) : nil)
         return .fix(fix, receivedAt: receivedAt)
+    }
+
+    /// gpsd's mode; anything outside 0…3 (libgps stores whatever integer the line held) is no fix.
+    static func mode(_ raw: Int32) -> Fix.Mode {
+        Fix.Mode(rawValue: Int(raw)) ?? .noFix
+    }
+
+    /// Seconds since 1970 of a TPV's time, or nil when it is unset (0), malformed (nanoseconds
+    /// outside 0..<10⁹) or not a GPS time (libgps turns "garbage", year 1900 or year 99999 into
+    /// timespecs as readily as real times).
+    static func seconds(_ t: timespec) -> Double? {
+        guard t.tv_sec != 0 || t.tv_nsec != 0, (0..<1_000_000_000).contains(t.tv_nsec) else { return nil }
+        let s = Double(t.tv_sec) + Double(t.tv_nsec) / 1_000_000_000
+        return FixBounds.isPlausible(time: s) ? s : nil
     }
 
     /// True when the message was gpsd's reply to our `?WATCH` (libgps sets `POLICY_SET`).

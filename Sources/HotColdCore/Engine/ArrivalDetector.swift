@@ -29,9 +29,11 @@ public struct ArrivalDetector: Sendable, Equatable {
     ///   - accuracy: 95 % horizontal error, when known
     ///   - passDistance: closest approach on the segment from the previous trusted fix, when that
     ///     segment passes the target between its ends (nil otherwise)
+    ///   - stillSlack: the least slack while the receiver is not moving: its fixes share their
+    ///     error, so dwelling on one side of the radius proves nothing about it
     public mutating func update(t: Double, distance: Double, accuracy: Double?,
-                                passDistance: Double?, config c: EngineConfig) -> Outcome {
-        let slack = c.accuracyWeight * (accuracy ?? 0)
+                                passDistance: Double?, stillSlack: Double = 0, config c: EngineConfig) -> Outcome {
+        let slack = max(c.accuracyWeight * (accuracy ?? 0), stillSlack)
         switch state {
         case .arrived, .leaving:
             guard distance - slack > c.departureRadius else {
@@ -69,6 +71,11 @@ public struct ArrivalDetector: Sendable, Equatable {
     }
 
     public mutating func reset() { state = .away }
+
+    /// Starts out arrived: the device was already here before this detector saw a fix (a
+    /// restart while parked at the target), so the next fixes inside send nothing and fixes
+    /// beyond the exit band depart.
+    public mutating func restoreArrived() { state = .arrived }
 
     /// Arrived and not yet departed.
     public var isArrived: Bool {

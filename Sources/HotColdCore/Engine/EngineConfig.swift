@@ -48,10 +48,21 @@ public struct EngineConfig: Sendable, Equatable {
     /// Seconds the evidence must say "still" before a moving trend turns `steady`.
     public var trendSteadyHoldSeconds: Double = 2
 
+    /// A receiver counts as moving only once two consecutive fixes lie this many sigmas (of
+    /// their stated error) from where it stood, and never less than `stillRadiusMin` metres:
+    /// time-correlated error drifts a still receiver by a few sigmas, never by this many. The
+    /// same distance widens tier margins and the arrival slack while it is not moving.
+    public var stillSigmas: Double = 4.5
+    public var stillRadiusMin: Double = 5
+
     /// No fix for this long makes the GPS state `stale` and trends `unknown`.
     public var staleAfterSeconds: Double = 10
     /// Fastest plausible ground speed (m/s); faster jumps beyond the stated error are outliers.
     public var maxSpeed: Double = 70
+    /// A jump implying more than this speed (m/s) beyond `maxJumpNoise` metres is an outlier
+    /// whatever error the fixes state, including none: no road vehicle gets there.
+    public var maxJumpSpeed: Double = 300
+    public var maxJumpNoise: Double = 100
     /// After this many outliers in a row the receiver is believed (it really moved, or we were wrong).
     public var outlierRunToReset: Int = 4
 
@@ -95,6 +106,10 @@ public struct EngineConfig: Sendable, Equatable {
         nonNegative(trendSteadyHoldSeconds, "trend_steady_hold_seconds")
         positive(staleAfterSeconds, "stale_after_seconds")
         positive(maxSpeed, "max_speed")
+        positive(maxJumpSpeed, "max_jump_speed")
+        nonNegative(maxJumpNoise, "max_jump_noise")
+        nonNegative(stillSigmas, "still_sigmas")
+        nonNegative(stillRadiusMin, "still_radius_min")
         if outlierRunToReset < 1 { p.append(("outlier_run_to_reset", "must be at least 1")) }
         nonNegative(roamExitMarginFraction, "roam_exit_margin")
         nonNegative(tierMarginFraction, "tier_margin_fraction")

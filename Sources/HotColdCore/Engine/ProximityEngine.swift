@@ -20,6 +20,7 @@ public struct ProximityEngine: Sendable {
 
     private var grid: SpatialGrid?
     private var filter = FixFilter()
+    private var motion = MotionDetector()
     // Tracked targets: `trackedOrder[k]` is an index into `targets`, `trackers[k]` its state.
     // Kept sorted by target index for deterministic output, and mutated in place (a copy of a
     // tracker would copy its trend window on every fix).
@@ -32,6 +33,8 @@ public struct ProximityEngine: Sendable {
     private var lastGoodTime: Double?
     // The previous trusted position and time, for passes between fixes; nil after a break.
     private var segmentStart: (Coordinate, Double)?
+    // Target ids restored as already arrived that are not tracked yet (see `restoreArrivals`).
+    private var restoredPending: Set<String> = []
 
     private var roamRefresh: Double { max(1000, roamRadius * 0.1) }
     private var roamRadius: Double {
@@ -44,6 +47,44 @@ public struct ProximityEngine: Sendable {
         self.mode = mode
         self.targets = targets
         setUp()
+    }
+
+    /// Marks targets the device is already at when the engine starts: the places with a stored
+    /// visit whose departure was never seen (the daemon restarted while parked there).
+    ///
+    /// A restored target counts as arrived from the start, so fixes inside its arrival radius
+    /// send no second ARRIVED, `snapshot()` and `poll()` show it as arrived, and fixes confirming
+    /// it is beyond the exit band send DEPARTED by the usual rule (`departureDwellFixes`
+    /// consecutive fixes). The state is an explicit input rather than something the engine
+    /// looks up, so a replay given the same input gives the same events.
+    ///
+    /// Call it before the first fix. Ids not tracked yet (roam admits targets as they come in
+    /// range; a later `retarget` may bring them) wait until their target is tracked; ids of
+    /// targets the engine never tracks are simply kept.
+    ///
+    /// ```swift
+    /// var engine = ProximityEngine(targets: catalogue, mode: .roam(radius: 5000))
+    /// engine.restoreArrivals(["big-banana"])   // parked there when the daemon stopped
+    /// ```
+    public mutating func restoreArrivals(_ targetIDs: Set<String>) {
+        restoredPending.formUnion(targetIDs)
+        applyRestoredArrivals()
+    }
+
+    /// Target ids restored as arrived whose targets are not tracked yet.
+    public var pendingRestoredArrivals: Set<String> { restoredPending }
+
+    private mutating func applyRestoredArrivals() {
+        guard !restoredPending.isEmpty else { return }
+        var applied: [String] = []
+        for k in trackedOrder.indices {
+            let id = targets[trackedOrder[k]].id
+            if restoredPending.contains(id) {
+                trackers[k].arrival.restoreArrived()
+                applied.append(id)
+            }
+        }
+        restoredPending.subtract(applied)
     }
 
     /// Replaces the target set and the mode; every tracker starts afresh.
@@ -70,6 +111,7 @@ public struct ProximityEngine: Sendable {
         case .roam:
             grid = SpatialGrid(coordinates: targets.map(\.coordinate))
         }
+        applyRestoredArrivals()
     }
 
     // MARK: - Input
@@ -97,6 +139,7 @@ public struct ProximityEngine: Sendable {
             stats.noPosition += 1
             filter.noteTime(t)
             segmentStart = nil
+            motion.reset()
             if gpsState != .nofix {
                 setGPS(.nofix, time: fix.time, into: &out)
                 invalidateTrends(time: fix.time, into: &out)
@@ -121,6 +164,7 @@ public struct ProximityEngine: Sendable {
         let when = Date(timeIntervalSince1970: last + config.staleAfterSeconds)
         setGPS(.stale, time: when, into: &out)
         segmentStart = nil
+        motion.reset()
         invalidateTrends(time: when, into: &out)
     }
 
@@ -130,9 +174,14 @@ public struct ProximityEngine: Sendable {
         if gpsState != .fix { setGPS(.fix, time: fix.time, into: &out) }
         if reset {
             segmentStart = nil
+            motion.reset()
             invalidateTrends(time: fix.time, into: &out)
         }
         lastGoodTime = t
+        motion.update(here, t: t, accuracy: fix.horizontalError, speed: fix.speed, config: config)
+        let stillSlack = motion.stillSlack(config: config)
+        let coherent = motion.stepIsCoherent
+        let moving = motion.isMoving
         if case .roam = mode { refreshRoam(around: here) }
         let accuracy = fix.horizontalError
         let segment = segmentStart.flatMap { t - $0.1 <= config.passMaxGapSeconds ? $0.0 : nil }
@@ -162,16 +211,17 @@ public struct ProximityEngine: Sendable {
             }
             let previousDistance = trackers[k].distance
             let tierChanged = trackers[k].tier.update(distance: g.distance, accuracy: accuracy,
-                                                      ladder: config.tiers, config: config)
+                                                      ladder: config.tiers, config: config,
+                                                      stillSlack: stillSlack, coherent: coherent)
             let trendChanged = trackers[k].trend.add(t: t, distance: g.distance, accuracy: accuracy,
-                                                    speed: fix.speed, config: config)
+                                                    speed: fix.speed, moving: moving, config: config)
             var pass: Double? = nil
             if let start = segment, previousDistance.isFinite {
                 pass = Self.passDistance(from: start, to: here, target: target.coordinate,
                                          d0: previousDistance, d1: g.distance, radius: config.arrivalRadius)
             }
             let outcome = trackers[k].arrival.update(t: t, distance: g.distance, accuracy: accuracy,
-                                                     passDistance: pass, config: config)
+                                                     passDistance: pass, stillSlack: stillSlack, config: config)
             trackers[k].distance = g.distance
             trackers[k].bearing = g.initialBearing
             trackers[k].time = t
@@ -218,7 +268,9 @@ public struct ProximityEngine: Sendable {
         // Keep the order sorted so output order never depends on arrival order into range.
         let pos = trackedOrder.firstIndex { $0 > i } ?? trackedOrder.count
         trackedOrder.insert(i, at: pos)
-        trackers.insert(TargetTracker(), at: pos)
+        var tracker = TargetTracker()
+        if !restoredPending.isEmpty, restoredPending.remove(targets[i].id) != nil { tracker.arrival.restoreArrived() }
+        trackers.insert(tracker, at: pos)
         isTracked.insert(i)
     }
 

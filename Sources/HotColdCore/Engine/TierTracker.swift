@@ -1,31 +1,60 @@
-/// Holds one target's tier with hysteresis on every boundary.
+/// Holds one target's tier with hysteresis on every boundary, and makes every change earn itself.
 ///
 /// The tier moves colder only once the distance passes the upper boundary by a margin, and
 /// hotter only once it falls below the lower boundary by a margin, so a receiver standing on a
-/// boundary (and jittering across it) keeps its tier. The margin grows with the fix's stated error.
+/// boundary (and jittering across it) keeps its tier. The margin grows with the fix's stated
+/// error, and with the still radius while the receiver is not moving (its fixes share their
+/// error, so a slow drift must not cross it).
+///
+/// Past the margin, a change also needs a second fix past it on the same side, unless the fix
+/// continues the receiver's motion (`coherent`): one wild fix claiming good accuracy never
+/// changes the tier, while a driving receiver changes tier on the fix that crosses.
 public struct TierTracker: Sendable, Equatable {
     public private(set) var index: Int?
+    // The tier one fix past the margin asked for, awaiting a second one.
+    var pending: Int?
 
     public init() {}
 
     /// Updates the tier for a new distance; returns true when the tier changed.
-    public mutating func update(distance d: Double, accuracy: Double?, ladder: TierLadder, config: EngineConfig) -> Bool {
+    /// - Parameters:
+    ///   - stillSlack: extra margin (metres) while the receiver is not moving
+    ///   - coherent: the fix continues the receiver's motion, so it needs no second fix
+    public mutating func update(distance d: Double, accuracy: Double?, ladder: TierLadder, config: EngineConfig,
+                                stillSlack: Double = 0, coherent: Bool = true) -> Bool {
         let raw = ladder.index(for: d)
         guard let current = index else {
             index = raw
             return true
         }
-        if raw == current { return false }
+        if raw == current {
+            pending = nil
+            return false
+        }
         if raw > current {
             // Colder: must clear the boundary at the top of the current tier by the margin.
             let b = ladder.bounds[current]
-            guard d >= b + TierTracker.margin(b, accuracy, config) else { return false }
+            guard d >= b + max(TierTracker.margin(b, accuracy, config), stillSlack) else {
+                pending = nil
+                return false
+            }
         } else {
             // Hotter: must get below the bottom of the current tier by the margin.
             let b = ladder.bounds[current - 1]
-            guard d < b - TierTracker.margin(b, accuracy, config) else { return false }
+            guard d < b - max(TierTracker.margin(b, accuracy, config), stillSlack) else {
+                pending = nil
+                return false
+            }
+        }
+        if !coherent {
+            // A second fix past the margin on the same side confirms it.
+            guard let p = pending, (p > current) == (raw > current) else {
+                pending = raw
+                return false
+            }
         }
         index = raw
+        pending = nil
         return true
     }
 
@@ -34,5 +63,8 @@ public struct TierTracker: Sendable, Equatable {
         max(config.tierMarginMin, config.tierMarginFraction * boundary, config.accuracyWeight * (accuracy ?? 0))
     }
 
-    public mutating func reset() { index = nil }
+    public mutating func reset() {
+        index = nil
+        pending = nil
+    }
 }

@@ -39,9 +39,11 @@ public struct TrendEstimator: Sendable {
     }
 
     /// Adds a sample at time `t` (seconds) and distance `d` with 95 % accuracy `accuracy` (metres).
+    /// `moving` says whether the receiver has been seen to move (`MotionDetector`): a receiver
+    /// that has not is never newly called hotter or colder, however its fixes drift.
     /// Returns true when the trend changed.
     public mutating func add(t: Double, distance d: Double, accuracy: Double?, speed: Double? = nil,
-                             config c: EngineConfig) -> Bool {
+                             moving: Bool = true, config c: EngineConfig) -> Bool {
         // Drop samples older than the window.
         samples.append(Sample(t: t, d: d, accuracy: accuracy, speed: speed))
         while head < samples.count, t - samples[head].t > c.trendWindowSeconds { head += 1 }
@@ -65,10 +67,10 @@ public struct TrendEstimator: Sendable {
         for i in head..<samples.count { if let v = samples[i].speed { fastest = max(fastest ?? 0, v) } }
         // Hysteresis on the still speed: leaving `steady` takes twice the speed that entering it
         // allows, so a slow sideways drive does not toggle between steady and hotter.
-        let moving = trend == .steady ? 2 * c.trendSteadySpeed : c.trendSteadySpeed
+        let movingSpeed = trend == .steady ? 2 * c.trendSteadySpeed : c.trendSteadySpeed
         func direction(_ f: Fit, strictness: Double = 1) -> Trend? {
             guard abs(f.slope) > strictness * c.trendSignificance * f.slopeError,
-                  abs(f.slope) > moving,
+                  abs(f.slope) > movingSpeed,
                   abs(f.slope) * f.span > c.trendAccuracyShare * (accuracy ?? 0),
                   fastest.map({ abs(f.slope) <= 1.5 * $0 + 1 }) ?? true
             else { return nil }
@@ -96,7 +98,7 @@ public struct TrendEstimator: Sendable {
         case (_, nil):
             break
         case (.unknown, let cand?), (.steady, let cand?):
-            if cand != trend {
+            if cand != trend, cand == .steady || moving {
                 trend = cand
                 extreme = d
             }
@@ -106,7 +108,7 @@ public struct TrendEstimator: Sendable {
         case (.hotter, .colder?), (.colder, .hotter?):
             stillSince = nil
             // Only reverse once the distance has come back by the cadence from its extreme.
-            if abs(d - extreme) >= cadence {
+            if moving, abs(d - extreme) >= cadence {
                 trend = candidate!
                 extreme = d
             }

@@ -2,7 +2,9 @@ import Foundation
 
 /// One position report from a receiver, whatever it came from (gpsd, NMEA, GPX).
 ///
-/// Unknown values are `nil`, never NaN: sources translate gpsd's NaN on the way in.
+/// Unknown values are `nil`, never NaN: sources translate gpsd's NaN on the way in, and the
+/// initialiser turns any error figure, speed, course, DOP, altitude or satellite count outside
+/// ``FixBounds`` (negative, infinite, absurd) into `nil` as well, whatever the source.
 ///
 /// ```swift
 /// let fix = Fix(time: Date(timeIntervalSince1970: 1_700_000_000),
@@ -41,14 +43,14 @@ public struct Fix: Sendable, Equatable {
         self.time = time
         self.coordinate = coordinate
         self.mode = mode
-        self.epx = epx.finite
-        self.epy = epy.finite
-        self.eph = eph.finite
-        self.hdop = hdop.finite
-        self.speed = speed.finite
-        self.track = track.finite
-        self.altitude = altitude.finite
-        self.satellites = satellites
+        self.epx = FixBounds.error(epx)
+        self.epy = FixBounds.error(epy)
+        self.eph = FixBounds.error(eph)
+        self.hdop = FixBounds.dop(hdop)
+        self.speed = FixBounds.speed(speed)
+        self.track = FixBounds.track(track)
+        self.altitude = FixBounds.altitude(altitude)
+        self.satellites = FixBounds.satellites(satellites)
     }
 
     /// A usable position: mode 2D or 3D and a valid coordinate.
@@ -69,12 +71,4 @@ public struct Fix: Sendable, Equatable {
     /// User-equivalent range error used to turn HDOP into metres (95 %), as gpsd does when a
     /// receiver reports no error estimate.
     public static let typicalUERE = 19.0 / 2.0
-}
-
-extension Optional where Wrapped == Double {
-    /// nil for NaN and infinities, so that no NaN ever enters a `Fix`.
-    @inlinable var finite: Double? {
-        guard let v = self, v.isFinite else { return nil }
-        return v
-    }
 }

@@ -8,11 +8,13 @@ public enum DistanceFormat {
         let m = max(0, metres)
         let whole = m.rounded()
         if whole < 1000 { return "\(Int(whole)) m" }
-        let t = Int((m / 100).rounded())
-        if t < 100 {
+        if m < 9_950 {  // one decimal below 10 km, and small enough for Int()
+            let t = Int((m / 100).rounded())
             return "\(t / 10).\(t % 10) km"
         }
-        return "\(Int((m / 1000).rounded())) km"
+        // Past Int's range (1e300 from a broken source) the whole number is still printable.
+        let km = (m / 1000).rounded()
+        return Int(exactly: km).map { "\($0) km" } ?? "\(km) km"
     }
 
     /// Sixteen-point compass name for a bearing in degrees (`NNE`, `SW`, ...).

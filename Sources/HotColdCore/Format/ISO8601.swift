@@ -6,14 +6,16 @@ import Foundation
 /// `ISO8601DateFormatter` is both slow and not `Sendable`.
 public enum ISO8601 {
     /// Seconds since 1970 that `format` writes as `YYYY-…` and `parse` reads back: years
-    /// 0001–9999. A time outside (gpsd sent `"time":"0x020-03-18T…"`, which libgps reads as
-    /// year -1; found by `scripts/fuzz`, target tpv-engine) is no usable time: readers and the
-    /// gpsd translation treat it as missing, so no event line carries an unreadable time.
-    public static let representable: ClosedRange<Double> = -62_135_596_800 ... 253_402_300_799.999
+    /// 0000–9999. `parse` refuses a time outside (an offset can push `0000-01-01T00:00:00+01:00`
+    /// before year 0; gpsd's `"time":"0x020-03-18T…"` reads as year -1 in libgps; found by
+    /// `scripts/fuzz`, target tpv-engine), and the gpsd translation treats one as missing.
+    public static let representable: ClosedRange<Double> = -62_167_219_200 ... 253_402_300_799.999
 
+    /// Times outside years 0000–9999 (which the format cannot show) are clamped to that range,
+    /// and NaN is written as the earliest time: nothing a source sends can make this trap.
     public static func format(_ date: Date) -> String {
         let ms = (date.timeIntervalSince1970 * 1000).rounded()
-        var totalMs = Int64(ms)
+        var totalMs = ms >= maxMs ? Int64(maxMs) : ms >= minMs ? Int64(ms) : Int64(minMs)
         var msPart = totalMs % 1000
         if msPart < 0 { msPart += 1000 }
         totalMs -= msPart
@@ -30,6 +32,10 @@ public enum ISO8601 {
         pad(&s, rem % 60, 2); s.append("."); pad(&s, msPart, 3); s.append("Z")
         return s
     }
+
+    /// 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z in milliseconds since 1970.
+    private static let minMs = -62_167_219_200_000.0
+    private static let maxMs = 253_402_300_799_999.0
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff…](Z|±HH:MM)`; nil when the text is not such a time.
     public static func parse(_ text: some StringProtocol) -> Date? {

@@ -83,7 +83,9 @@ public struct JSONLine: Sendable {
     public static func number(_ v: Double, decimals: Int) -> String {
         guard v.isFinite else { return "null" }
         let scale = pow(10.0, Double(decimals))
-        let r = (v * scale).rounded() / scale
+        var r = (v * scale).rounded() / scale
+        // Near the top of the double range the scaling overflows; such a value has no decimals.
+        if !r.isFinite { r = v }
         if r == r.rounded(), abs(r) < 1e15 {
             return String(Int64(r))
         }

@@ -20,7 +20,8 @@ func sincosd(_ x: Double) -> (sin: Double, cos: Double) {
     // For |r| <= 45° cos >= 0.7, so the square root is as accurate as cos()
     // (within an ulp or two) and much cheaper than a second library call.
     let c = (1 - s * s).squareRoot()
-    switch Int(q) & 3 {
+    // |q| <= 4 for any finite x; NaN or ±inf gives NaN, which must not reach Int() (a trap).
+    switch (q.isFinite ? Int(q) : 0) & 3 {
     case 0: return (s, c)
     case 1: return (c, -s)
     case 2: return (-s, -c)

@@ -72,6 +72,9 @@ public final class DaemonCommands: SocketCommandHandler {
             return [Self.error(ProtocolError(.notAllowed, command: command.rawValue,
                 "not allowed for \(Self.who(client)); changes need a user in allowed_users or a group in allowed_groups (config [socket])"))]
         }
+        if CommandClass.chargesWriteRate(command), let busy = server.chargeWrite(for: client) {
+            return [Self.error(ProtocolError(.busy, command: command.rawValue, busy))]
+        }
         switch request {
         case .version: return [ProtocolVersion.greeting]
         case .watch(let w): return [watch(w, client)]
@@ -98,14 +101,14 @@ public final class DaemonCommands: SocketCommandHandler {
     }
 
     /// Runs `body` on the work queue and sends its reply line (or its error) to `client`.
+    /// The client's input is held until then (`SocketServer.deferReply`): one such command in
+    /// flight per connection, replies in the order of the commands.
     private func later(_ client: ClientInfo, _ body: @escaping @Sendable () throws -> String) {
-        let id = client.id
-        work.async { [self] in
-            let reply: String
-            do { reply = try body() } catch {
-                reply = Self.error(error)
+        let reply = server.deferReply(for: client.id)
+        work.async {
+            do { reply.send(try body()) } catch {
+                reply.send(Self.error(error))
             }
-            _ = server.send(to: id, line: reply)
         }
     }
 
@@ -210,7 +213,8 @@ public final class DaemonCommands: SocketCommandHandler {
             time: Date(), uptimeS: host.uptimeSeconds, gps: e.gps, tracking: e.tracking, targets: e.targets,
             counters: e.counters, latencyUs: e.latency,
             socket: .init(path: server.path ?? "", clients: c.clients, clientsTotal: c.accepted, dropped: c.dropped,
-                          linesIn: c.linesIn, linesOut: c.linesOut),
+                          linesIn: c.linesIn, linesOut: c.linesOut, maxClients: c.maxClients,
+                          connectionsRefused: c.connectionsRefused, writesRefused: c.writesRefused),
             log: log, config: extras.configPath, database: mayWrite ? extras.database : nil)
     }
 
@@ -218,7 +222,8 @@ public final class DaemonCommands: SocketCommandHandler {
 
     private func mayWrite(_ client: ClientInfo) -> Bool { authorisation.withLock { $0.isAuthorised(client) } }
 
-    static func user(_ client: ClientInfo) -> String { client.userName ?? "uid\(client.uid)" }
+    /// The name a client's changes are recorded under (`#UID` for a uid with no passwd entry).
+    static func user(_ client: ClientInfo) -> String { client.recordedName }
 
     static func error(_ error: any Error) -> String {
         let e = (error as? ProtocolError) ?? ProtocolError(.internal, command: nil, "\(error)")

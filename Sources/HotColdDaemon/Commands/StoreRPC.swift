@@ -29,7 +29,7 @@ struct StoreRPC {
         case .rate(let id, let stars): return reply(try store.rate(placeID: id, user: user, stars: stars))
         case .note(let id, let text): return reply(try store.setNote(placeID: id, user: user, text: text))
         case .add(let name, let at): return reply(try store.addLocation(name: name, at: at, user: user))
-        case .rename(let id, let name): return reply(try store.renameLocation(placeID: id, to: name))
+        case .rename(let id, let name): return reply(try store.renameLocation(placeID: id, to: name, by: user))
         case .observe(let o):
             // The request decoder allows only known classifications.
             let cls = ObservationClassification(rawValue: o.classification) ?? .bird
@@ -102,6 +102,8 @@ struct StoreRPC {
         case let e as StoreError:
             switch e {
             case .noSuchPlace: return ProtocolError(.notFound, command: command, field: "id", "\(e)")
+            case .quotaReached: return ProtocolError(.quota, command: command, "\(e)")
+            case .notOwner: return ProtocolError(.notAllowed, command: command, field: "id", "\(e)")
             default: return ProtocolError(.badField, command: command, "\(e)")
             }
         case let e as ImportError: return ProtocolError(.badField, command: command, "\(e)")

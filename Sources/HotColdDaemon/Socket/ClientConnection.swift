@@ -8,6 +8,9 @@ final class ClientConnection: @unchecked Sendable {
         var subscription = Subscription()
         /// Set once the connection is to be closed after its queue drains (or the grace ends).
         var closing: Closing?
+        /// A command of this client is being answered off the loop (`SocketServer.deferReply`):
+        /// its next lines stay unread until the reply is queued.
+        var awaitingReply = false
     }
 
     struct Closing {
@@ -20,6 +23,7 @@ final class ClientConnection: @unchecked Sendable {
     let shared: Mutex<Shared>
 
     // Event-loop thread only.
+    /// Bytes read but not yet handled (at most one read's worth while a reply is awaited).
     var framer: LineFramer
     var readClosed = false
     var closeDeadline: ContinuousClock.Instant?

@@ -1,14 +1,18 @@
 import Foundation
+import HotColdStore
 
 /// Who is on the other end of one socket connection: the peer credentials the kernel
-/// reported at `accept` (`SO_PEERCRED`), resolved to a user name when the system knows it.
+/// reported at `accept` (`SO_PEERCRED` and `SO_PEERGROUPS`), and the user name they resolve
+/// to, looked up once per connection off the socket's loop.
 ///
 /// The credentials are those of the process that called `connect(2)`, captured once; they
-/// do not change if that process later changes its identity or hands the socket on.
+/// do not change if that process later changes its identity or hands the socket on. Groups
+/// are the process's real ones: a user who was added to a group after logging in, or whose
+/// process dropped its groups, is judged by what the process holds, not by the group database.
 ///
 /// ```swift
 /// func handle(line: String, from client: ClientInfo) -> [String] {
-///     print("\(client.userName ?? "uid \(client.uid)") (pid \(client.pid)) says \(line)")
+///     print("\(client.recordedName) (pid \(client.pid)) says \(line)")
 ///     return []
 /// }
 /// ```
@@ -19,19 +23,27 @@ public struct ClientInfo: Sendable, Hashable, CustomStringConvertible {
     public let uid: UInt32
     /// The peer's effective primary group at connect time.
     public let gid: UInt32
-    /// `getpwuid_r(uid)`; nil for a uid with no passwd entry.
+    /// The peer's supplementary groups at connect time, from the kernel.
+    public let groups: [UInt32]
+    /// The passwd name of `uid`; nil for a uid with no passwd entry (or whose name belongs
+    /// to another uid).
     public let userName: String?
     public let connectedAt: Date
 
-    public init(id: ClientID, pid: Int32, uid: UInt32, gid: UInt32, userName: String?,
+    public init(id: ClientID, pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = [], userName: String?,
                 connectedAt: Date = Date()) {
         self.id = id
         self.pid = pid
         self.uid = uid
         self.gid = gid
+        self.groups = groups
         self.userName = userName
         self.connectedAt = connectedAt
     }
+
+    /// The name this client's changes are recorded under: its user name, or `#UID` for a uid
+    /// without one (never a valid user name, so never another user's records).
+    public var recordedName: String { userName ?? CurrentUser.unknownUserName(uid: uid) }
 
     public var description: String {
         "\(id) pid \(pid) uid \(uid)\(userName.map { " (\($0))" } ?? "") gid \(gid)"

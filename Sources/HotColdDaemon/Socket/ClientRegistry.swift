@@ -8,12 +8,20 @@ import Synchronization
 final class ClientRegistry: Sendable {
     let options: SocketServerOptions
     let waker: LoopWaker
+    /// `options.maxClients`, lowered to stay `descriptorReserve` below `RLIMIT_NOFILE`.
+    let maxClients: Int
+    let limits: PerUserLimits
+    let names: PeerNameResolver
+    /// Names resolved off the loop for accepted peers, waiting for the loop to admit them.
+    let resolvedPeers = Mutex<[(ClientID, String?)]>([])
     private let clients = Mutex<[ClientID: ClientConnection]>([:])
     let accepted = Atomic<Int>(0)
     let dropped = Atomic<Int>(0)
     let linesIn = Atomic<Int>(0)
     let linesOut = Atomic<Int>(0)
     let refused = Atomic<Int>(0)
+    let connectionsRefused = Atomic<Int>(0)
+    let writesRefused = Atomic<Int>(0)
     let stopRequested = Atomic<Bool>(false)
     /// `pthread_self()` of the event-loop thread once it runs.
     let loopThread = Atomic<UInt>(0)
@@ -24,6 +32,10 @@ final class ClientRegistry: Sendable {
     init(options: SocketServerOptions) throws {
         self.options = options
         self.waker = try LoopWaker()
+        self.names = PeerNameResolver(lookup: options.nameLookup)
+        self.maxClients = DescriptorBudget.clientCap(requested: options.maxClients, reserve: options.descriptorReserve)
+        self.limits = PerUserLimits(maxConnections: options.maxClientsPerUser, writeBurst: options.writeBurst,
+                                    writesPerSecond: options.writesPerSecond)
     }
 
     /// An `ERROR` the socket layer itself sends (framing, drops, refusals), with its code.
@@ -107,6 +119,31 @@ final class ClientRegistry: Sendable {
         connection(id)?.shared.withLock { $0.subscription }
     }
 
+    // MARK: commands answered off the loop (any thread)
+
+    /// Marks `id` as awaiting a reply: the loop reads no more of its lines until `complete`.
+    func hold(_ id: ClientID) {
+        connection(id)?.shared.withLock { $0.awaitingReply = true }
+    }
+
+    /// Queues the reply of a held client and lets the loop read its next line.
+    func complete(_ id: ClientID, lines: [String]) {
+        guard let c = connection(id) else { return }
+        enqueue(lines, to: c)
+        c.shared.withLock { $0.awaitingReply = false }
+        waker.wake()
+    }
+
+    /// Charges one write to the client's user: nil when admitted, else the refusal's text.
+    func chargeWrite(_ client: ClientInfo) -> String? {
+        guard let wait = limits.takeWrite(uid: client.uid) else { return nil }
+        writesRefused.add(1, ordering: .relaxed)
+        let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) * 1e-18
+        return "\(client.recordedName) (uid \(client.uid)) is over the write rate of \(options.writeBurst) at once and "
+            + "\(JSONLine.number(options.writesPerSecond, decimals: 2)) per second (socket.write_burst, socket.writes_per_second); "
+            + "try again in \(JSONLine.number(seconds, decimals: 1)) s"
+    }
+
     /// Closes a client once what is queued (ending with an ERROR line giving `reason`) is written.
     func disconnect(_ id: ClientID, reason: String) -> Bool {
         guard let c = connection(id) else { return false }
@@ -127,6 +164,9 @@ final class ClientRegistry: Sendable {
         c.linesIn = linesIn.load(ordering: .relaxed)
         c.linesOut = linesOut.load(ordering: .relaxed)
         c.refused = refused.load(ordering: .relaxed)
+        c.connectionsRefused = connectionsRefused.load(ordering: .relaxed)
+        c.writesRefused = writesRefused.load(ordering: .relaxed)
+        c.maxClients = maxClients
         return c
     }
 }

@@ -1,43 +1,49 @@
-/// Decides whether a client may change daemon state, from its peer credentials.
+import Glibc
+
+/// Decides whether a client may change daemon state, from its peer credentials alone.
 ///
-/// Root and the daemon's own uid are always allowed. Otherwise the client's user must be in
-/// `allowedUsers` (names, or decimal uids), or one of its groups — the primary group the kernel
-/// reported at connect, plus the user's supplementary groups from the group database
-/// (`getgrouplist`) — must be in `allowedGroups` (names, or decimal gids).
+/// Root and the daemon's own uid are always allowed. Otherwise the client's uid must be one
+/// of `allowedUsers` (names, or decimal uids), or one of the groups its process really holds
+/// — the primary group and the supplementary groups the kernel reported at connect — must be
+/// one of `allowedGroups` (names, or decimal gids). Names are resolved to ids once, when the
+/// policy is built (at start and on reload), so deciding never waits on the name service and
+/// the group database can never grant a group the process does not hold.
 ///
 /// ```swift
 /// let policy = PeerAuthorisation(allowedUsers: ["alice"], allowedGroups: ["hotcold"])
 /// if !policy.isAuthorised(client) { return [error("hunt: read-only client (uid 1001)")] }
 /// ```
 public struct PeerAuthorisation: Sendable {
-    public var allowedUsers: [String]
-    public var allowedGroups: [String]
+    public let allowedUsers: [String]
+    public let allowedGroups: [String]
     /// The daemon's own uid (defaults to `getuid()`), always allowed.
-    public var ownUID: UInt32
+    public let ownUID: UInt32
+    let uids: Set<UInt32>
+    let gids: Set<UInt32>
+    /// Configured names that did not resolve (reported by the daemon; re-resolved on reload).
+    public let unresolved: [String]
 
     public init(allowedUsers: [String] = [], allowedGroups: [String] = [], ownUID: UInt32 = getuid()) {
         self.allowedUsers = allowedUsers
         self.allowedGroups = allowedGroups
         self.ownUID = ownUID
+        var uids = Set<UInt32>(), gids = Set<UInt32>(), unresolved: [String] = []
+        for u in allowedUsers {
+            if let id = UInt32(u) ?? PeerCredentials.uid(ofUser: u) { uids.insert(id) } else { unresolved.append("user \(u)") }
+        }
+        for g in allowedGroups {
+            if let id = UInt32(g) ?? PeerCredentials.gid(ofGroup: g) { gids.insert(id) } else { unresolved.append("group \(g)") }
+        }
+        self.uids = uids
+        self.gids = gids
+        self.unresolved = unresolved
     }
 
+    /// Pure: no lookups.
     public func isAuthorised(_ client: ClientInfo) -> Bool {
-        if client.uid == 0 || client.uid == ownUID { return true }
-        for u in allowedUsers {
-            if let n = UInt32(u) {
-                if n == client.uid { return true }
-            } else if u == client.userName || PeerCredentials.uid(ofUser: u) == client.uid {
-                return true
-            }
-        }
-        let wanted = Set(allowedGroups.compactMap { UInt32($0) ?? PeerCredentials.gid(ofGroup: $0) })
-        guard !wanted.isEmpty else { return false }
-        if wanted.contains(client.gid) { return true }
-        if let name = client.userName {
-            let primary = PeerCredentials.user(uid: client.uid)?.gid ?? client.gid
-            return !wanted.isDisjoint(with: PeerCredentials.groups(ofUser: name, primary: primary))
-        }
-        return false
+        if client.uid == 0 || client.uid == ownUID || uids.contains(client.uid) { return true }
+        if gids.contains(client.gid) { return true }
+        return client.groups.contains { gids.contains($0) }
     }
 
     /// One-shot form of `isAuthorised(_:)`.
@@ -46,5 +52,3 @@ public struct PeerAuthorisation: Sendable {
         PeerAuthorisation(allowedUsers: allowedUsers, allowedGroups: allowedGroups).isAuthorised(client)
     }
 }
-
-import Glibc

@@ -15,6 +15,35 @@ enum PeerCredentials {
         return (cred.0, cred.1, cred.2)
     }
 
+    /// The peer's supplementary groups as the kernel recorded them at `connect(2)`
+    /// (`SO_PEERGROUPS`, Linux 4.13): the process's real group list, not what the group
+    /// database says its user should have. Nil when the kernel will not say.
+    static func groups(_ fd: Int32) -> [UInt32]? {
+        let soPeerGroups: Int32 = 59   // SO_PEERGROUPS, not exported by Glibc's module
+        var list = [UInt32](repeating: 0, count: 64)
+        while true {
+            var len = socklen_t(list.count * MemoryLayout<UInt32>.size)
+            let rc = list.withUnsafeMutableBytes { raw in
+                getsockopt(fd, SOL_SOCKET, soPeerGroups, raw.baseAddress, &len)
+            }
+            if rc == 0 { return Array(list.prefix(Int(len) / MemoryLayout<UInt32>.size)) }
+            // ERANGE: len now says how much is needed (NGROUPS_MAX is 65536).
+            guard errno == ERANGE, Int(len) > list.count * 4, Int(len) <= 65536 * 4 else { return nil }
+            list = [UInt32](repeating: 0, count: Int(len) / 4)
+        }
+    }
+
+    /// The name to record a uid's changes under: its passwd name when that name leads back
+    /// to the same uid, else `#UID` (`CurrentUser.unknownUserName`), which no real user can
+    /// be called. So a uid with no passwd entry, or one sharing a name with another uid,
+    /// never writes into a real user's records. May block on the name service: call it off
+    /// the socket's loop.
+    static func recordName(uid: UInt32) -> String? {
+        guard let name = user(uid: uid)?.name, !name.isEmpty, !name.hasPrefix("#"),
+              self.uid(ofUser: name) == uid else { return nil }
+        return name
+    }
+
     /// `getpwuid_r`: the user's name and primary group, nil when unknown.
     static func user(uid: UInt32) -> (name: String, gid: UInt32)? {
         var pwd = passwd()

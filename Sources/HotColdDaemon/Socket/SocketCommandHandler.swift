@@ -3,7 +3,10 @@
 /// All three methods are called on the server's event-loop thread, one at a time, so an
 /// implementation needs no locking of its own for state only they touch. They must return
 /// quickly: while one runs, no client is read or written. Work that takes longer (a database
-/// query, the engine) should be handed off, its answer sent later with `SocketServer.send(to:line:)`.
+/// query or write, a name lookup, the engine) is handed off with `SocketServer.deferReply(for:)`
+/// and answered through it: that client's next line is read only once the reply is queued, so
+/// one client never has two such commands in flight and its replies keep their order. A
+/// command that changes state is first charged with `SocketServer.chargeWrite(for:)`.
 ///
 /// ```swift
 /// struct Commands: SocketCommandHandler {

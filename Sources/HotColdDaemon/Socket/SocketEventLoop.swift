@@ -5,6 +5,11 @@ import Synchronization
 /// The poll(2) loop behind `SocketServer`, run on one dedicated thread. It accepts, reads,
 /// frames and dispatches input, writes queued output and closes connections. Everything
 /// here that is not in `ClientRegistry` belongs to that thread.
+///
+/// It never waits on anything but poll(2): a peer's name is looked up off the loop between
+/// accept and greeting (`PeerNameResolver`), and a command answered off the loop holds only
+/// its own client: that client's next lines wait, unread, in the kernel's socket buffer
+/// until the reply is queued, so a client pipelining thousands of writes slows only itself.
 final class SocketEventLoop: @unchecked Sendable {
     private let registry: ClientRegistry
     private let listener: SocketListener
@@ -15,6 +20,8 @@ final class SocketEventLoop: @unchecked Sendable {
     private var listening = true
     private var acceptPausedUntil: ContinuousClock.Instant?
     private var stopDeadline: ContinuousClock.Instant?
+    /// Accepted peers whose names are being looked up; not read until admitted.
+    private var pending: [ClientID: PendingPeer] = [:]
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
     init(registry: ClientRegistry, listener: SocketListener, handler: any SocketCommandHandler) {
@@ -34,14 +41,17 @@ final class SocketEventLoop: @unchecked Sendable {
                 listener.close()
             }
             let stopping = stopDeadline != nil
+            if stopping { closePending() } else { admitResolved() }
 
             var fds = [pollfd(fd: registry.waker.readFD, events: Int16(POLLIN), revents: 0)]
             var polled: [ClientConnection] = []
             var wakeAt: ContinuousClock.Instant? = stopDeadline
             for c in registry.snapshot() {
+                // Lines read earlier and held while a reply was awaited.
+                if !stopping { handleBufferedLines(c) }
                 let outcome = flush(c)
-                let (empty, closing, watching) = c.shared.withLock { s in
-                    (s.queue.isEmpty, s.closing, s.subscription.watching)
+                let (empty, closing, watching, awaiting) = c.shared.withLock { s in
+                    (s.queue.isEmpty, s.closing, s.subscription.watching, s.awaitingReply)
                 }
                 if case .failed(let code) = outcome {
                     close(c, reason: "write failed: \(String(cString: strerror(code)))")
@@ -59,12 +69,12 @@ final class SocketEventLoop: @unchecked Sendable {
                     close(c, reason: "server shutting down")
                     continue
                 }
-                if c.readClosed, empty, !watching {
+                if c.readClosed, empty, !watching, !awaiting {
                     close(c, reason: "client closed the connection")
                     continue
                 }
                 var events: Int16 = 0
-                if !c.readClosed, closing == nil, !stopping { events |= Int16(POLLIN) }
+                if !c.readClosed, closing == nil, !stopping, !awaiting { events |= Int16(POLLIN) }
                 if !empty { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: c.fd, events: events, revents: 0))
                 polled.append(c)
@@ -90,6 +100,11 @@ final class SocketEventLoop: @unchecked Sendable {
             let n = poll(&fds, nfds_t(fds.count), timeout)
             if n < 0 {
                 if errno == EINTR { continue }
+                if errno == EINVAL {
+                    // More descriptors than RLIMIT_NOFILE allows in one poll: cannot happen
+                    // while maxClients stays below it, but never spin on it.
+                    options.logger.error("socket: poll refused \(fds.count) descriptors")
+                }
                 options.logger.error("socket: poll failed: \(String(cString: strerror(errno)))")
                 usleep(10_000)
                 continue
@@ -146,37 +161,102 @@ final class SocketEventLoop: @unchecked Sendable {
                 }
             }
             registry.accepted.add(1, ordering: .relaxed)
+            // Both are the kernel's record of the connecting process: no lookups here.
             let cred = PeerCredentials.read(fd)
-            let uid = cred?.uid ?? UInt32.max
-            let info = ClientInfo(id: ClientID(rawValue: nextID), pid: cred?.pid ?? 0, uid: uid,
-                                  gid: cred?.gid ?? UInt32.max,
-                                  userName: cred == nil ? nil : PeerCredentials.user(uid: uid)?.name)
+            let peer = PendingPeer(fd: fd, id: ClientID(rawValue: nextID), pid: cred?.pid ?? 0,
+                                   uid: cred?.uid ?? UInt32.max, gid: cred?.gid ?? UInt32.max,
+                                   groups: cred == nil ? [] : PeerCredentials.groups(fd) ?? [])
             nextID += 1
-            let c = ClientConnection(fd: fd, info: info, options: options)
-            if registry.count >= options.maxClients {
-                options.logger.warning("socket: refusing \(info): \(options.maxClients) clients already connected")
-                let refusal = OutgoingLine(ClientRegistry.errorLine("too many clients (\(options.maxClients)); try again later", code: .quota))
-                _ = OutputQueue.write([refusal], offset: 0, to: fd)
-                Glibc.close(fd)
+            if registry.count + pending.count >= registry.maxClients {
+                refuse(peer, "too many clients (\(registry.maxClients)); try again later")
                 continue
             }
-            registry.add(c)
-            options.logger.debug("socket: connected \(info)")
-            registry.enqueue(handler.greeting(for: info), to: c)
+            guard registry.limits.open(uid: peer.uid) else {
+                refuse(peer, "too many connections from uid \(peer.uid) (at most \(registry.limits.maxConnections) per user, "
+                       + "socket.max_clients_per_user); close some and try again")
+                continue
+            }
+            if cred == nil {
+                admit(peer, name: nil)
+            } else if let known = registry.names.cached(peer.uid) {
+                admit(peer, name: known)
+            } else {
+                pending[peer.id] = peer
+                let registry = self.registry
+                registry.names.resolve(peer.uid) { name in
+                    registry.resolvedPeers.withLock { $0.append((peer.id, name)) }
+                    registry.waker.wake()
+                }
+            }
         }
+    }
+
+    struct PendingPeer {
+        let fd: Int32
+        let id: ClientID
+        let pid: Int32
+        let uid: UInt32
+        let gid: UInt32
+        let groups: [UInt32]
+    }
+
+    private func refuse(_ peer: PendingPeer, _ reason: String) {
+        registry.connectionsRefused.add(1, ordering: .relaxed)
+        options.logger.warning("socket: refusing pid \(peer.pid) uid \(peer.uid): \(reason)")
+        _ = OutputQueue.write([OutgoingLine(ClientRegistry.errorLine(reason, code: .quota))], offset: 0, to: peer.fd)
+        Glibc.close(peer.fd)
+    }
+
+    /// A peer whose name is known joins the clients and is greeted.
+    private func admit(_ peer: PendingPeer, name: String?) {
+        let info = ClientInfo(id: peer.id, pid: peer.pid, uid: peer.uid, gid: peer.gid, groups: peer.groups,
+                              userName: name)
+        let c = ClientConnection(fd: peer.fd, info: info, options: options)
+        registry.add(c)
+        options.logger.debug("socket: connected \(info)")
+        registry.enqueue(handler.greeting(for: info), to: c)
+    }
+
+    private func admitResolved() {
+        let done = registry.resolvedPeers.withLock { r -> [(ClientID, String?)] in
+            defer { r.removeAll() }
+            return r
+        }
+        for (id, name) in done {
+            if let peer = pending.removeValue(forKey: id) { admit(peer, name: name) }
+        }
+    }
+
+    private func closePending() {
+        for peer in pending.values {
+            Glibc.close(peer.fd)
+            registry.limits.close(uid: peer.uid)
+        }
+        pending.removeAll()
     }
 
     // MARK: - input
 
-    /// Reads what is available (a bounded amount, for fairness). False if the client was closed.
+    /// Whether the client's next line must wait: its last command is being answered off the
+    /// loop, or it is being closed.
+    private func paused(_ c: ClientConnection) -> Bool {
+        c.shared.withLock { $0.awaitingReply || $0.closing != nil }
+    }
+
+    /// Handles the complete lines already read, until one is answered off the loop.
+    private func handleBufferedLines(_ c: ClientConnection) {
+        while !paused(c), let item = c.framer.next() { dispatch(item, from: c) }
+    }
+
+    /// Reads what is available (a bounded amount, for fairness) while the client is not
+    /// paused. False if the client was closed.
     private func readInput(_ c: ClientConnection) -> Bool {
         for _ in 0..<4 {
+            if paused(c) { return true }
             let n = Glibc.read(c.fd, readBuffer.baseAddress, readBuffer.count)
             if n > 0 {
-                c.framer.feed(UnsafeRawBufferPointer(rebasing: readBuffer[0..<n])) { item in
-                    dispatch(item, from: c)
-                }
-                if c.shared.withLock({ $0.closing != nil }) { return true }
+                c.framer.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<n]))
+                handleBufferedLines(c)
                 if n < readBuffer.count { return true }
                 continue
             }
@@ -218,6 +298,7 @@ final class SocketEventLoop: @unchecked Sendable {
     private func close(_ c: ClientConnection, reason: String) {
         registry.remove(c.info.id)
         Glibc.close(c.fd)
+        registry.limits.close(uid: c.info.uid)
         options.logger.debug("socket: closed \(c.info): \(reason)")
         handler.disconnected(c.info, reason: reason)
     }

@@ -35,27 +35,40 @@ final class SocketListener: Sendable {
         }
         try removeStale(path)
 
+        // Bound, given its mode and listening under a private name first, then linked into
+        // place: a client that sees the file can connect at once (no window between bind and
+        // listen), and link(2) never replaces a file another server put there meanwhile.
+        let name = (path as NSString).lastPathComponent
+        let staging = (parent.isEmpty ? "" : parent + "/") + ".\(name).\(getpid()).new"
+        let stagingAddress = UnixSocketAddress(staging)
+        let bindPath = stagingAddress == nil ? path : staging
+        if stagingAddress != nil { unlink(staging) }
+
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw SocketServerError.system("socket path \(path): socket()") }
         var ok = false
         defer { if !ok { Glibc.close(fd) } }
-        let rc = address.withSockaddr { Glibc.bind(fd, $0, $1) }
+        let rc = (stagingAddress ?? address).withSockaddr { Glibc.bind(fd, $0, $1) }
         guard rc == 0 else { throw SocketServerError.system("socket path \(path): bind") }
-        var created = true
-        defer { if !ok, created { unlink(path) } }
+        defer { if stagingAddress != nil || !ok { unlink(bindPath) } }
         // Connecting needs write permission on the file, so set it before anyone can connect.
-        guard chmod(path, mode_t(mode)) == 0 else { throw SocketServerError.system("socket path \(path): chmod") }
+        guard chmod(bindPath, mode_t(mode)) == 0 else { throw SocketServerError.system("socket path \(path): chmod") }
         if let group {
             guard let gid = UInt32(group) ?? PeerCredentials.gid(ofGroup: group) else {
                 throw SocketServerError("socket path \(path): no group named \(group)")
             }
-            guard chown(path, uid_t.max, gid) == 0 else { throw SocketServerError.system("socket path \(path): chown to group \(group)") }
+            guard chown(bindPath, uid_t.max, gid) == 0 else { throw SocketServerError.system("socket path \(path): chown to group \(group)") }
         }
         guard listen(fd, SOMAXCONN) == 0 else { throw SocketServerError.system("socket path \(path): listen") }
+        if stagingAddress != nil, link(staging, path) != 0 {
+            if errno == EEXIST {
+                throw SocketServerError("socket path \(path): another server is listening there", code: EADDRINUSE)
+            }
+            throw SocketServerError.system("socket path \(path): link")
+        }
         var st = stat()
         let identity: (UInt64, UInt64)? = lstat(path, &st) == 0 ? (UInt64(st.st_dev), UInt64(st.st_ino)) : nil
         ok = true
-        created = true
         return SocketListener(fd: fd, path: path, created: true, identity: identity)
     }
 

@@ -8,7 +8,7 @@ import Synchronization
 /// output queue; `broadcast` and `send` only copy a line into those queues and wake the loop,
 /// so they never wait for a client and may be called from any thread. A client whose queue
 /// overflows (it stopped reading) is dropped: it gets what was queued plus a final
-/// `{"class":"ERROR","message":"dropped: client not reading (queue full)"}` if it starts
+/// `{"class":"ERROR","code":"busy","message":"dropped: client not reading (queue full)"}` if it starts
 /// reading within `dropGrace`, then the connection is closed. Input lines longer than
 /// `maxLineBytes` or not UTF-8 get an `ERROR` line and are discarded; every other line goes
 /// to the `SocketCommandHandler`, whose replies go back to that client.
@@ -93,7 +93,22 @@ public final class SocketServer: Sendable {
         registry.subscription(of: client)
     }
 
-    /// Sends `{"class":"ERROR","message":reason}` after whatever is queued, then closes. Any thread.
+    /// Holds `client`'s input until the returned reply is sent: call it in
+    /// `SocketCommandHandler.handle(line:from:)` for a command answered off the loop (see
+    /// `DeferredReply`). Every command that changes state is answered this way, so a client
+    /// has at most one write in flight.
+    public func deferReply(for client: ClientID) -> DeferredReply {
+        DeferredReply(client: client, registry: registry)
+    }
+
+    /// Charges one write command to the client's Unix user (a token bucket of
+    /// `writeBurst` refilled at `writesPerSecond`, shared by all of that user's connections).
+    /// Nil when admitted; otherwise the sentence to answer with. Any thread.
+    public func chargeWrite(for client: ClientInfo) -> String? {
+        registry.chargeWrite(client)
+    }
+
+    /// Sends `{"class":"ERROR","code":"busy","message":reason}` after whatever is queued, then closes. Any thread.
     @discardableResult
     public func disconnect(_ client: ClientID, reason: String) -> Bool {
         registry.disconnect(client, reason: reason)

@@ -12,6 +12,12 @@ public struct SocketServerCounters: Sendable, Equatable {
     public var linesOut = 0
     /// Input lines refused: too long or not UTF-8.
     public var refused = 0
+    /// Connections refused at accept: too many clients in all, or for one user.
+    public var connectionsRefused = 0
+    /// Write commands refused because their user was over the write rate.
+    public var writesRefused = 0
+    /// The client cap in force (`maxClients`, lowered to fit the open-file limit).
+    public var maxClients = 0
 
     public init() {}
 }

@@ -149,13 +149,23 @@ public struct StatusReply: FixedClassMessage, Equatable {
         public var dropped: Int
         public var linesIn: Int
         public var linesOut: Int
-        public init(path: String, clients: Int, clientsTotal: Int, dropped: Int, linesIn: Int, linesOut: Int) {
+        /// The client cap in force (the configured one, lowered to fit the open-file limit).
+        public var maxClients: Int?
+        /// Connections refused at accept: over the client cap, in all or for one user.
+        public var connectionsRefused: Int?
+        /// Write commands refused: their user was over its write rate.
+        public var writesRefused: Int?
+        public init(path: String, clients: Int, clientsTotal: Int, dropped: Int, linesIn: Int, linesOut: Int,
+                    maxClients: Int? = nil, connectionsRefused: Int? = nil, writesRefused: Int? = nil) {
             self.path = path
             self.clients = clients
             self.clientsTotal = clientsTotal
             self.dropped = dropped
             self.linesIn = linesIn
             self.linesOut = linesOut
+            self.maxClients = maxClients
+            self.connectionsRefused = connectionsRefused
+            self.writesRefused = writesRefused
         }
     }
 

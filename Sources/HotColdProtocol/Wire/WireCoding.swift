@@ -16,7 +16,8 @@ public enum WireCoding {
     public static func encoder() -> JSONEncoder {
         let e = JSONEncoder()
         e.keyEncodingStrategy = .convertToSnakeCase
-        e.outputFormatting = [.withoutEscapingSlashes]
+        // Sorted keys: the same value is the same line, every time (after `class`, which is first).
+        e.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         e.dateEncodingStrategy = .custom { date, encoder in
             var c = encoder.singleValueContainer()
             try c.encode(ISO8601.format(date))

@@ -8,12 +8,13 @@ import GRDB
 /// ```
 public enum StoreMigrations {
     /// Identifiers in order; the first is the schema of the first release.
-    public static let identifiers = ["v1", "v2-outbox"]
+    public static let identifiers = ["v1", "v2-outbox", "v3-quotas"]
 
     public static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
         m.registerMigration("v1", migrate: v1)
         m.registerMigration("v2-outbox", migrate: v2Outbox)
+        m.registerMigration("v3-quotas", migrate: v3Quotas)
         return m
     }
 
@@ -188,5 +189,24 @@ public enum StoreMigrations {
             t.column("value", .text).notNull()
             t.column("updated_at", .datetime).notNull()
         }
+    }
+
+    /// Per-user quotas (``StoreQuotas``) count rows by user on every write that grows storage:
+    /// an index for each count. And one pending rating per user and place: older duplicates
+    /// (queued before this rule) are dropped, keeping the latest, and a partial unique index
+    /// holds the rule from now on.
+    static func v3Quotas(_ db: Database) throws {
+        try db.create(index: "location_on_created_by", on: "location", columns: ["created_by", "origin"])
+        try db.create(index: "observation_on_user", on: "observation", columns: ["user"])
+        try db.create(index: "visit_on_user_method", on: "visit", columns: ["user", "method"])
+        try db.create(index: "outbox_on_user", on: "outbox", columns: ["user", "kind", "state"])
+        try db.execute(sql: """
+            DELETE FROM outbox WHERE kind = 'rating' AND state = 'pending' AND id NOT IN (
+                SELECT MAX(id) FROM outbox WHERE kind = 'rating' AND state = 'pending' GROUP BY user, place_id)
+            """)
+        try db.execute(sql: """
+            CREATE UNIQUE INDEX outbox_one_pending_rating ON outbox(user, place_id)
+            WHERE kind = 'rating' AND state = 'pending'
+            """)
     }
 }

@@ -74,7 +74,7 @@ public enum BigThingsImporter {
         let details = BigThingDetails(
             placeId: id, state: state, town: try row.text("town"), location: try row.text("location"),
             description: try row.text("description"), photoUrl: try row.text("photo_url"),
-            rating: try row.number("rating"), votes: try row.integer("votes"), tags: try row.tags("tags"),
+            rating: try row.number("rating", in: 0...5), votes: try row.integer("votes", in: 0...Int(Int32.max)), tags: try row.tags("tags"),
             category: try row.text("category"), year: try row.integer("year"), status: try row.text("status"),
             coordPrecision: try row.text("coord_precision"), withdrawn: try row.bool("withdrawn") ?? false)
         let place = Place(id: id, kind: .bigThing, name: name, latitude: lat, longitude: lon,

@@ -86,8 +86,8 @@ public enum GPXImporter {
         var details = GeocacheDetails(
             placeId: code, code: code,
             cacheType: clean(c["type"]) ?? clean(w.fields["type"]).map { String($0.split(separator: "|").dropFirst().first ?? "") },
-            container: clean(c["container"]), difficulty: clean(c["difficulty"]).flatMap(decimal),
-            terrain: clean(c["terrain"]).flatMap(decimal), owner: clean(c["owner"]), placedBy: clean(c["placed_by"]),
+            container: clean(c["container"]), difficulty: clean(c["difficulty"]).flatMap(rating),
+            terrain: clean(c["terrain"]).flatMap(rating), owner: clean(c["owner"]), placedBy: clean(c["placed_by"]),
             hint: clean(c["encoded_hints"]), shortDescription: clean(c["short_description"]),
             longDescription: clean(c["long_description"]),
             descriptionIsHTML: (c["@html_long_description"] ?? c["@html_short_description"])?.lowercased() == "true",
@@ -104,6 +104,12 @@ public enum GPXImporter {
                           active: available && !archived,
                           searchText: SearchText.fold("\(name) \(code)"))
         return PlaceDetail(place: place, geocache: details)
+    }
+
+    /// A difficulty or terrain rating (1–5); anything else (`nan`, `1e300`) is left unknown
+    /// rather than stored for every later reader to trip on.
+    static func rating(_ s: String) -> Double? {
+        decimal(s).flatMap { GeocacheDetails.ratingRange.contains($0) ? $0 : nil }
     }
 
     /// "2,5" appears in German GSAK exports; accept a decimal comma.

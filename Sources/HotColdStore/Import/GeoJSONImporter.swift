@@ -67,15 +67,16 @@ public enum GeoJSONImporter {
             let name = row.name ?? code
             var d = GeocacheDetails(
                 placeId: code, code: code, cacheType: try row.text("cache_type"), container: try row.text("container"),
-                difficulty: try row.number("difficulty"), terrain: try row.number("terrain"), owner: try row.text("owner"),
+                difficulty: try row.number("difficulty", in: GeocacheDetails.ratingRange),
+                terrain: try row.number("terrain", in: GeocacheDetails.ratingRange), owner: try row.text("owner"),
                 placedBy: try row.text("placed_by"), hint: try row.text("hint"),
                 shortDescription: try row.text("short_description"), longDescription: try row.text("long_description"),
-                descriptionIsHTML: try row.bool("description_is_html") ?? false, logsCount: try row.integer("logs_count") ?? 0,
+                descriptionIsHTML: try row.bool("description_is_html") ?? false, logsCount: try row.integer("logs_count", in: 0...Int(Int32.max)) ?? 0,
                 available: try row.bool("available") ?? true, archived: try row.bool("archived") ?? false,
                 country: try row.text("country"), region: try row.text("region"),
                 placedAt: try row.text("placed_at").flatMap { ISO8601.parse($0) }, url: try row.text("url"))
-            d.originalLatitude = try row.number("original_latitude")
-            d.originalLongitude = try row.number("original_longitude")
+            d.originalLatitude = try row.number("original_latitude", in: -90...90)
+            d.originalLongitude = try row.number("original_longitude", in: -180...180)
             let place = Place(id: code, kind: .geocache, name: name, latitude: lat, longitude: lon,
                               active: d.available && !d.archived, searchText: SearchText.fold("\(name) \(code)"))
             return PlaceDetail(place: place, geocache: d)

@@ -1,4 +1,5 @@
 import Foundation
+import HotColdCore
 
 /// One object of an imported JSON list, with typed, forgiving accessors whose failures become
 /// ``ImportIssue``s naming the row and field.
@@ -57,6 +58,22 @@ struct JSONRow {
             return n
         case let v?: throw issue(key, "expected a number, found \(v.brief)")
         }
+    }
+
+    /// A number that must lie in `range` (a rating 0–5, a latitude), or an issue naming the field.
+    func number(_ key: String, in range: ClosedRange<Double>) throws(ImportIssue) -> Double? {
+        guard let n = try number(key) else { return nil }
+        guard range.contains(n) else {
+            throw issue(key, "\(n) is out of range (\(JSONLine.number(range.lowerBound, decimals: 3))…\(JSONLine.number(range.upperBound, decimals: 3)))")
+        }
+        return n
+    }
+
+    /// A whole number that must lie in `range` (a vote count ≥ 0), or an issue naming the field.
+    func integer(_ key: String, in range: ClosedRange<Int>) throws(ImportIssue) -> Int? {
+        guard let i = try integer(key) else { return nil }
+        guard range.contains(i) else { throw issue(key, "\(i) is out of range (\(range.lowerBound)…\(range.upperBound))") }
+        return i
     }
 
     func integer(_ key: String) throws(ImportIssue) -> Int? {

@@ -17,6 +17,8 @@ public struct GeocacheDetails: StoreRecord, Hashable {
     public var cacheType: String?
     public var container: String?
     public var difficulty: Double?
+    /// Difficulty and terrain ratings run from 1 to 5 in half steps.
+    public static let ratingRange: ClosedRange<Double> = 1...5
     public var terrain: Double?
     public var owner: String?
     public var placedBy: String?

@@ -16,6 +16,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case bundledCatalogueNotFound(searched: [String])
     case unreadablePhoto(path: String, reason: String)
     case emptyCatalogue
+    /// A write would take `user` past a ``StoreQuotas`` limit; `quota` is its configuration key.
+    case quotaReached(quota: String, limit: Int, user: String)
+    /// Only the user who created a custom location may rename or delete it.
+    case notOwner(id: String, owner: String?, user: String)
+    /// A custom location others have visited, favoured, rated or noted is not deleted.
+    case placeInUse(id: String, otherUsers: Int)
 
     public var description: String {
         switch self {
@@ -40,6 +46,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "Cannot read the photo \(path): \(reason.hasSuffix(".") ? String(reason.dropLast()) : reason). Nothing was queued."
         case .emptyCatalogue:
             "The server's catalogue lists no Big Things; refusing to mark every Big Thing withdrawn."
+        case .quotaReached(let quota, let limit, let user):
+            "Quota reached: \(quota) is \(limit) and \(user) has used it up; nothing was stored."
+        case .placeInUse(let id, let otherUsers):
+            "\(id) has visits, favourites, ratings or notes of \(otherUsers) other user\(otherUsers == 1 ? "" : "s"); it stays."
+        case .notOwner(let id, let owner, let user):
+            "\(id) was added by \(owner ?? "nobody known"), not \(user); only its creator may change it."
         }
     }
 }

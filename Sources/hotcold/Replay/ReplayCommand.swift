@@ -46,8 +46,8 @@ struct ReplayCommand: ParsableCommand {
         if targets.isEmpty && targetsFile == nil {
             throw ValidationError("give at least one --target LAT,LON[,NAME] or --targets FILE")
         }
-        if let roam, DistanceParser.metres(roam).map({ $0 > 0 }) != true {
-            throw ValidationError("--roam \(roam): expected a distance such as 10km or 850m")
+        if let roam, DistanceParser.metres(roam).map({ $0 > 0 && $0 <= Configuration.Tracking.maxRoamRadius }) != true {
+            throw ValidationError("--roam \(roam): expected a distance above 0 and at most 20000km, such as 10km or 850m")
         }
     }
 

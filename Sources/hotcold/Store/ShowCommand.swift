@@ -17,7 +17,8 @@ struct ShowCommand: ParsableCommand {
         var mine: UserPlaceState
     }
 
-    func rating(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+    /// `4`, `2.5`, `3.67`: never `Int(v)`, which traps on the 1e300 an old database may hold.
+    func rating(_ v: Double) -> String { JSONLine.number(v, decimals: 2) }
 
     func run() throws {
         let backend = try options.backend()

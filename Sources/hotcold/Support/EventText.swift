@@ -19,7 +19,7 @@ enum EventText {
             }
             var s = "\(time)  \(p.target.name): \(DistanceFormat.text(p.distance)) \(DistanceFormat.compass(p.bearing))"
             s += ", \(p.tierName), \(trend)"
-            if let eta = p.eta { s += ", eta \(Int(eta.rounded())) s" }
+            if let eta = p.eta { s += ", eta \(JSONLine.number(eta, decimals: 0)) s" }
             return s
         case .arrived(let p):
             return paint("\(time)  ARRIVED at \(p.target.name) (\(DistanceFormat.text(p.distance)))", "1;7;31")

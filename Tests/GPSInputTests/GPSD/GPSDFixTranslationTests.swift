@@ -87,18 +87,62 @@ struct GPSDFixTranslationTests {
         }
     }
 
-    @Test("a TPV without time is .untimed; a mode outside 0…3 is .unknown")
+    @Test("a TPV without time is .untimed; a mode outside 0…3 is no fix")
     func untimedAndOddMode() {
         let d = Data()
         d.p.pointee.set = tpv
         d.p.pointee.fix.mode = 1
         #expect(d.input() == .untimed(mode: .noFix, receivedAt: 42))
         d.p.pointee.fix.mode = 7
-        #expect(d.input() == .untimed(mode: .unknown, receivedAt: 42))
+        #expect(d.input() == .untimed(mode: .noFix, receivedAt: 42))
         d.p.pointee.set = tpv | gps_mask_t(TIME_SET | LATLON_SET)
         d.p.pointee.fix.time = timespec(tv_sec: 1_735_689_600, tv_nsec: 0)
         d.p.pointee.fix.latitude = .infinity; d.p.pointee.fix.longitude = 2
         guard case .fix(let fix, _) = d.input() else { Issue.record("expected a fix"); return }
-        #expect(fix.mode == .unknown && fix.coordinate == nil)
+        #expect(fix.mode == .noFix && fix.coordinate == nil)
+    }
+
+    @Test("absurd error figures, speed, track, DOP and satellites from gpsd are unknown",
+          arguments: [-5.0, .nan, .infinity, -.infinity, 1e300, -1e300])
+    func absurdFiguresAreUnknown(_ v: Double) {
+        let d = Data()
+        d.p.pointee.set = tpv | gps_mask_t(TIME_SET | LATLON_SET)
+        d.p.pointee.fix.mode = 3
+        d.p.pointee.fix.time = timespec(tv_sec: 1_735_689_600, tv_nsec: 0)
+        d.p.pointee.fix.latitude = -30.3; d.p.pointee.fix.longitude = 153.1
+        d.p.pointee.fix.epx = v; d.p.pointee.fix.epy = v; d.p.pointee.fix.eph = v
+        d.p.pointee.fix.speed = v; d.p.pointee.fix.track = v; d.p.pointee.fix.altMSL = v.isFinite ? v * 1e9 : v
+        d.p.pointee.dop.hdop = v
+        d.p.pointee.satellites_used = v < 0 ? -5 : 100_000
+        guard case .fix(let fix, _) = d.input(skySeen: true) else { Issue.record("expected a fix"); return }
+        #expect(fix.hasPosition)
+        #expect([fix.epx, fix.epy, fix.eph, fix.hdop, fix.speed, fix.track, fix.altitude].allSatisfy { $0 == nil })
+        #expect(fix.satellites == nil && fix.horizontalError == nil)
+    }
+
+    @Test("positions outside ±90°/±180° or NaN, and modes outside 0…3, are no fix",
+          arguments: [(91.0, 153.1, Int32(3)), (-30.3, 200, 3), (.nan, 153.1, 3), (-30.3, -.infinity, 2),
+                      (-90.000001, 0, 3), (-30.3, 153.1, 7), (-30.3, 153.1, -3), (-30.3, 153.1, Int32.max)])
+    func impossiblePositionsAreNoFix(_ lat: Double, _ lon: Double, _ mode: Int32) {
+        let d = Data()
+        d.p.pointee.set = tpv | gps_mask_t(TIME_SET | LATLON_SET)
+        d.p.pointee.fix.mode = mode
+        d.p.pointee.fix.time = timespec(tv_sec: 1_735_689_600, tv_nsec: 0)
+        d.p.pointee.fix.latitude = lat; d.p.pointee.fix.longitude = lon
+        guard case .fix(let fix, _) = d.input() else { Issue.record("expected a timed report"); return }
+        #expect(fix.coordinate == nil && !fix.hasPosition)
+        if !(0...3).contains(mode) { #expect(fix.mode == .noFix) }
+    }
+
+    @Test("times that are no GPS time (1900, 2200, year 99999, bad nanoseconds) are untimed",
+          arguments: [(-2_208_988_800, 0), (7_258_118_400, 0), (253_370_678_400, 0), (Int.max, 0), (Int.min, 0),
+                      (1_735_689_600, -1), (1_735_689_600, 1_000_000_000), (315_964_799, 0)])
+    func implausibleTimesAreUntimed(_ seconds: Int, _ nanoseconds: Int) {
+        let d = Data()
+        d.p.pointee.set = tpv | gps_mask_t(TIME_SET | LATLON_SET)
+        d.p.pointee.fix.mode = 3
+        d.p.pointee.fix.time = timespec(tv_sec: seconds, tv_nsec: nanoseconds)
+        d.p.pointee.fix.latitude = -30.3; d.p.pointee.fix.longitude = 153.1
+        #expect(d.input() == .untimed(mode: .threeD, receivedAt: 42))
     }
 }

@@ -1,0 +1,125 @@
+/// Whether the receiver itself is moving, judged from its fixes' consistency rather than from
+/// any one fix or the reported speed alone.
+///
+/// A receiver that stands still scatters its fixes around one place: white noise fix by fix,
+/// or a slow drift over tens of seconds (time-correlated error), now and then a wild fix. None
+/// of that takes it far from the mean of its still fixes. So stillness keeps an *anchor* (the
+/// mean of the fixes since it stood still) and motion is declared only when two consecutive
+/// fixes lie beyond `stillRadius` of it on the same side, a distance a still receiver does not
+/// wander to. Back to still needs the fixes to stay within that radius of a new anchor for as
+/// long as it would take to leave it at the still speed, so a slow walk is not called still.
+///
+/// The engine gates what needs motion on it: a new `hotter`/`colder` needs `isMoving`, and
+/// while not moving tiers and arrival use the wider still margin (`stillSlack`), because fixes
+/// of a receiver that does not move share their error and dwell proves nothing about it.
+public struct MotionDetector: Sendable {
+    /// The receiver has been seen to move and has not settled since.
+    public private(set) var isMoving = false
+    /// 1-sigma per-axis error of the last fix (metres), from its stated 95 % error.
+    public private(set) var sigma: Double = MotionDetector.unknownSigma
+    /// Whether the last fix's step continues the previous steps (direction, length and the
+    /// reported speed), i.e. it is not a lone jump.
+    public private(set) var stepIsCoherent = false
+
+    /// Per-axis sigma assumed when a fix states no error.
+    static let unknownSigma = 3.0
+
+    private var frame: LocalFrame?
+    // Anchor: sum of the still fixes' positions in `frame` and their count, and when it began.
+    private var sumX = 0.0, sumY = 0.0, count = 0.0
+    private var anchorSince = 0.0
+    // Consecutive fixes beyond the still radius, and the previous one's offset from the anchor.
+    private var beyond = 0
+    private var beyondX = 0.0, beyondY = 0.0
+    // Previous fix: position, time and step from the one before.
+    private var prevX = 0.0, prevY = 0.0, prevT = 0.0, stepX = 0.0, stepY = 0.0
+    private var havePrev = false, haveStep = false
+
+    public init() {}
+
+    /// Forgets everything (after a gap, a no-fix stretch or an outlier reset).
+    public mutating func reset() { self = MotionDetector() }
+
+    /// How far (metres) a still receiver with this sigma can be expected to wander.
+    public static func stillRadius(sigma: Double, config c: EngineConfig) -> Double {
+        max(c.stillRadiusMin, c.stillSigmas * sigma)
+    }
+
+    /// Slack for tier and arrival decisions while not moving: the still radius.
+    public func stillSlack(config c: EngineConfig) -> Double {
+        isMoving ? 0 : MotionDetector.stillRadius(sigma: sigma, config: c)
+    }
+
+    /// Adds a trusted fix at time `t`.
+    public mutating func update(_ here: Coordinate, t: Double, accuracy: Double?, speed: Double?, config c: EngineConfig) {
+        sigma = accuracy.map { max($0 / 2, 0.5) } ?? MotionDetector.unknownSigma
+        var p = frame?.project(here) ?? (x: .infinity, y: 0)
+        if !(abs(p.x) <= 20_000 && abs(p.y) <= 20_000) {
+            // Re-centre the flat frame every 20 km; the history starts again with it.
+            frame = LocalFrame(origin: here)
+            p = (0, 0)
+            havePrev = false
+            haveStep = false
+            count = 0
+        }
+        let radius = MotionDetector.stillRadius(sigma: sigma, config: c)
+
+        // Step coherence: this step against the previous one, scaled to the time, and against
+        // the reported speed.
+        stepIsCoherent = false
+        if havePrev {
+            let dt = t - prevT
+            let sx = p.x - prevX, sy = p.y - prevY
+            if dt > 0, haveStep {
+                let px = stepX * dt, py = stepY * dt
+                let predicted = (px * px + py * py).squareRoot()
+                let rx = sx - px, ry = sy - py
+                let noise = 4 * 1.4142 * sigma + 2
+                var coherent = (rx * rx + ry * ry).squareRoot() <= noise + 0.25 * predicted
+                if coherent, let v = speed {
+                    let step = (sx * sx + sy * sy).squareRoot()
+                    coherent = abs(step - v * dt) <= noise + 0.25 * v * dt
+                }
+                stepIsCoherent = coherent && isMoving
+            }
+            if dt > 0 {
+                stepX = sx / dt
+                stepY = sy / dt
+                haveStep = true
+            }
+        }
+        prevX = p.x; prevY = p.y; prevT = t; havePrev = true
+
+        guard count > 0 else {
+            startAnchor(p.x, p.y, t)
+            return
+        }
+        let ax = sumX / count, ay = sumY / count
+        let ox = p.x - ax, oy = p.y - ay
+        if ox * ox + oy * oy > radius * radius {
+            // Beyond: motion once the previous fix was beyond on the same side as well.
+            if beyond > 0, ox * beyondX + oy * beyondY > 0 {
+                isMoving = true
+                beyond = 0
+                startAnchor(p.x, p.y, t)
+                return
+            }
+            beyond = 1
+            beyondX = ox; beyondY = oy
+            if isMoving { startAnchor(p.x, p.y, t) }
+            return
+        }
+        beyond = 0
+        sumX += p.x; sumY += p.y; count += 1
+        // Settled: within the radius for as long as leaving it takes at the still speed.
+        if isMoving, count >= 3, t - anchorSince >= max(c.trendStillWindowSeconds, radius / max(c.trendSteadySpeed, 0.1)) {
+            isMoving = false
+        }
+    }
+
+    private mutating func startAnchor(_ x: Double, _ y: Double, _ t: Double) {
+        sumX = x; sumY = y; count = 1
+        anchorSince = t
+        beyond = 0
+    }
+}

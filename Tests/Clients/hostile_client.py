@@ -1,0 +1,98 @@
+#!/usr/bin/python3
+"""A hotcoldd socket client for the hostile-client tests, run as another Unix user
+(`setpriv --reuid=UID ... /usr/bin/python3 hostile_client.py MODE ...`). Prints JSON on stdout.
+
+  flood PATH COUNT FILE   One connection. Sends the COUNT lines of FILE (a template; "{i}" is
+                          replaced by the line's number) in one stream from a second thread
+                          while this one reads COUNT replies. Prints
+                          {"replies": [...every reply line...]}.
+  connect PATH COUNT      Opens COUNT connections and reads each one's first line. Prints
+                          {"greeted": N, "refused": [ERROR messages]}, then holds the
+                          connections open until stdin is closed.
+  ask PATH                One connection; for each line on stdin, sends it and prints the reply
+                          (skipping event lines), one per line, flushed.
+"""
+import json
+import socket
+import sys
+import threading
+
+REPLIES = {"ERROR", "STORE", "TRACKING", "STATUS", "VERSION", "WATCH", "POLL"}
+
+
+def connect(path):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(30)
+    s.connect(path)
+    return s, s.makefile("rb")
+
+
+def read_json(f):
+    line = f.readline()
+    if not line:
+        return None, None
+    text = line.decode("utf-8").rstrip("\n")
+    try:
+        return text, json.loads(text)
+    except ValueError:
+        return text, {}
+
+
+def next_reply(f):
+    while True:
+        text, obj = read_json(f)
+        if text is None or obj.get("class") in REPLIES:
+            return text
+
+
+def flood(path, count, template_file):
+    with open(template_file) as t:
+        template = t.read().rstrip("\n")
+    s, f = connect(path)
+    read_json(f)  # VERSION
+    payload = "".join(template.replace("{i}", str(i)) + "\n" for i in range(count)).encode()
+    sender = threading.Thread(target=lambda: s.sendall(payload), daemon=True)
+    sender.start()
+    replies = []
+    while len(replies) < count:
+        text = next_reply(f)
+        if text is None:
+            break
+        replies.append(text)
+    print(json.dumps({"replies": replies}), flush=True)
+
+
+def hold(path, count):
+    greeted, refused, held = 0, [], []
+    for _ in range(count):
+        try:
+            s, f = connect(path)
+        except OSError as e:
+            refused.append("connect: %s" % e)
+            continue
+        text, obj = read_json(f)
+        if obj and obj.get("class") == "VERSION":
+            greeted += 1
+            held.append((s, f))
+        else:
+            refused.append(obj.get("message", text) if obj else "closed")
+    print(json.dumps({"greeted": greeted, "refused": refused}), flush=True)
+    sys.stdin.read()
+
+
+def ask(path):
+    s, f = connect(path)
+    read_json(f)
+    for line in sys.stdin:
+        s.sendall(line.rstrip("\n").encode() + b"\n")
+        print(next_reply(f), flush=True)
+
+
+if __name__ == "__main__":
+    mode, path = sys.argv[1], sys.argv[2]
+    if mode == "flood":
+        flood(path, int(sys.argv[3]), sys.argv[4])
+    elif mode == "connect":
+        hold(path, int(sys.argv[3]))
+    else:
+        ask(path)
