@@ -116,3 +116,30 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["HotColdCore", "HotColdStore", "HotColdTestSupport"]),
     ]
 )
+
+// libFuzzer targets (Fuzz/), only in the fuzz build: `scripts/fuzz` sets HOTCOLD_FUZZ=1 and
+// builds them with `--sanitize=fuzzer` into `.build-fuzz`, so the normal build neither sees
+// them nor needs the fuzzer runtime (whose `main` they use). A new target: a folder under
+// Fuzz/Targets with one `@_cdecl("LLVMFuzzerTestOneInput")` function, seeds under
+// Fuzz/Corpus/NAME, and one line here.
+if Context.environment["HOTCOLD_FUZZ"] == "1" {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("tpv-engine", ["GPSInput", "HotColdCore", "CGPS"]),
+        ("replay-nmea", ["ReplayFuzzCheck"]),
+        ("replay-gpsd-json", ["ReplayFuzzCheck"]),
+        ("replay-gpx", ["ReplayFuzzCheck"]),
+        ("import-parse", ["HotColdStore", "HotColdCore"]),
+        ("import-store", ["HotColdStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        ("config", ["HotColdConfig", "HotColdCore"]),
+        ("proto-request", ["HotColdProtocol"]),
+    ]
+    package.targets += [
+        .target(name: "FuzzSupport", dependencies: ["HotColdCore"], path: "Fuzz/Support"),
+        .target(name: "ReplayFuzzCheck", dependencies: ["FuzzSupport", "GPSInput", "HotColdCore"],
+                path: "Fuzz/Targets/replay"),
+    ]
+    for t in fuzzTargets {
+        package.targets.append(.executableTarget(
+            name: "fuzz-\(t.name)", dependencies: ["FuzzSupport"] + t.dependencies, path: "Fuzz/Targets/\(t.name)"))
+    }
+}

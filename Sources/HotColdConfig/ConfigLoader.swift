@@ -21,6 +21,10 @@ public enum ConfigLoader {
     }
 
     public static func parse(_ text: String, file: String) throws(ConfigError) -> Configuration {
+        if let line = TOMLHeaderCheck.firstBadHeader(in: text) {
+            throw ConfigError(file: file, line: line, key: nil,
+                              message: "not valid TOML: a table header must start with a name (letters, digits, _ or -, or a quoted name)")
+        }
         let root: TOMLTable
         do {
             root = try TOMLTable(string: text)

@@ -16,7 +16,7 @@ final class GPSDConnection {
     private var isOpen = false
 
     /// `gps_open` + `?WATCH={"enable":true,"json":true}`, then puts the socket in non-blocking
-    /// mode so that `gps_read` returns 0 instead of blocking when only part of a line is buffered.
+    /// mode so that ``read()`` returns 0 instead of blocking when only part of a line is buffered.
     static func open(host: String, port: Int) throws(GPSDConnectionError) -> GPSDConnection {
         let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
         UnsafeMutableRawPointer(data).initializeMemory(
@@ -51,15 +51,74 @@ final class GPSDConnection {
 
     var fileDescriptor: Int32 { data.pointee.gps_fd }
 
-    /// Clears `set`, then reads one message: bytes consumed, 0 when no complete line is buffered,
-    /// -1 when gpsd closed the connection or it failed.
+    /// Clears `set`, then reads one line from gpsd and, when ``GPSDLineGuard`` lets it through,
+    /// parses it with libgps (`gps_unpack`, what `gps_read` would call): bytes consumed, 0 when
+    /// no complete line is buffered, -1 when gpsd closed the connection or it failed.
+    ///
+    /// Lines are read here rather than by `gps_read` because libgps's parser hangs on some
+    /// malformed lines (see ``GPSDLineGuard``); a line longer than ``maximumLineLength`` is
+    /// dropped whole.
     func read() -> Int32 {
         data.pointee.set = 0
-        return gps_read(data, nil, 0)
+        while true {
+            if let newline = pending[consumed...].firstIndex(of: 0x0A) {
+                let line = pending[consumed..<newline]
+                consumed = newline + 1
+                defer { compact() }
+                if discarding {
+                    discarding = false
+                } else if GPSDLineGuard.accepts(line) {
+                    var text = Array(line)
+                    text.append(0)
+                    _ = text.withUnsafeMutableBufferPointer { p in
+                        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { gps_unpack($0, data) }
+                    }
+                }
+                return Int32(clamping: line.count + 1)
+            }
+            if pending.count - consumed > Self.maximumLineLength {
+                // Keep reading, only to find where the monster line ends.
+                discarding = true
+                consumed = pending.count
+                compact()
+            }
+            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+            let n = chunk.withUnsafeMutableBytes { recv(fileDescriptor, $0.baseAddress, $0.count, 0) }
+            if n > 0 {
+                pending.append(contentsOf: chunk[0..<n])
+                continue
+            }
+            if n == 0 { return -1 }
+            if errno == EINTR { continue }
+            return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1
+        }
     }
 
-    /// True while libgps has buffered input or the socket is readable right now.
-    var hasMoreInput: Bool { isOpen && gps_waiting(data, 0) }
+    /// gpsd's longest objects (SKY with every satellite, DEVICES) stay far below this.
+    static let maximumLineLength = 64 * 1024
+    /// Bytes received and not yet handed out as lines; `pending[..<consumed]` are used up.
+    private var pending: [UInt8] = []
+    private var consumed = 0
+    /// Dropping the rest of an over-long line up to its newline.
+    private var discarding = false
+
+    private func compact() {
+        if consumed == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            consumed = 0
+        } else if consumed > 16 * 1024 {
+            pending.removeFirst(consumed)
+            consumed = 0
+        }
+    }
+
+    /// True while a complete line is buffered or the socket is readable right now.
+    var hasMoreInput: Bool {
+        guard isOpen else { return false }
+        if pending[consumed...].contains(0x0A) { return true }
+        var pfd = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&pfd, 1, 0) > 0
+    }
 
     func close() {
         guard isOpen else { return }

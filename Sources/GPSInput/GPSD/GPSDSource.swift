@@ -8,8 +8,8 @@ import Glibc
 /// Live positions from gpsd through libgps, with reconnection.
 ///
 /// A dedicated thread connects (`gps_open`, `WATCH_ENABLE|WATCH_JSON`), waits on the socket with
-/// poll(2) in short slices so that ``stop()`` takes effect promptly, and reads while
-/// `gps_waiting`. When gpsd is absent or goes away it reports ``GPSDInput/lost(reason:)`` once and
+/// poll(2) in short slices so that ``stop()`` takes effect promptly, and reads lines while more
+/// are waiting, handing libgps's parser only those ``GPSDLineGuard`` accepts. When gpsd is absent or goes away it reports ``GPSDInput/lost(reason:)`` once and
 /// retries with a capped ``Backoff`` until gpsd is back or the source is stopped. It never exits
 /// the process and never traps on what gpsd sends.
 ///

@@ -5,6 +5,12 @@ import Foundation
 /// Written by hand because it runs once per event and per gpsd JSON line, and
 /// `ISO8601DateFormatter` is both slow and not `Sendable`.
 public enum ISO8601 {
+    /// Seconds since 1970 that `format` writes as `YYYY-…` and `parse` reads back: years
+    /// 0000–9999. `parse` refuses a time outside (an offset can push `0000-01-01T00:00:00+01:00`
+    /// before year 0; gpsd's `"time":"0x020-03-18T…"` reads as year -1 in libgps; found by
+    /// `scripts/fuzz`, target tpv-engine), and the gpsd translation treats one as missing.
+    public static let representable: ClosedRange<Double> = -62_167_219_200 ... 253_402_300_799.999
+
     /// Times outside years 0000–9999 (which the format cannot show) are clamped to that range,
     /// and NaN is written as the earliest time: nothing a source sends can make this trap.
     public static func format(_ date: Date) -> String {
@@ -81,7 +87,9 @@ public enum ISO8601 {
         guard i == u.count else { return nil }
         let days = days(fromCivil: y, mo, d)
         let secs = days * 86400 + h * 3600 + mi * 60 + s - offset
-        return Date(timeIntervalSince1970: Double(secs) + frac)
+        let t = Double(secs) + frac
+        guard representable.contains(t) else { return nil }
+        return Date(timeIntervalSince1970: t)
     }
 
     /// Days since 1970-01-01 for a proleptic Gregorian date (H. Hinnant's algorithm).
