@@ -16,6 +16,9 @@ enum TOMLHeaderCheck {
         for line in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
             number += 1
             var i = line.startIndex
+            // The parser skips a byte-order mark before the first line; so must this check
+            // (fuzzing found "\u{FEFF}[= [" slipping past it).
+            if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { i = line.index(i, offsetBy: 3) }
             func skipSpace() { while i < line.endIndex, line[i] == 0x20 || line[i] == 0x09 { i = line.index(after: i) } }
             skipSpace()
             guard i < line.endIndex, line[i] == UInt8(ascii: "[") else { continue }

@@ -152,6 +152,13 @@ public final class FakeGPSD: @unchecked Sendable {
     // MARK: - Building lines
 
     /// One compact JSON object, `"class"` first, keys in the order given.
+    /// Whether `line` keeps to JSON's grammar: the daemon's line guard refuses bare `nan`/`inf`
+    /// tokens (which no JSON number can be) before libgps sees the line. `1e999` is grammatical
+    /// (its size is a matter for the value checks), so it counts as JSON here.
+    public static func isJSON(_ line: String) -> Bool {
+        line.range(of: #"[:,\[]\s*-?(nan|NaN|inf|Inf|Infinity)\b"#, options: .regularExpression) == nil
+    }
+
     public static func line(class name: String, _ fields: KeyValuePairs<String, Value>) -> String {
         var s = #"{"class":""# + name + "\""
         for (k, v) in fields { s += ",\"" + k + "\":" + v.token }

@@ -16,6 +16,15 @@ import Testing
         }
     }
 
+    /// toml++ skips a byte-order mark; the header check did not, so "\u{FEFF}[= [" aborted.
+    @Test func badHeaderAfterAByteOrderMark() {
+        #expect {
+            _ = try ConfigLoader.parse("\u{FEFF}[= [\nport = 2947\n", file: "bom.toml")
+        } throws: { error in
+            (error as? ConfigError)?.line == 1
+        }
+    }
+
     @Test("headers toml++ handles itself still reach it: quoted names, nested arrays, empty headers")
     func goodHeadersPass() throws {
         let c = try ConfigLoader.parse("[\"gpsd\"]\nport = 2000\n['log']\npath = \"/tmp/x.jsonl\"\n", file: "ok.toml")

@@ -16,9 +16,9 @@ import Testing
     }
 
     @Test(arguments: [
-        ("[engine]\noutlier_run_to_reset = 9223372036854775807\n", "engine.outlier_run_to_reset", "1–1000"),
-        ("[engine]\narrival_dwell_fixes = -9223372036854775808\n", "engine.arrival_dwell_fixes", "1–1000"),
-        ("[engine]\ndeparture_dwell_fixes = 0\n", "engine.departure_dwell_fixes", "1–1000"),
+        ("[engine]\noutlier_run_to_reset = 9223372036854775807\n", "engine.outlier_run_to_reset", "1 to 1000"),
+        ("[engine]\narrival_dwell_fixes = -9223372036854775808\n", "engine.arrival_dwell_fixes", "1 to 1000"),
+        ("[engine]\ndeparture_dwell_fixes = 0\n", "engine.departure_dwell_fixes", "1 to 1000"),
         ("[engine]\noutlier_run_to_reset = 1e300\n", "engine.outlier_run_to_reset", "expected an integer"),
         ("[engine]\nmax_speed = inf\n", "engine.max_speed", "finite"),
         ("[engine]\nstale_after_seconds = nan\n", "engine.stale_after_seconds", "finite"),

@@ -79,6 +79,23 @@ import Testing
         #expect(try f.count("SELECT count(*) FROM place") == 0)
     }
 
+    /// FoundationXML trapped (killing the importing process, the daemon included) on element and
+    /// processing-instruction names that are not UTF-8; fuzzing found both. Refused at the edge.
+    @Test(arguments: [
+        Array("<?xml version=\"1.0\"?>\n<gpx version=\"1.0\">\n<wpt lat=\"1\" lon=\"2\"><n".utf8) + [0xFF, 0xFE] + Array("a>x</n\u{FF}>".utf8),
+        Array("<?".utf8) + [0xFF, 0xFF, 0xFF] + Array("xml version=\"1.0\"?>\n<gpx/>".utf8),
+    ])
+    func namesThatAreNotUTF8AreRefusedNotATrap(bytes: [UInt8]) throws {
+        let f = try StoreFixture(); defer { f.remove() }
+        do {
+            try f.store.importData(Data(bytes), file: "bytes.gpx", user: f.user)
+            Issue.record("expected an error")
+        } catch let ImportError.malformed(file, line, _, message) {
+            #expect(file == "bytes.gpx" && line >= 1 && message.contains("UTF-8"), "\(message)")
+        }
+        #expect(try f.count("SELECT count(*) FROM place") == 0)
+    }
+
     /// XMLParser on Linux reports a mismatched end tag at the document's end yet returns true
     /// from parse(): the import must still refuse the file and store nothing.
     @Test func mismatchedEndTagAtTheEndIsStillMalformed() throws {

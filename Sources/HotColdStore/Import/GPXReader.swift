@@ -35,6 +35,9 @@ final class GPXReader: NSObject, XMLParserDelegate {
     static let gsakFields: Set<String> = ["LatBeforeCorrect", "LonBeforeCorrect", "Parent", "Code"]
 
     func read(_ data: Data) -> (ok: Bool, line: Int, column: Int, message: String) {
+        // FoundationXML traps on names that are not valid UTF-8 (an element, a processing
+        // instruction; found by fuzzing): check the bytes first and name where they go wrong.
+        if let bad = Self.firstInvalidUTF8(in: data) { return (false, bad.line, bad.column, "not valid UTF-8 (GPX is read as UTF-8)") }
         let p = XMLParser(data: data)
         p.shouldProcessNamespaces = true
         p.shouldResolveExternalEntities = false
@@ -45,6 +48,24 @@ final class GPXReader: NSObject, XMLParserDelegate {
         let ok = p.parse() && firstError == nil
         if let e = firstError { return (ok, e.line, e.column, e.message) }
         return (ok, p.lineNumber, p.columnNumber, "malformed XML")
+    }
+
+    /// Line and column (1-based, in bytes) of the first byte that is not valid UTF-8, or nil.
+    static func firstInvalidUTF8(in data: Data) -> (line: Int, column: Int)? {
+        if String(validating: data, as: UTF8.self) != nil { return nil }
+        var line = 1, column = 1
+        var decoder = UTF8()
+        var bytes = data.makeIterator()
+        while true {
+            switch decoder.decode(&bytes) {
+            case .scalarValue(let u):
+                if u == "\n" { line += 1; column = 1 } else { column += 1 }
+            case .emptyInput:
+                return nil
+            case .error:
+                return (line, column)
+            }
+        }
     }
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
