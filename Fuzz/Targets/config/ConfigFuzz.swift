@@ -20,7 +20,8 @@ func fuzz(_ bytes: UnsafeRawBufferPointer) {
         config = try ConfigLoader.parse(text, file: "fuzz.toml")
     } catch {
         if let line = error.line {
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+            // Count bytes, not Characters: Swift reads "\r\n" as one Character, TOML as a newline.
+            let lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).count
             fuzzCheck(line >= 1 && line <= lines + 1, "error names line \(line) of \(lines): \(error)")
         }
         return
