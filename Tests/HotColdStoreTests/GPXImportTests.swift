@@ -96,6 +96,20 @@ import Testing
         #expect(try f.count("SELECT count(*) FROM place") == 0)
     }
 
+    /// FoundationXML called strlen(NULL) on a processing instruction with no data (fuzzing).
+    @Test(arguments: ["<?<?xb7e?>??", "<?xml version=\"1.0\"?>\n<gpx version=\"1.0\">\n  <?pi ?>\n</gpx>\n"])
+    func anEmptyProcessingInstructionIsRefusedNotACrash(text: String) throws {
+        let f = try StoreFixture(); defer { f.remove() }
+        do {
+            try f.store.importData(Data(text.utf8), file: "pi.gpx", user: f.user)
+            Issue.record("expected an error")
+        } catch let ImportError.malformed(file, line, _, message) {
+            #expect(file == "pi.gpx" && message.contains("processing instruction"), "\(message)")
+            #expect(line == (text.hasPrefix("<?xml") ? 3 : 1))
+        }
+        #expect(try f.count("SELECT count(*) FROM place") == 0)
+    }
+
     /// XMLParser on Linux reports a mismatched end tag at the document's end yet returns true
     /// from parse(): the import must still refuse the file and store nothing.
     @Test func mismatchedEndTagAtTheEndIsStillMalformed() throws {

@@ -38,6 +38,10 @@ final class GPXReader: NSObject, XMLParserDelegate {
         // FoundationXML traps on names that are not valid UTF-8 (an element, a processing
         // instruction; found by fuzzing): check the bytes first and name where they go wrong.
         if let bad = Self.firstInvalidUTF8(in: data) { return (false, bad.line, bad.column, "not valid UTF-8 (GPX is read as UTF-8)") }
+        // It also calls strlen(NULL) on a processing instruction without data (`<?name?>`).
+        if let bad = Self.firstEmptyProcessingInstruction(in: data) {
+            return (false, bad.line, bad.column, "a processing instruction without data (<?name?>), which GPX never needs")
+        }
         let p = XMLParser(data: data)
         p.shouldProcessNamespaces = true
         p.shouldResolveExternalEntities = false
@@ -48,6 +52,27 @@ final class GPXReader: NSObject, XMLParserDelegate {
         let ok = p.parse() && firstError == nil
         if let e = firstError { return (ok, e.line, e.column, e.message) }
         return (ok, p.lineNumber, p.columnNumber, "malformed XML")
+    }
+
+    /// Line and column (1-based, in bytes) of the first `<?name?>` (a target, optional spaces,
+    /// then `?>` at once), or nil.
+    static func firstEmptyProcessingInstruction(in data: Data) -> (line: Int, column: Int)? {
+        let b = [UInt8](data)
+        var line = 1, lineStart = 0, i = 0
+        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+        while i + 1 < b.count {
+            if b[i] == 0x0A { line += 1; lineStart = i + 1 }
+            if b[i] == UInt8(ascii: "<"), b[i + 1] == UInt8(ascii: "?") {
+                var j = i + 2
+                while j < b.count, !isSpace(b[j]), b[j] != UInt8(ascii: "?") { j += 1 }
+                while j < b.count, isSpace(b[j]) { j += 1 }
+                if j + 1 < b.count, b[j] == UInt8(ascii: "?"), b[j + 1] == UInt8(ascii: ">") {
+                    return (line, i - lineStart + 1)
+                }
+            }
+            i += 1
+        }
+        return nil
     }
 
     /// Line and column (1-based, in bytes) of the first byte that is not valid UTF-8, or nil.
