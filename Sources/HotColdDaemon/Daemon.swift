@@ -103,7 +103,7 @@ public final class Daemon: Sendable {
         // The web API is not the daemon's business (no HTTP, no TLS, no token here): the
         // separate hotcold-sync process delivers the outbox through the socket's `sync`
         // command, woken by the QUEUED events this announcer sends when something is queued.
-        let announcer = resolver.map { OutboxAnnouncer(store: $0.store, server: server) }
+        let announcer = resolver.map { OutboxAnnouncer(store: $0.store, sink: outputs) }
         let configPath = self.configPath
         let commands = DaemonCommands(
             host: host, server: server,

@@ -102,6 +102,7 @@ import Glibc
         #expect(rated["class"] as? String == "STORE", "\(rated)")
         let event = try watcher.read(class: "QUEUED", timeout: 10)
         #expect(event["pending"] as? Int == 1)
+        #expect((event["seq"] as? Int ?? 0) > 0, "QUEUED is numbered like every event: \(event)")
         let queuedAt = Date()
         // The sync interval is an hour: only the QUEUED event can bring it out this soon.
         #expect(try await server.wait(seconds: 15) { ($0["ratings_counted"] as? Int) == 1 }, "\(sync.stderr)")

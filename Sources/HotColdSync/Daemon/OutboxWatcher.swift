@@ -1,4 +1,5 @@
 import Foundation
+import HotColdProtocol
 import HotColdSyncProtocol
 #if canImport(Glibc)
 import Glibc
@@ -63,9 +64,7 @@ public final class OutboxWatcher: @unchecked Sendable {
                     case .idle: continue
                     case .closed: break reading
                     case .line(let line):
-                        guard line.hasPrefix(#"{"class":"QUEUED""#),
-                              let e = try? SyncWire.decoder().decode(OutboxEvent.self, from: Data(line.utf8)),
-                              e.pending > 0 else { continue }
+                        guard let e = try? QueuedEvent.decode(line: line), e.pending > 0 else { continue }
                         wake()
                     }
                 }
