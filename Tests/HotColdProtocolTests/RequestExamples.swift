@@ -24,6 +24,7 @@ enum RequestExamples {
         .store(StoreRequest(.note(id: "GC2T9RW", text: ""))),
         .store(StoreRequest(.add(name: "Camp", at: here))),
         .store(StoreRequest(.rename(id: "loc:1", name: "Camp site"))),
+        .store(StoreRequest(.delete(id: "loc:1"))),
         .store(StoreRequest(.observe(.init(classification: "bird", title: "Cockatoo", description: "Twelve", date: when, at: here)))),
         .store(StoreRequest(.observe(.init(classification: "plant", title: "Wattle", date: when)))),
         .search(SearchRequest()),
