@@ -42,5 +42,8 @@ enum RequestExamples {
         .submit(SubmitRequest(name: "Big Wombat", at: here, by: "Alice", seenAt: when,
                               photo: .init(upload: "u2", filename: "wombat.jpg", contentType: "image/jpeg"))),
         .submit(SubmitRequest(name: "Big Wombat", address: "1 Main St, Wombat NSW", seenAt: when)),
+        .report(ReportRequest(service: "hotcold-mqtt", state: "connected", ackedSeq: 1234, pending: 3,
+                              detail: "broker 127.0.0.1:1883, layout hotcold")),
+        .report(ReportRequest(service: "hotcold-sync", state: "idle")),
     ]
 }

@@ -45,6 +45,9 @@ public final class Bridge: @unchecked Sendable {
     private var waypoints: [String: Coordinate] = [:]
     private var lastSeqSeen: UInt64?
     private var lastPersist = ContinuousClock.now - .seconds(3600)
+    // What the daemon was last told (`report`), and when; nil after a reconnect.
+    private var lastReport: (key: String, at: ContinuousClock.Instant)?
+    private var daemonTakesReports = true
 
     /// Loads the stored watermark and prepares the MQTT client (not yet connected).
     public init(settings: BridgeSettings, log: @escaping Log) throws {
@@ -158,8 +161,10 @@ public final class Bridge: @unchecked Sendable {
         var expectReset = since
         statusOutstanding = false
         statusWanted = true
+        lastReport = nil
         while !stopping {
             persist()
+            reportIfDue(connection)
             if shared.withLock({ $0.ledger.unacknowledged }) >= settings.maxPending {
                 log("\(settings.maxPending) messages await the broker's acknowledgement; pausing the daemon stream")
                 return "paused until the broker catches up"
@@ -209,7 +214,15 @@ public final class Bridge: @unchecked Sendable {
             if line.contains(#""since_gap""#) {
                 log("the daemon's log no longer holds every event after the last acknowledged one: \(line)")
             }
+        case "REPORT":
+            break
         case "ERROR":
+            if line.contains(#""command":"report""#) || line.contains(#"unknown command \"report\""#) {
+                // A daemon before protocol 1.3: it cannot show the bridge in `status`.
+                if daemonTakesReports { log("the daemon does not take reports: \(line)") }
+                daemonTakesReports = false
+                return nil
+            }
             log("the daemon says: \(line)")
             if line.contains("since") {
                 // A daemon without `since` (protocol 1.0): watch live, nothing to resume.
@@ -263,6 +276,29 @@ public final class Bridge: @unchecked Sendable {
             statusWanted = false
         }
     }
+
+    /// Tells the daemon how the bridge is doing (`report`, shown by `hotcold status`): at once
+    /// when the broker link, the acknowledged number or the backlog changed, at most once a
+    /// second, and every 30 s regardless.
+    private func reportIfDue(_ connection: DaemonConnection) {
+        guard daemonTakesReports else { return }
+        let (connected, acked, pending) = shared.withLock { ($0.brokerConnected, $0.ledger.watermark, $0.ledger.unacknowledged) }
+        let state = connected ? "connected" : "disconnected"
+        let key = "\(state) \(acked.map(String.init) ?? "-") \(pending)"
+        let now = ContinuousClock.now
+        if let last = lastReport {
+            guard now - last.at >= .seconds(1), key != last.key || now - last.at >= .seconds(30) else { return }
+        }
+        var line = #"{"cmd":"report","service":"hotcold-mqtt","state":"\#(state)""#
+        if let acked, acked <= UInt64(Self.maxJSONInteger) { line += #","acked_seq":\#(acked)"# }
+        line += #","pending":\#(pending),"detail":"#
+        JSONLine.appendQuoted("broker \(settings.client.host):\(settings.client.port), layout \(settings.layout.rawValue)", to: &line)
+        line += "}"
+        if (try? connection.send(line)) != nil { lastReport = (key, now) }
+    }
+
+    /// Sequence numbers past 2^53 are not exact in JSON (the protocol's cap).
+    private static let maxJSONInteger: UInt64 = 9_007_199_254_740_992
 
     private func absorb(_ s: StatusSnapshot) {
         for (id, c) in s.targetCoordinates { waypoints[id] = c }
