@@ -91,7 +91,7 @@ let package = Package(
         .executableTarget(
             name: "hotcold-sync",
             dependencies: [
-                "HotColdSync", "HotColdConfig",
+                "HotColdSync", "HotColdConfig", "HotColdCore", "HotColdProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Prints throughput figures; not a test (machines are shared and noisy).

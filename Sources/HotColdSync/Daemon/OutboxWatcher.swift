@@ -23,6 +23,10 @@ public final class OutboxWatcher: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
     private var thread: Thread?
+    // The service's state for the daemon's `status` (`report`): the latest, and whether it
+    // still has to be sent on the current connection.
+    private var latestReport: ReportRequest?
+    private var reportUnsent = false
 
     public init(socketPath: String, retry: Double = 2, log: @escaping @Sendable (String) -> Void = { _ in },
                 wake: @escaping @Sendable () -> Void) {
@@ -43,6 +47,25 @@ public final class OutboxWatcher: @unchecked Sendable {
 
     private var isStopped: Bool { lock.lock(); defer { lock.unlock() }; return stopped }
 
+    /// Tells the daemon (within half a second, and again after every reconnect) how the sync
+    /// service is doing; `hotcold status` shows it. Sent on the watching connection, so the
+    /// daemon shows the service gone when it stops.
+    public func report(_ r: ReportRequest) {
+        lock.lock(); latestReport = r; reportUnsent = true; lock.unlock()
+    }
+
+    private func takeReport(all: Bool) -> ReportRequest? {
+        lock.lock(); defer { lock.unlock() }
+        guard all || reportUnsent else { return nil }
+        reportUnsent = false
+        return latestReport
+    }
+
+    private static func send(_ line: String, to fd: Int32) -> Bool {
+        let bytes = Array(line.utf8) + [UInt8(ascii: "\n")]
+        return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    }
+
     private func run() {
         var reported = false
         while !isStopped {
@@ -53,13 +76,14 @@ public final class OutboxWatcher: @unchecked Sendable {
                 continue
             }
             reported = false
-            let watch = Array(#"{"cmd":"watch","classes":["QUEUED"]}"#.utf8) + [UInt8(ascii: "\n")]
-            let sent = watch.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent == watch.count {
+            if Self.send(#"{"cmd":"watch","classes":["QUEUED"]}"#, to: fd) {
                 log("watching \(socketPath) for QUEUED events")
                 wake()      // whatever was queued while we were not watching
                 var buffer: [UInt8] = []
+                var first = true
                 reading: while !isStopped {
+                    if let r = takeReport(all: first) { _ = Self.send(Request.report(r).line, to: fd) }
+                    first = false
                     switch DaemonLink.readLine(fd: fd, buffer: &buffer, maxLine: 1 << 20, waitMs: 500) {
                     case .idle: continue
                     case .closed: break reading
