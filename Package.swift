@@ -71,7 +71,7 @@ let package = Package(
         .target(
             name: "HotColdMQTT",
             dependencies: [
-                "HotColdCore", "HotColdConfig", "CMosquitto",
+                "HotColdCore", "HotColdProtocol", "HotColdConfig", "CMosquitto",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]),
         .executableTarget(
