@@ -61,40 +61,35 @@ public final class OutboxWatcher: @unchecked Sendable {
         return latestReport
     }
 
-    private static func send(_ line: String, to fd: Int32) -> Bool {
-        let bytes = Array(line.utf8) + [UInt8(ascii: "\n")]
-        return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
-    }
-
     private func run() {
         var reported = false
         while !isStopped {
-            let fd: Int32
-            do { fd = try DaemonLink.connect(socketPath) } catch {
+            let connection: LineClient
+            do { connection = try DaemonLink.connect(socketPath) } catch {
                 if !reported { log("waiting for the daemon: \(error)"); reported = true }
                 Thread.sleep(forTimeInterval: retry)
                 continue
             }
             reported = false
-            if Self.send(#"{"cmd":"watch","classes":["QUEUED"]}"#, to: fd) {
+            connection.maxLineBytes = 1 << 20
+            if (try? connection.send(.watch(WatchRequest(classes: [QueuedEvent.wireClass])))) != nil {
                 log("watching \(socketPath) for QUEUED events")
                 wake()      // whatever was queued while we were not watching
-                var buffer: [UInt8] = []
                 var first = true
                 reading: while !isStopped {
-                    if let r = takeReport(all: first) { _ = Self.send(Request.report(r).line, to: fd) }
+                    if let r = takeReport(all: first) { try? connection.send(.report(r)) }
                     first = false
-                    switch DaemonLink.readLine(fd: fd, buffer: &buffer, maxLine: 1 << 20, waitMs: 500) {
-                    case .idle: continue
-                    case .closed: break reading
-                    case .line(let line):
-                        guard let e = try? QueuedEvent.decode(line: line), e.pending > 0 else { continue }
-                        wake()
+                    let line: String?
+                    do { line = try connection.readLine(timeout: 0.5) } catch {
+                        if case .timeout = error { continue }
+                        break reading
                     }
+                    guard let line else { break reading }
+                    guard let e = try? QueuedEvent.decode(line: line), e.pending > 0 else { continue }
+                    wake()
                 }
                 if !isStopped { log("the daemon at \(socketPath) went away; reconnecting") }
             }
-            close(fd)
             if !isStopped { Thread.sleep(forTimeInterval: min(retry, 0.5)) }
         }
     }
