@@ -110,7 +110,10 @@ let package = Package(
         .testTarget(name: "HotColdConfigTests", dependencies: ["HotColdTestSupport", "HotColdConfig"]),
         .testTarget(name: "HotColdStoreTests", dependencies: ["HotColdTestSupport", "HotColdStore", "HotColdCore"]),
         .testTarget(name: "HotColdSyncTests", dependencies: ["HotColdTestSupport", "HotColdSync", "HotColdSyncProtocol", "HotColdStore", "HotColdCore", "HotColdConfig"]),
-        .testTarget(name: "HotColdDaemonTests", dependencies: ["HotColdTestSupport", "HotColdDaemon", "HotColdCore", "HotColdProtocol", "HotColdStore"]),
+        .testTarget(name: "HotColdDaemonTests", dependencies: [
+            "HotColdTestSupport", "HotColdDaemon", "HotColdCore", "HotColdProtocol", "HotColdStore", "HotColdConfig",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "HotColdMQTTTests", dependencies: ["HotColdTestSupport", "HotColdMQTT", "HotColdCore"]),
         // Runs the built executables as subprocesses against real files, gpsd and sockets.
         .testTarget(name: "EndToEndTests", dependencies: ["HotColdCore", "HotColdStore", "HotColdTestSupport"]),
