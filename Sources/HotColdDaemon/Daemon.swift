@@ -63,7 +63,7 @@ public final class Daemon: Sendable {
             _ = parts.notifier.ready(status: parts.host.summary())
         }
         let tracking = parts.host.trackingDescription
-        let startLine = "hotcoldd \(ProtocolVersion.release): gpsd \(config.gpsd.host):\(config.gpsd.port), socket \(parts.server.path ?? "?"), log \(config.log.path); \(tracking.mode) with \(parts.targetCount) targets"
+        let startLine = "hotcoldd \(ProtocolVersion.release): gpsd \(config.gpsd.host):\(config.gpsd.port), socket \(parts.server.path ?? "?"), log \(config.log.path); \(tracking.modeName) with \(parts.targetCount) targets"
         return [
             EventOutputService(outputs: parts.outputs),
             SocketService(server: parts.server),
@@ -77,8 +77,8 @@ public final class Daemon: Sendable {
     /// the command handlers; gpsd is not read until the services run.
     public func assemble() throws -> DaemonParts {
         let config = current.withLock { $0 }
-        let resolver = openStore(config)
-        let (targets, mode, description) = initialTargets(config, resolver: resolver)
+        let places = openStore(config)
+        let (targets, description) = initialTargets(config, places: places)
 
         try? FileManager.default.createDirectory(
             atPath: (config.log.path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -86,42 +86,42 @@ public final class Daemon: Sendable {
         let sequence = EventSequence(path: Self.sequencePath(database: config.store.database),
                                      logFloor: EventLogReader().lastSequence(path: config.log.path) ?? 0,
                                      logger: logger)
-        let restored = restoredArrivals(resolver)
+        let restored = restoredArrivals(places)
         let server = try openSocket(config.socket)
         let outputs = EventPublisher(socket: server, log: log, sequence: sequence, logger: logger)
         let host = EngineHost(
-            engine: ProximityEngine(targets: targets, mode: mode, config: config.engine),
-            tracking: description, sink: outputs, resolver: resolver,
+            engine: ProximityEngine(targets: targets, mode: description.mode, config: config.engine),
+            tracking: description, sink: outputs, places: places,
             arrivalUser: CurrentUser.name, restored: restored, logger: logger)
         // The web API is not the daemon's business (no HTTP, no TLS, no token here): the
         // separate hotcold-sync process delivers the outbox through the socket's `sync`
         // command, woken by the QUEUED events this announcer sends when something is queued.
-        let announcer = resolver.map { OutboxAnnouncer(store: $0.store, sink: outputs) }
+        let announcer = places.map { OutboxAnnouncer(store: $0.store, sink: outputs) }
         let configPath = self.configPath
         let commands = DaemonCommands(
             host: host, server: server,
             authorisation: authorisation(config.socket),
-            store: resolver?.store,
+            store: places?.store,
             storeChanged: { announcer?.storeChanged() },
             // Uploads are staged beside the database (the daemon's private state directory).
-            stagingDirectory: resolver == nil ? nil
+            stagingDirectory: places == nil ? nil
                 : URL(fileURLWithPath: config.store.database).deletingLastPathComponent().appendingPathComponent("uploads").path,
             logger: logger,
-            status: { [database = resolver != nil ? config.store.database : nil] in
+            status: { [database = places != nil ? config.store.database : nil] in
                 DaemonCommands.StatusExtras(logStatus: outputs.log?.status, configPath: configPath, database: database)
             })
         let router = SyncCommandRouter(
-            inner: commands, server: server, store: resolver?.store, announcer: announcer,
+            inner: commands, server: server, store: places?.store, announcer: announcer,
             authorisation: authorisation(config.socket), logger: logger)
         try server.start(handler: router)
-        return DaemonParts(resolver: resolver, server: server, outputs: outputs, host: host, commands: commands,
+        return DaemonParts(places: places, server: server, outputs: outputs, host: host, commands: commands,
                            router: router, gpsd: GPSDSource(host: config.gpsd.host, port: config.gpsd.port),
                            notifier: SystemdNotifier(), targetCount: targets.count)
     }
 
     /// Storage is optional at run time: a database that cannot be opened is reported and the
     /// daemon tracks what the configuration names without it.
-    private func openStore(_ config: Configuration) -> StoreTargetResolver? {
+    private func openStore(_ config: Configuration) -> StorePlaceRecords? {
         do {
             try FileManager.default.createDirectory(
                 atPath: (config.store.database as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -133,7 +133,7 @@ public final class Daemon: Sendable {
             } else if try store.targets(filter: TargetFilter(kinds: [.bigThing])).isEmpty {
                 _ = try store.importFile(at: URL(fileURLWithPath: config.store.catalogue), strict: false, user: CurrentUser.name)
             }
-            return StoreTargetResolver(store: store)
+            return StorePlaceRecords(store: store)
         } catch {
             logger.error("cannot open the database \(config.store.database): \(error); running without it")
             return nil
@@ -170,10 +170,10 @@ public final class Daemon: Sendable {
 
     /// The stored places the device was at when the daemon last stopped (visits whose
     /// departure was never seen): no second ARRIVED for them.
-    private func restoredArrivals(_ resolver: StoreTargetResolver?) -> Set<String> {
-        guard let resolver else { return [] }
+    private func restoredArrivals(_ places: StorePlaceRecords?) -> Set<String> {
+        guard let places else { return [] }
         do {
-            let ids = try resolver.openArrivals(user: CurrentUser.name)
+            let ids = try places.openArrivals(user: CurrentUser.name)
             if !ids.isEmpty { logger.info("restored: at \(ids.sorted().joined(separator: ", ")) (arrived before the restart, not departed)") }
             return ids
         } catch {
@@ -201,37 +201,36 @@ public final class Daemon: Sendable {
         return s
     }
 
-    private func initialTargets(_ c: Configuration, resolver: StoreTargetResolver?)
-        -> ([Target], TrackingMode, EngineHost.TrackingDescription) {
+    private func initialTargets(_ c: Configuration, places: StorePlaceRecords?)
+        -> ([Target], EngineHost.TrackingDescription) {
         switch c.tracking.mode {
         case .hunt:
             var targets: [Target] = []
             for (i, spec) in c.tracking.targets.enumerated() {
                 do {
-                    targets.append(try TargetSpec.parse(spec, index: i + 1, resolver: resolver))
+                    targets.append(try TargetSpec.parse(spec, index: i + 1, places: places))
                 } catch {
                     logger.error("hunt target \"\(spec)\" skipped: \(error)")
                 }
             }
-            return (targets, .hunt, .init(mode: "hunt", radius: nil, filter: nil))
+            return (targets, .hunt)
         case .roam:
             var targets: [Target] = []
-            if let resolver {
+            if let places {
                 do {
-                    targets = try resolver.roamTargets(RoamFilter(kinds: c.tracking.roamKinds, user: CurrentUser.name))
+                    targets = try places.roamTargets(RoamFilter(kinds: c.tracking.roamKinds.map { TargetKind($0) }, user: CurrentUser.name))
                 } catch {
                     logger.error("cannot load places to roam among: \(error)")
                 }
             }
-            return (targets, .roam(radius: c.tracking.roamRadius),
-                    .init(mode: "roam", radius: c.tracking.roamRadius, filter: c.tracking.roamKinds.joined(separator: ",")))
+            return (targets, .init(mode: .roam(radius: c.tracking.roamRadius), filter: c.tracking.roamKinds.joined(separator: ",")))
         }
     }
 
     /// SIGHUP: a good file replaces what can change live (engine tuning, tracking, who may
     /// write, the log path); a bad one is reported and the running configuration kept.
     private func reloadConfiguration(_ parts: DaemonParts) {
-        let (host, commands, router, outputs, resolver) = (parts.host, parts.commands, parts.router, parts.outputs, parts.resolver)
+        let (host, commands, router, outputs, places) = (parts.host, parts.commands, parts.router, parts.outputs, parts.places)
         guard let configPath else { return }
         let fresh: Configuration
         do {
@@ -254,8 +253,8 @@ public final class Daemon: Sendable {
             outputs.log = EventLog(path: fresh.log.path, logger: logger)
         }
         if fresh.tracking != old.tracking {
-            let (targets, mode, description) = initialTargets(fresh, resolver: resolver)
-            host.retarget(targets, mode: mode, description: description)
+            let (targets, description) = initialTargets(fresh, places: places)
+            host.retarget(targets, tracking: description)
         }
         var restartOnly = fresh.socket
         restartOnly.allowedUsers = old.socket.allowedUsers

@@ -7,7 +7,7 @@ import HotColdCore
 /// ``Daemon/services(_:)`` turns it into the services that run it; a test can build one in
 /// process, run those services in a `ServiceGroup` and shut them down.
 public struct DaemonParts: Sendable {
-    public let resolver: StoreTargetResolver?
+    public let places: StorePlaceRecords?
     public let server: SocketServer
     public let outputs: EventPublisher
     public let host: EngineHost

@@ -29,7 +29,7 @@ import Testing
         let logger = Logger(label: "test")
         let daemon = Daemon(configuration: c, configPath: nil, overrides: DaemonOverrides(), logger: logger)
         let parts = try daemon.assemble()
-        #expect(parts.resolver != nil, "the store opened")
+        #expect(parts.places != nil, "the store opened")
         #expect(FileManager.default.fileExists(atPath: c.socket.path), "listening once assembled")
         let group = ServiceGroup(configuration: .init(services: daemon.services(parts).map { .init(service: $0) }, logger: logger))
         let running = Task { try await group.run() }

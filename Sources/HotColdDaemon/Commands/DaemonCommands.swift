@@ -182,32 +182,31 @@ public final class DaemonCommands: SocketCommandHandler {
         var targets: [Target] = []
         for (i, s) in h.targets.enumerated() {
             do {
-                targets.append(try TargetSpec.parse(s, index: i + 1, resolver: host.targetResolver))
+                targets.append(try TargetSpec.parse(s, index: i + 1, places: host.placeRecords))
             } catch {
                 throw ProtocolError(.badField, command: "hunt", field: "targets[\(i)]", "target \(i + 1): \(error)")
             }
         }
-        host.retarget(targets, mode: .hunt, description: .init(mode: "hunt", radius: nil, filter: nil))
+        host.retarget(targets, tracking: .hunt)
         logger.info("hunting \(targets.count) target(s)")
         return WireCoding.line(TrackingReply(mode: "hunt", targets: targets.count))
     }
 
     private func roam(_ r: RoamRequest, user: String) throws -> String {
-        guard let resolver = host.targetResolver else {
+        guard let places = host.placeRecords else {
             throw ProtocolError(.busy, command: "roam", "no store is open, so there are no places to roam among")
         }
-        let filter = RoamFilter(kinds: r.kinds, favouritesOnly: r.favourites, unseenOnly: r.unseen, user: user)
+        let filter = RoamFilter(kinds: r.kinds.map { TargetKind($0) }, favouritesOnly: r.favourites, unseenOnly: r.unseen, user: user)
         let targets: [Target]
         do {
-            targets = try resolver.roamTargets(filter)
+            targets = try places.roamTargets(filter)
         } catch {
             throw ProtocolError(.internal, command: "roam", "cannot load places: \(error)")
         }
-        var desc = filter.kinds.joined(separator: ",")
+        var desc = filter.kinds.map { $0.rawValue }.joined(separator: ",")
         if filter.favouritesOnly { desc += " favourites" }
         if filter.unseenOnly { desc += " unseen" }
-        host.retarget(targets, mode: .roam(radius: r.radius),
-                      description: .init(mode: "roam", radius: r.radius, filter: desc))
+        host.retarget(targets, tracking: .init(mode: .roam(radius: r.radius), filter: desc))
         // The radius is checked at decode (0 < r ≤ 20,000 km), and printed as a Double: no
         // conversion here can trap.
         logger.info("roaming among \(targets.count) places within \(DistanceFormat.text(r.radius))")
