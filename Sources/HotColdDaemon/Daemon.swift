@@ -67,7 +67,7 @@ public final class Daemon: Sendable {
         return [
             EventOutputService(outputs: parts.outputs),
             SocketService(server: parts.server),
-            GPSDInputService(gpsd: parts.gpsd, host: parts.host, notifier: parts.notifier, logger: logger, startLine: startLine),
+            GPSDReadingService(gpsd: parts.gpsd, host: parts.host, notifier: parts.notifier, logger: logger, startLine: startLine),
             HeartbeatService(host: parts.host, notifier: parts.notifier),
             ReloadService(reload: reload),
         ]

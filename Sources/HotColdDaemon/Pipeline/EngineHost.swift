@@ -94,7 +94,7 @@ public final class EngineHost: Sendable {
     // MARK: - Input
 
     /// One input from the gpsd source (its thread).
-    public func handle(_ input: GPSDInput) {
+    public func handle(_ input: GPSDEvent) {
         state.withLock { state in
             switch input {
             case .connected:

@@ -2,9 +2,9 @@ import GPSInput
 import Logging
 import ServiceLifecycle
 
-/// Reads gpsd into the engine, and tells systemd the daemon is ready once it does; at
+/// Reads gpsd's reports into the engine, and tells systemd the daemon is ready once it does; at
 /// shutdown, says it is stopping and stops the input before anything downstream closes.
-struct GPSDInputService: Service {
+struct GPSDReadingService: Service {
     let gpsd: GPSDSource
     let host: EngineHost
     let notifier: SystemdNotifier
