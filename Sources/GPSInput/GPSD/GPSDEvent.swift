@@ -20,12 +20,12 @@ import HotColdCore
 public enum GPSDEvent: Sendable, Equatable {
     /// gpsd accepted the watch: reports will follow.
     case connected
-    /// A TPV report with a time. `receivedAt` is `CLOCK_MONOTONIC` in nanoseconds, taken when
-    /// `gps_read` returned it (for fix-to-output latency measurement).
-    case fix(Fix, receivedAt: UInt64)
+    /// A TPV report with a time. `receivedAt` is when it was read from gpsd (for
+    /// fix-to-output latency, and for "now" on the fixes' own timeline).
+    case fix(Fix, receivedAt: ContinuousClock.Instant)
     /// A TPV report without a time (gpsd 3.22 sends these for "no fix" and sometimes for the
     /// first fix). Only the mode is usable: without a time it cannot be ordered against fixes.
-    case untimed(mode: Fix.Mode, receivedAt: UInt64)
+    case untimed(mode: Fix.Mode, receivedAt: ContinuousClock.Instant)
     /// gpsd is unreachable or closed the connection. Reported once per outage; the source keeps
     /// retrying with ``Backoff`` until ``GPSDSource/stop()``.
     case lost(reason: String)

@@ -22,7 +22,7 @@ enum GPSDFixTranslation {
     /// figures, speed, course, DOP, altitude and satellite counts become unknown (``Fix``'s
     /// initialiser applies ``FixBounds``). Nothing here converts a double to an integer.
     static func input(from data: UnsafePointer<gps_data_t>, skySeen: Bool,
-                      receivedAt: UInt64) -> GPSDEvent? {
+                      receivedAt: ContinuousClock.Instant) -> GPSDEvent? {
         let set = data.pointee.set
         guard set & gps_mask_t(MODE_SET) != 0 else { return nil }
         let f = data.pointee.fix

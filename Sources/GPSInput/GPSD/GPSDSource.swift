@@ -195,7 +195,7 @@ public final class GPSDSource: @unchecked Sendable {
             if pfd.revents & Int16(POLLNVAL) != 0 { return "the gpsd socket was closed" }
             repeat {
                 let n = connection.read()
-                let receivedAt = Self.monotonicNanoseconds()
+                let receivedAt = ContinuousClock.now
                 if n < 0 { return "gpsd at \(host):\(port) closed the connection" }
                 if n == 0 { break }  // only part of a line so far: back to poll
                 let data = UnsafePointer(connection.data)
@@ -209,12 +209,5 @@ public final class GPSDSource: @unchecked Sendable {
             } while !shouldStop && connection.hasMoreInput
         }
         return nil
-    }
-
-    /// `CLOCK_MONOTONIC` in nanoseconds, the clock of ``GPSDEvent/fix(_:receivedAt:)``.
-    public static func monotonicNanoseconds() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 }

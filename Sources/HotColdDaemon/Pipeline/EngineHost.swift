@@ -27,7 +27,7 @@ public final class EngineHost: Sendable {
         var link: Link = .connecting
         var linkReason: String?
         var lastFix: Fix?
-        var lastFixMonotonic: UInt64?
+        var lastFixMonotonic: ContinuousClock.Instant?
         var fixes = 0
         var untimed = 0
         var events = 0
@@ -70,7 +70,7 @@ public final class EngineHost: Sendable {
     public let restored: Set<String>
     private let logger: Logger
     public let startedAt = Date()
-    private let startedMonotonic = GPSDSource.monotonicNanoseconds()
+    private let startedMonotonic = ContinuousClock.now
 
     /// `restored`: the stored places the device is at already (open visits), handed to the engine.
     public init(engine: ProximityEngine, tracking: TrackingDescription, sink: any EventSink,
@@ -113,8 +113,9 @@ public final class EngineHost: Sendable {
             case .fix(let fix, let receivedAt):
                 state.fixes += 1
                 process(fix, &state)
-                state.lastFixMonotonic = GPSDSource.monotonicNanoseconds()
-                state.latency.record(nanoseconds: GPSDSource.monotonicNanoseconds() &- receivedAt)
+                let now = ContinuousClock.now
+                state.lastFixMonotonic = now
+                state.latency.record(now - receivedAt)
             case .untimed(let mode, _):
                 state.untimed += 1
                 // gpsd sends mode-1 reports without a time: place them on the fix timeline now.
@@ -157,9 +158,9 @@ public final class EngineHost: Sendable {
     /// "Now" on the fixes' own timeline: the last fix time plus the monotonic time since it
     /// arrived (receivers may be 1024 weeks out; the wall clock would disagree with them).
     private static func fixTimeNow(_ state: State) -> Date {
-        let now = GPSDSource.monotonicNanoseconds()
+        let now = ContinuousClock.now
         if let f = state.lastFix, let m = state.lastFixMonotonic {
-            return f.time.addingTimeInterval(Double(now &- m) / 1e9)
+            return f.time.addingTimeInterval((now - m).seconds)
         }
         return Date()
     }
@@ -261,6 +262,6 @@ public final class EngineHost: Sendable {
     public var lastFixCoordinate: Coordinate? { state.withLock { $0.lastFix?.coordinate } }
 
     public var uptimeSeconds: Double {
-        Double(GPSDSource.monotonicNanoseconds() &- startedMonotonic) / 1e9
+        (ContinuousClock.now - startedMonotonic).seconds
     }
 }

@@ -7,7 +7,7 @@ import HotColdCore
 final class GPSDInbox: @unchecked Sendable {
     struct Entry {
         var input: GPSDEvent
-        var at: UInt64
+        var at: ContinuousClock.Instant
     }
 
     private let condition = NSCondition()
@@ -15,7 +15,7 @@ final class GPSDInbox: @unchecked Sendable {
 
     func append(_ input: GPSDEvent) {
         condition.lock()
-        entries.append(Entry(input: input, at: GPSDSource.monotonicNanoseconds()))
+        entries.append(Entry(input: input, at: ContinuousClock.now))
         condition.broadcast()
         condition.unlock()
     }
@@ -86,4 +86,4 @@ extension Date {
 }
 
 /// Seconds between two monotonic readings.
-func seconds(from a: UInt64, to b: UInt64) -> Double { Double(Int64(b) - Int64(a)) / 1e9 }
+func seconds(from a: ContinuousClock.Instant, to b: ContinuousClock.Instant) -> Double { (b - a).seconds }
