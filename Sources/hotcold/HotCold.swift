@@ -32,12 +32,9 @@ struct HotCold: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-        } catch let e as ExitCode {
-            exit(withError: e)
-        } catch let e as CleanExit {
-            exit(withError: e)
-        } catch let e as ValidationError {
-            exit(withError: e)
+        } catch where String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") {
+            // Its own: help, --version, ValidationError, ExitCode (statuses it already chose).
+            exit(withError: error)
         } catch {
             let name = type(of: command).configuration.commandName ?? "hotcold"
             warn("hotcold \(name): \(error)")
