@@ -24,7 +24,12 @@ struct SyncCommand: AsyncParsableCommand {
         let store = try Store.open(path: options.databasePath)
         let syncer = Syncer(store: store, client: client,
                             options: .init(maxWait: apiOptions.maxWait, honourBackoff: false))
+        // The catalogue download and the deliveries are one call with no byte counts to show:
+        // say what is being waited for, on a terminal only.
+        let progress = ProgressLine("sync")
+        progress.phase("catalogue and outbox with \(client.baseURL.host ?? client.baseURL.absoluteString)…")
         let report = await syncer.sync()
+        progress.finish()
         if options.json { try Output.json(Summary(report)) } else { print(report.summary) }
         if let problem = report.unreachable { throw CLIError(problem, code: .unavailable) }
     }
