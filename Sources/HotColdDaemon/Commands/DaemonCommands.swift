@@ -19,6 +19,8 @@ public final class DaemonCommands: SocketCommandHandler {
     let logger: Logger
     let store: StoreRPC?
     let staging: UploadStaging
+    /// Companion services' last reports, for `status`.
+    let services = ServiceReports()
     /// Called after a change through the store (a rating to send: the sync loop goes at once).
     let storeChanged: @Sendable () -> Void
     // Slow work runs here, in arrival order, off the socket's loop thread.
@@ -58,6 +60,7 @@ public final class DaemonCommands: SocketCommandHandler {
 
     public func disconnected(_ client: ClientInfo, reason: String) {
         staging.forget(client.id)
+        services.closed(client.id)
         host.publisher?.cancelCatchUp(client: client.id)
     }
 
@@ -94,6 +97,10 @@ public final class DaemonCommands: SocketCommandHandler {
             do { return [WireCoding.line(try staging.append(c, client: client.id))] } catch { return [Self.error(error)] }
         case .download(let d):
             do { return [WireCoding.line(try staging.read(d, client: client.id))] } catch { return [Self.error(error)] }
+        case .report(let r):
+            // Memory only, bounded by name: answered on the loop.
+            do { try services.record(r, from: client.id) } catch { return [Self.error(error)] }
+            return [WireCoding.line(ReportReply(service: r.service))]
         default:
             guard let store else {
                 return [Self.error(ProtocolError(.busy, command: command.rawValue, "no database is open in the daemon"))]
@@ -224,7 +231,8 @@ public final class DaemonCommands: SocketCommandHandler {
             socket: .init(path: server.path ?? "", clients: c.clients, clientsTotal: c.accepted, dropped: c.dropped,
                           linesIn: c.linesIn, linesOut: c.linesOut, maxClients: c.maxClients,
                           connectionsRefused: c.connectionsRefused, writesRefused: c.writesRefused),
-            log: log, config: extras.configPath, database: mayWrite ? extras.database : nil)
+            log: log, config: extras.configPath, database: mayWrite ? extras.database : nil,
+            services: services.snapshot())
     }
 
     // MARK: - Helpers

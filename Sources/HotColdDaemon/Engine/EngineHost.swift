@@ -172,6 +172,9 @@ public final class EngineHost: Sendable {
     }
 
     /// A one-line summary for systemd's STATUS=.
+    /// What the engine tracks now (hunt or roam, radius, filter).
+    public var trackingDescription: TrackingDescription { state.withLock { $0.trackingDescription } }
+
     public func summary() -> String {
         state.withLock { state in
             let gps = state.link == .connected ? (state.engine.gpsState?.rawValue ?? "waiting for a fix") : "gpsd \(state.link.rawValue)"
