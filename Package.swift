@@ -85,6 +85,8 @@ let package = Package(
             dependencies: [
                 "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // Only to read SQLite's result code when the database refuses (ExitStatus).
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         // The web sync service: the outbox and the catalogue through the daemon's socket, the
         // network on its own (the daemon links no HTTP or TLS).

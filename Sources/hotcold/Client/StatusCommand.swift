@@ -14,31 +14,25 @@ struct StatusCommand: ParsableCommand {
               hotcold status --json --socket /tmp/hc.sock
             """)
 
-    @Option(help: "The daemon's socket (default $HOTCOLD_SOCKET or /run/hotcold/hotcold.sock).")
-    var socket: String?
+    @OptionGroup var connection: ConnectionOptions
 
     @Flag(help: "Print the STATUS object as JSON.")
     var json = false
 
     func run() throws {
-        do {
-            let c = try DaemonLink.connect(socket: socket)
-            let line = try DaemonLink.run { () throws(ClientError) in
-                try c.send(.status)
-                return try c.line(ofClass: StatusReply.wireClass)
-            }
-            if json { print(line); return }
-            let status: StatusReply
-            do throws(ProtocolError) {
-                status = try WireCoding.decode(StatusReply.self, from: line)
-            } catch {
-                throw DaemonLink.cliError(.badReply(error))
-            }
-            print(StatusText.render(status))
-        } catch let e as CLIError {
-            warn("hotcold status: \(e.description)")
-            throw ExitCode(e.code)
+        let c = try connection.connect()
+        let line = try DaemonLink.run { () throws(ClientError) in
+            try c.send(.status)
+            return try c.line(ofClass: StatusReply.wireClass)
         }
+        if json { print(line); return }
+        let status: StatusReply
+        do throws(ProtocolError) {
+            status = try WireCoding.decode(StatusReply.self, from: line)
+        } catch {
+            throw DaemonLink.cliError(.badReply(error))
+        }
+        print(StatusText.render(status))
     }
 }
 

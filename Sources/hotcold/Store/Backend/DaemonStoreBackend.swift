@@ -93,7 +93,11 @@ struct DaemonStoreBackend: StoreBackend {
         try DaemonLink.run { () throws(ClientError) in
             let ready = try connection.call(.export(ExportRequest(format: format.rawValue, visits: visits)),
                                             expecting: ExportReply.self)
-            return try connection.download(id: ready.id, size: ready.size)
+            let progress = ProgressLine("export")
+            defer { progress.finish() }
+            return try connection.download(id: ready.id, size: ready.size) { received in
+                progress.update(done: received, of: ready.size, verb: "downloaded")
+            }
         }
     }
 
@@ -101,8 +105,13 @@ struct DaemonStoreBackend: StoreBackend {
 
     func importFile(at url: URL, strict: Bool) throws -> ImportReport {
         let data = try ReadableFile.contents(of: url, limit: Limits.importBytes, what: "import file")
+        let progress = ProgressLine("import \(url.lastPathComponent)")
+        defer { progress.finish() }
         return try DaemonLink.run { () throws(ClientError) in
-            let id = try connection.upload(data, purpose: .import)
+            let id = try connection.upload(data, purpose: .import) { sent in
+                progress.update(done: sent, of: data.count, verb: "uploaded")
+            }
+            progress.phase("importing…")
             return try connection.call(.import(ImportRequest(upload: id, name: url.lastPathComponent, strict: strict)),
                                        result: .import, as: ImportReport.self)
         }

@@ -32,8 +32,13 @@ struct DirectStoreBackend: StoreBackend {
                                  date: date, coordinate: coordinate, user: user)
     }
     func observations() throws -> [Observation] { try store.observations() }
+    /// Read as the daemon's backend reads it (same checks, same words), then imported.
     func importFile(at url: URL, strict: Bool) throws -> ImportReport {
-        try store.importFile(at: url, strict: strict, user: user)
+        let data = try ReadableFile.contents(of: url, limit: Limits.importBytes, what: "import file")
+        let progress = ProgressLine("import \(url.lastPathComponent)")
+        defer { progress.finish() }
+        progress.phase("importing \(ProgressLine.bytes(data.count))…")
+        return try store.importData(data, file: url.path, strict: strict, user: user)
     }
     func export(format: ExportFormat, visits: Bool) throws -> Data {
         try store.export(format: format, visits: visits, user: user)
