@@ -149,6 +149,7 @@ struct DaemonStoreBackend: StoreBackend {
     func renameLocation(placeID: String, to name: String) throws -> Place {
         try store(.rename(id: placeID, name: name), as: Place.self)
     }
+    func deleteLocation(placeID: String) throws -> Place { try store(.delete(id: placeID), as: Place.self) }
     func addObservation(classification: ObservationClassification, title: String, description: String?,
                         date: Date, coordinate: Coordinate?) throws -> Observation {
         try store(.observe(.init(classification: classification.rawValue, title: title, description: description,

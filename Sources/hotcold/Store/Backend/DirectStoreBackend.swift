@@ -26,6 +26,7 @@ struct DirectStoreBackend: StoreBackend {
     func visits() throws -> [VisitRecord] { try store.visits(user: user) }
     func addLocation(name: String, at c: Coordinate) throws -> Place { try store.addLocation(name: name, at: c, user: user) }
     func renameLocation(placeID: String, to name: String) throws -> Place { try store.renameLocation(placeID: placeID, to: name, by: user) }
+    func deleteLocation(placeID: String) throws -> Place { try store.deleteLocation(placeID: placeID, by: user) }
     func addObservation(classification: ObservationClassification, title: String, description: String?,
                         date: Date, coordinate: Coordinate?) throws -> Observation {
         try store.addObservation(classification: classification, title: title, description: description,
