@@ -183,6 +183,7 @@ public struct ProximityEngine: Sendable {
         motion.update(here, t: t, accuracy: fix.horizontalError, speed: fix.speed, config: config)
         let stillSlack = motion.stillSlack(config: config)
         let coherent = motion.stepIsCoherent
+        let followsSpeed = motion.followsReportedSpeed
         let moving = motion.isMoving
         if case .roam = mode { refreshRoam(around: here) }
         let accuracy = fix.horizontalError
@@ -215,7 +216,8 @@ public struct ProximityEngine: Sendable {
             let previousDistance = trackers[k].distance
             let tierChanged = trackers[k].tier.update(distance: g.distance, accuracy: accuracy,
                                                       ladder: config.tiers, config: config,
-                                                      stillSlack: stillSlack, coherent: coherent)
+                                                      stillSlack: stillSlack, coherent: coherent,
+                                                      followsSpeed: followsSpeed, previousDistance: previousDistance)
             let trendChanged = trackers[k].trend.add(t: t, distance: g.distance, accuracy: accuracy,
                                                     speed: fix.speed, moving: moving, config: config)
             var pass: Double? = nil
