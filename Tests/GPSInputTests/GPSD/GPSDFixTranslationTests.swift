@@ -4,7 +4,7 @@ import Foundation
 import HotColdCore
 import Testing
 
-/// The gps_data_t → GPSDInput translation on hand-made structs: what gpsd 3.22 leaves as NaN,
+/// The gps_data_t → GPSDEvent translation on hand-made structs: what gpsd 3.22 leaves as NaN,
 /// a SKY after a TPV, a TPV without time, a mode gpsd should never send.
 @Suite("gps_data_t translation")
 struct GPSDFixTranslationTests {
@@ -22,7 +22,7 @@ struct GPSDFixTranslationTests {
             p.pointee.dop.hdop = nan
         }
         deinit { p.deallocate() }
-        func input(skySeen: Bool = false) -> GPSDInput? {
+        func input(skySeen: Bool = false) -> GPSDEvent? {
             GPSDFixTranslation.input(from: p, skySeen: skySeen, receivedAt: 42)
         }
     }

@@ -6,14 +6,14 @@ import HotColdCore
 /// wait (with a generous deadline) for a condition on it.
 final class GPSDInbox: @unchecked Sendable {
     struct Entry {
-        var input: GPSDInput
+        var input: GPSDEvent
         var at: UInt64
     }
 
     private let condition = NSCondition()
     private var entries: [Entry] = []
 
-    func append(_ input: GPSDInput) {
+    func append(_ input: GPSDEvent) {
         condition.lock()
         entries.append(Entry(input: input, at: GPSDSource.monotonicNanoseconds()))
         condition.broadcast()
@@ -45,7 +45,7 @@ final class GPSDInbox: @unchecked Sendable {
     }
 }
 
-extension GPSDInput {
+extension GPSDEvent {
     var isConnected: Bool { if case .connected = self { return true } else { return false } }
     var isLost: Bool { if case .lost = self { return true } else { return false } }
     var fix: Fix? { if case .fix(let f, _) = self { return f } else { return nil } }

@@ -1,14 +1,15 @@
 import HotColdCore
 
-/// What a ``GPSDSource`` reports, in order, from its reader thread.
+/// What happened at gpsd, as a ``GPSDSource`` reports it, in order, from its reader thread:
+/// the link came up or went down, a fix arrived, or a report without a time.
 ///
 /// A session looks like `.lost` (only if gpsd was not there at first), `.connected`,
 /// any number of `.fix` / `.untimed`, then `.lost` when gpsd goes away, `.connected` when it
 /// is back, and so on until ``GPSDSource/stop()``.
 ///
 /// ```swift
-/// for await input in GPSDSource(port: 2947).events() {
-///     switch input {
+/// for await event in GPSDSource(port: 2947).events() {
+///     switch event {
 ///     case .connected: print("gpsd up")
 ///     case .fix(let fix, let receivedAt): engine.feed(fix, receivedAt)
 ///     case .untimed(let mode, _): print("receiver mode \(mode), no time")
@@ -16,7 +17,7 @@ import HotColdCore
 ///     }
 /// }
 /// ```
-public enum GPSDInput: Sendable, Equatable {
+public enum GPSDEvent: Sendable, Equatable {
     /// gpsd accepted the watch: reports will follow.
     case connected
     /// A TPV report with a time. `receivedAt` is `CLOCK_MONOTONIC` in nanoseconds, taken when
