@@ -80,10 +80,13 @@ let package = Package(
                 "HotColdMQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // The live full-screen view's pure core: a model built from STATUS and events, and a
+        // renderer from model and terminal size to lines. No terminal I/O (that is hotcold's).
+        .target(name: "HotColdScreen", dependencies: ["HotColdCore", "HotColdProtocol"]),
         .executableTarget(
             name: "hotcold",
             dependencies: [
-                "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSync",
+                "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSync", "HotColdScreen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The web sync service: the outbox and the catalogue through the daemon's socket, the
@@ -111,6 +114,7 @@ let package = Package(
         .testTarget(name: "HotColdStoreTests", dependencies: ["HotColdTestSupport", "HotColdStore", "HotColdCore"]),
         .testTarget(name: "HotColdSyncTests", dependencies: ["HotColdTestSupport", "HotColdSync", "HotColdSyncProtocol", "HotColdStore", "HotColdCore", "HotColdConfig"]),
         .testTarget(name: "HotColdDaemonTests", dependencies: ["HotColdTestSupport", "HotColdDaemon", "HotColdCore", "HotColdStore"]),
+        .testTarget(name: "HotColdScreenTests", dependencies: ["HotColdScreen", "HotColdCore", "HotColdProtocol"]),
         .testTarget(name: "HotColdMQTTTests", dependencies: ["HotColdTestSupport", "HotColdMQTT", "HotColdCore"]),
         // Runs the built executables as subprocesses against real files, gpsd and sockets.
         .testTarget(name: "EndToEndTests", dependencies: ["HotColdCore", "HotColdStore", "HotColdTestSupport"]),

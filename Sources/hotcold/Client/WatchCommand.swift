@@ -16,6 +16,12 @@ struct WatchCommand: ParsableCommand {
               hotcold watch
               hotcold watch --json --class ARRIVED --class DEPARTED
               hotcold watch --socket /tmp/hc.sock --target GC2T9RW
+              hotcold watch --screen
+
+            With --screen, a full-screen view for a small display instead: the nearest target \
+            large (distance, arrow, tier gauge, trend, ETA), the others below, GPS state on top. \
+            It redraws on resize, reconnects when the daemon restarts, honours NO_COLOR and \
+            TERM=dumb; q quits.
             """)
 
     @Option(help: "The daemon's socket (default $HOTCOLD_SOCKET or /run/hotcold/hotcold.sock).")
@@ -36,8 +42,12 @@ struct WatchCommand: ParsableCommand {
     @Flag(help: "Never colour the output (default: colour when stdout is a terminal).")
     var noColor = false
 
+    @Flag(help: "A full-screen live view: the nearest target large, the others below, GPS state. q quits.")
+    var screen = false
+
     func run() throws {
         do {
+            if screen { return try LiveScreen.run(socket: socket, noColor: noColor, alone: !json && count == nil && classes.isEmpty && targets.isEmpty) }
             let c = try DaemonLink.connect(socket: socket)
             let request = WatchRequest(enable: true, classes: classes.isEmpty ? nil : classes,
                                        targets: targets.isEmpty ? nil : targets)
