@@ -66,7 +66,9 @@ import Testing
         defer { rig.stop() }
         let dir = try TemporaryDirectory("screen")
         defer { dir.remove() }
-        let tmux = try TmuxSession(width: 60, height: 20, command: command(rig.daemon.socketPath, dir))
+        // NO_COLOR empty counts as unset (no-color.org); the test runner may set it.
+        let tmux = try TmuxSession(width: 60, height: 20, command: command(rig.daemon.socketPath, dir),
+                                   environment: ["NO_COLOR": "", "TERM": "xterm-256color"])
         defer { tmux.kill() }
 
         let screen = try tmux.waitFor { rows in
@@ -82,7 +84,8 @@ import Testing
         #expect(text.contains("↑ ahead"), "\(text)")
         // The tier is coloured (some SGR colour on the screen).
         let coloured = try tmux.capture(escapes: true).joined()
-        #expect(coloured.range(of: "\u{1B}\\[[0-9;]*(3[1-6]|9[1-6])[;m]", options: .regularExpression) != nil)
+        #expect(coloured.range(of: "\u{1B}\\[[0-9;]*(3[1-6]|9[1-6])[;m]", options: .regularExpression) != nil,
+                "\(coloured.replacingOccurrences(of: "\u{1B}", with: "^["))")
 
         try tmux.resize(width: 24, height: 7)
         let small = try tmux.waitFor { rows in
@@ -103,9 +106,14 @@ import Testing
         for (how, status) in [("C-c", "130"), ("TERM", "143")] {
             let dir = try TemporaryDirectory("screen")
             defer { dir.remove() }
-            let tmux = try TmuxSession(width: 50, height: 12, command: command(rig.daemon.socketPath, dir))
+            let tmux = try TmuxSession(width: 50, height: 12, command: command(rig.daemon.socketPath, dir),
+                                       environment: ["NO_COLOR": "1"])
             defer { tmux.kill() }
-            try tmux.waitFor { $0.contains("Roadside Thing") }
+            try tmux.waitFor { $0.contains("Roadside Thing") && $0.contains { $0.contains("█") } }
+            // NO_COLOR: bold and reverse video, but no colour.
+            let mono = try tmux.capture(escapes: true).joined()
+            #expect(mono.contains("\u{1B}[7m"))
+            #expect(mono.range(of: "\u{1B}\\[[0-9;]*(3[1-6]|9[1-6])[;m]", options: .regularExpression) == nil)
             if how == "C-c" {
                 try tmux.sendKeys("C-c")
             } else {
