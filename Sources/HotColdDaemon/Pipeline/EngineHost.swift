@@ -38,15 +38,34 @@ public final class EngineHost: Sendable {
 
     /// How the current target set came about, for `status`.
     public struct TrackingDescription: Sendable, Equatable {
-        public var mode: String
-        public var radius: Double?
+        public var mode: TrackingMode
+        /// What a roam follows, as given (`bigthing,geocache favourites`).
         public var filter: String?
+
+        public init(mode: TrackingMode, filter: String? = nil) {
+            self.mode = mode
+            self.filter = filter
+        }
+
+        public static let hunt = TrackingDescription(mode: .hunt)
+
+        /// `hunt` or `roam`, as the protocol names them.
+        public var modeName: String {
+            switch mode {
+            case .hunt: "hunt"
+            case .roam: "roam"
+            }
+        }
+
+        public var radius: Double? {
+            if case .roam(let r) = mode { r } else { nil }
+        }
     }
 
     private let state: Mutex<State>
     private let sink: any EventSink
     private let gate: EventGate
-    private let resolver: (any TargetResolver)?
+    private let places: (any PlaceRecords)?
     /// The places restored as "at" when the daemon started.
     public let restored: Set<String>
     private let logger: Logger
@@ -55,14 +74,14 @@ public final class EngineHost: Sendable {
 
     /// `restored`: the stored places the device is at already (open visits), handed to the engine.
     public init(engine: ProximityEngine, tracking: TrackingDescription, sink: any EventSink,
-                resolver: (any TargetResolver)?, arrivalUser: String, restored: Set<String> = [],
+                places: (any PlaceRecords)?, arrivalUser: String, restored: Set<String> = [],
                 visitLimits: VisitRecorder.Limits = .init(), logger: Logger) {
         var engine = engine
         if !restored.isEmpty { engine.restoreArrivals(restored) }
         self.state = Mutex(State(engine: engine, trackingDescription: tracking, at: restored))
         self.sink = sink
-        self.gate = EventGate(sink: sink, resolver: resolver, user: arrivalUser, limits: visitLimits, logger: logger)
-        self.resolver = resolver
+        self.gate = EventGate(sink: sink, places: places, user: arrivalUser, limits: visitLimits, logger: logger)
+        self.places = places
         self.restored = restored
         self.logger = logger
     }
@@ -147,9 +166,9 @@ public final class EngineHost: Sendable {
 
     // MARK: - Commands
 
-    public func retarget(_ targets: [Target], mode: TrackingMode, description: TrackingDescription) {
+    public func retarget(_ targets: [Target], tracking description: TrackingDescription) {
         state.withLock { state in
-            state.engine.retarget(targets, mode: mode)
+            state.engine.retarget(targets, mode: description.mode)
             // Still at the same places: a new target set is no new arrival.
             if !state.at.isEmpty { state.engine.restoreArrivals(state.at) }
             state.trackingDescription = description
@@ -172,10 +191,13 @@ public final class EngineHost: Sendable {
     }
 
     /// A one-line summary for systemd's STATUS=.
+    /// What the engine tracks now (hunt or roam, radius, filter).
+    public var trackingDescription: TrackingDescription { state.withLock { $0.trackingDescription } }
+
     public func summary() -> String {
         state.withLock { state in
             let gps = state.link == .connected ? (state.engine.gpsState?.rawValue ?? "waiting for a fix") : "gpsd \(state.link.rawValue)"
-            return "\(state.trackingDescription.mode): \(state.engine.trackedCount) tracked of \(state.engine.targets.count); \(gps); \(state.fixes) fixes, \(state.events) events"
+            return "\(state.trackingDescription.modeName): \(state.engine.trackedCount) tracked of \(state.engine.targets.count); \(gps); \(state.fixes) fixes, \(state.events) events"
         }
     }
 
@@ -183,7 +205,7 @@ public final class EngineHost: Sendable {
         state.withLock { $0.engine.poll().map(\.jsonLine) }
     }
 
-    public var resolverAvailable: Bool { resolver != nil }
+    public var hasPlaceRecords: Bool { places != nil }
     /// The publisher, when the sink is the daemon's (for `watch` with `since`).
     public var publisher: EventPublisher? { sink as? EventPublisher }
 
@@ -193,7 +215,7 @@ public final class EngineHost: Sendable {
         return VisitsStatus(at: at.sorted(), restored: restored.sorted(),
                             recorder: gate.recorder?.status ?? .init(), heldEvents: gate.heldCount)
     }
-    public var targetResolver: (any TargetResolver)? { resolver }
+    public var placeRecords: (any PlaceRecords)? { places }
 
     /// The engine's part of `status`, as values.
     public struct StatusSnapshot: Sendable {
@@ -221,7 +243,7 @@ public final class EngineHost: Sendable {
         return StatusSnapshot(
             gps: .init(link: s.link.rawValue, reason: s.linkReason, state: s.engine.gpsState?.rawValue ?? "unknown",
                        lastFix: lastFix),
-            tracking: .init(mode: s.trackingDescription.mode, radiusM: s.trackingDescription.radius,
+            tracking: .init(mode: s.trackingDescription.modeName, radiusM: s.trackingDescription.radius,
                             filter: s.trackingDescription.filter, candidates: s.engine.targets.count,
                             tracked: s.engine.trackedCount),
             targets: s.engine.snapshot().map { t in
