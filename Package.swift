@@ -80,10 +80,13 @@ let package = Package(
                 "HotColdMQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // The live full-screen view's pure core: a model built from STATUS and events, and a
+        // renderer from model and terminal size to lines. No terminal I/O (that is hotcold's).
+        .target(name: "HotColdScreen", dependencies: ["HotColdCore", "HotColdProtocol"]),
         .executableTarget(
             name: "hotcold",
             dependencies: [
-                "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSync",
+                "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSync", "HotColdScreen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // Only to read SQLite's result code when the database refuses (ExitStatus).
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -116,6 +119,7 @@ let package = Package(
             "HotColdTestSupport", "HotColdDaemon", "HotColdCore", "HotColdProtocol", "HotColdStore", "HotColdConfig",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
         ]),
+        .testTarget(name: "HotColdScreenTests", dependencies: ["HotColdScreen", "HotColdCore", "HotColdProtocol"]),
         .testTarget(name: "HotColdMQTTTests", dependencies: ["HotColdTestSupport", "HotColdMQTT", "HotColdCore"]),
         // Runs the built executables as subprocesses against real files, gpsd and sockets.
         .testTarget(name: "EndToEndTests", dependencies: ["HotColdCore", "HotColdStore", "HotColdTestSupport"]),

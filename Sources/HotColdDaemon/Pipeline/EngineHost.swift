@@ -237,7 +237,8 @@ public final class EngineHost: Sendable {
         let lastFix = s.lastFix.flatMap { f in
             f.coordinate.map { c in
                 StatusReply.LastFix(time: f.time, lat: c.latitude, lon: c.longitude, mode: Int(f.mode.rawValue),
-                                    accuracyM: f.horizontalError, speedMps: f.speed)
+                                    accuracyM: f.horizontalError, speedMps: f.speed, trackDeg: f.track,
+                                    satellites: f.satellites)
             }
         }
         return StatusSnapshot(

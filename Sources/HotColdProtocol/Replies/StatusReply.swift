@@ -71,13 +71,21 @@ public struct StatusReply: FixedClassMessage, Equatable {
         public var mode: Int
         public var accuracyM: Double?
         public var speedMps: Double?
-        public init(time: Date, lat: Double, lon: Double, mode: Int, accuracyM: Double? = nil, speedMps: Double? = nil) {
+        /// Course over ground, degrees true, when the receiver reports one (live views turn
+        /// their arrow by it while moving).
+        public var trackDeg: Double?
+        /// Satellites used in the fix, when the receiver reports them.
+        public var satellites: Int?
+        public init(time: Date, lat: Double, lon: Double, mode: Int, accuracyM: Double? = nil, speedMps: Double? = nil,
+                    trackDeg: Double? = nil, satellites: Int? = nil) {
             self.time = time
             self.lat = Finite.round(lat, 7)
             self.lon = Finite.round(lon, 7)
             self.mode = mode
             self.accuracyM = Finite.round(accuracyM, 1)
             self.speedMps = Finite.round(speedMps, 2)
+            self.trackDeg = Finite.round(trackDeg, 1)
+            self.satellites = satellites
         }
         public var coordinate: Coordinate { Coordinate(latitude: lat, longitude: lon) }
     }

@@ -16,6 +16,12 @@ struct WatchCommand: ParsableCommand {
               hotcold watch
               hotcold watch --json --class ARRIVED --class DEPARTED
               hotcold watch --socket /tmp/hc.sock --target GC2T9RW
+              hotcold watch --screen
+
+            With --screen, a full-screen view for a small display instead: the nearest target \
+            large (distance, arrow, tier gauge, trend, ETA), the others below, GPS state on top. \
+            It redraws on resize, reconnects when the daemon restarts, honours NO_COLOR and \
+            TERM=dumb; q quits.
             """)
 
     @OptionGroup var connection: ConnectionOptions
@@ -35,25 +41,24 @@ struct WatchCommand: ParsableCommand {
     @Flag(help: "Never colour the output (default: colour when stdout is a terminal).")
     var noColor = false
 
+    @Flag(help: "A full-screen live view: the nearest target large, the others below, GPS state. q quits.")
+    var screen = false
+
     func run() throws {
-        do {
-            let c = try connection.connect()
-            let request = WatchRequest(enable: true, classes: classes.isEmpty ? nil : classes,
-                                       targets: targets.isEmpty ? nil : targets)
-            _ = try DaemonLink.run { () throws(ClientError) in try c.call(.watch(request), expecting: WatchReply.self) }
-            let colour = !noColor && !json && isatty(STDOUT_FILENO) == 1
-            var seen = 0
-            let out = OutputBuffer()
-            while let (event, line) = try DaemonLink.run({ () throws(ClientError) in try c.nextEvent(timeout: 1e6) }) {
-                // One write per line: the view must keep up live even when piped.
-                out.line(json ? line : EventText.line(event.event, colour: colour, clock: true))
-                out.flush()
-                seen += 1
-                if let count, seen >= count { break }
-            }
-        } catch let e as CLIError {
-            warn("hotcold watch: \(e.description)")
-            throw ExitCode(e.code)
+        if screen { return try LiveScreen.run(socket: connection.socket, noColor: noColor, alone: !json && count == nil && classes.isEmpty && targets.isEmpty) }
+        let c = try connection.connect()
+        let request = WatchRequest(enable: true, classes: classes.isEmpty ? nil : classes,
+                                   targets: targets.isEmpty ? nil : targets)
+        _ = try DaemonLink.run { () throws(ClientError) in try c.call(.watch(request), expecting: WatchReply.self) }
+        let colour = !noColor && !json && isatty(STDOUT_FILENO) == 1
+        var seen = 0
+        let out = OutputBuffer()
+        while let (event, line) = try DaemonLink.run({ () throws(ClientError) in try c.nextEvent(timeout: 1e6) }) {
+            // One write per line: the view must keep up live even when piped.
+            out.line(json ? line : EventText.line(event.event, colour: colour, clock: true))
+            out.flush()
+            seen += 1
+            if let count, seen >= count { break }
         }
     }
 }

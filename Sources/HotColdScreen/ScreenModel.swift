@@ -1,0 +1,196 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HotColdCore
+import HotColdProtocol
+
+/// Everything the live screen shows, built from the daemon's `STATUS` replies and events and
+/// nothing else: no I/O, no clock (the shell sets `now`), so the renderer's tests build one by hand.
+///
+/// Values are checked here, once, as they arrive: names are made printable and bounded, numbers
+/// that are not finite or out of range are dropped, so the renderer can trust what it draws.
+public struct ScreenModel: Sendable, Equatable {
+    /// The screen's link to hotcoldd.
+    public enum Link: Sendable, Equatable {
+        case connecting
+        case connected
+        /// The daemon went away (the reason in our words); the shell is retrying.
+        case gone(String)
+    }
+
+    /// The receiver as the daemon last reported it.
+    public struct GPSView: Sendable, Equatable {
+        /// fix, nofix, stale, lost or unknown.
+        public var state = "unknown"
+        /// The daemon's link to gpsd: connecting, connected or lost.
+        public var gpsdLink: String?
+        public var mode: Int?
+        public var satellites: Int?
+        public var accuracyM: Double?
+        public var speedMps: Double?
+        public var courseDeg: Double?
+        /// The receiver's time of the last fix (tells a new fix from the same one again).
+        public var fixTime: Date?
+        /// When the screen learnt of that fix, on the shell's clock: the age shown counts from
+        /// here, so a receiver whose clock is off does not make every fix look old.
+        public var fixSeenAt: Date?
+        public init() {}
+    }
+
+    /// One tracked target.
+    public struct TargetView: Sendable, Equatable {
+        public var id: String
+        public var name: String
+        public var distanceM: Double
+        public var bearingDeg: Double
+        public var tier: Int
+        public var tierName: String
+        public var trend: Trend
+        public var etaS: Double?
+        public var arrived: Bool
+
+        public init(id: String, name: String, distanceM: Double, bearingDeg: Double, tier: Int, tierName: String,
+                    trend: Trend, etaS: Double? = nil, arrived: Bool = false) {
+            self.id = id
+            self.name = name
+            self.distanceM = distanceM
+            self.bearingDeg = bearingDeg
+            self.tier = tier
+            self.tierName = tierName
+            self.trend = trend
+            self.etaS = etaS
+            self.arrived = arrived
+        }
+    }
+
+    public var link: Link = .connecting
+    /// The socket path, for the footer.
+    public var socketPath: String
+    /// The shell's wall clock at the last update.
+    public var now: Date
+    public var gps = GPSView()
+    /// `hunt` or `roam`, from `STATUS`.
+    public var trackingMode: String?
+    public private(set) var targets: [String: TargetView] = [:]
+    /// The hottest tier level seen; the gauge's full scale. The default ladder's is 7
+    /// (`burning`); a longer ladder raises it when its hotter tiers are seen.
+    public private(set) var hottestTier = 7
+
+    /// Most targets kept (a roam can track hundreds; a screen shows a dozen).
+    public static let maximumTargets = 2000
+    /// Below this speed (m/s) the receiver counts as standing and the arrow shows compass
+    /// bearings: consumer receivers report ~1 m/s of speed while still, and their course then
+    /// wanders at random.
+    public static let movingSpeed = 1.5
+    /// Highest tier level accepted from the wire.
+    public static let maximumTier = 99
+
+    public init(socketPath: String, now: Date) {
+        self.socketPath = socketPath
+        self.now = now
+    }
+
+    // MARK: - What to show
+
+    /// The target shown large: the nearest one (in a hunt, the hunted targets are the tracked ones).
+    public var focus: TargetView? { sortedTargets.first }
+
+    /// The other targets, nearest first.
+    public var others: [TargetView] { Array(sortedTargets.dropFirst()) }
+
+    var sortedTargets: [TargetView] {
+        targets.values.sorted { ($0.distanceM, $0.name, $0.id) < ($1.distanceM, $1.name, $1.id) }
+    }
+
+    /// The course over ground while moving, else nil (the arrow then shows compass bearings).
+    public var course: Double? {
+        guard let speed = gps.speedMps, speed >= Self.movingSpeed else { return nil }
+        return gps.courseDeg
+    }
+
+    /// Seconds since the screen learnt of the last fix.
+    public var fixAge: Double? { gps.fixSeenAt.map { now.timeIntervalSince($0) } }
+
+    // MARK: - Updates
+
+    /// The daemon answered a `status`: its tracked set replaces ours (ETAs, which only events
+    /// carry, are kept for targets still tracked).
+    public mutating func apply(_ status: StatusReply) {
+        link = .connected
+        gps.state = Self.word(status.gps.state)
+        gps.gpsdLink = Self.word(status.gps.link)
+        if let f = status.gps.lastFix {
+            gps.mode = (0...3).contains(f.mode) ? f.mode : nil
+            gps.satellites = f.satellites.flatMap { (0...999).contains($0) ? $0 : nil }
+            gps.accuracyM = Self.nonNegative(f.accuracyM)
+            gps.speedMps = Self.nonNegative(f.speedMps)
+            gps.courseDeg = f.trackDeg.flatMap { $0.isFinite ? $0 : nil }
+            noteFix(at: f.time)
+        }
+        trackingMode = Self.word(status.tracking.mode)
+        var next: [String: TargetView] = [:]
+        for t in status.targets.prefix(Self.maximumTargets) {
+            guard var v = Self.view(t.target, distance: t.distanceM, bearing: t.bearingDeg, tier: t.tier,
+                                    tierName: t.tierName, trend: Trend(rawValue: t.trend) ?? .unknown) else { continue }
+            v.arrived = t.arrived
+            v.etaS = targets[v.id]?.etaS
+            next[v.id] = v
+            hottestTier = max(hottestTier, v.tier)
+        }
+        targets = next
+    }
+
+    /// An event arrived on the watch.
+    public mutating func apply(_ event: EventMessage) {
+        link = .connected
+        switch event {
+        case .proximity(let p):
+            guard var v = Self.view(p.target, distance: p.distanceM, bearing: p.bearingDeg, tier: p.tier,
+                                    tierName: p.tierName, trend: p.trend) else { return }
+            guard targets[v.id] != nil || targets.count < Self.maximumTargets else { return }
+            v.arrived = targets[v.id]?.arrived ?? false
+            v.etaS = p.etaS.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+            targets[v.id] = v
+            hottestTier = max(hottestTier, v.tier)
+            if let s = Self.nonNegative(p.speedMps) { gps.speedMps = s }
+            if let a = Self.nonNegative(p.accuracyM) { gps.accuracyM = a }
+            noteFix(at: p.time)
+        case .arrived(let p):
+            targets[p.target.id]?.arrived = true
+        case .departed(let p):
+            targets[p.target.id]?.arrived = false
+        case .gps(let g):
+            gps.state = g.state.rawValue
+        }
+    }
+
+    /// The connection to the daemon failed or closed: nothing it said still holds.
+    public mutating func lose(_ reason: String) {
+        link = .gone(DisplayWidth.printable(reason, maxCharacters: 120))
+        targets = [:]
+        gps = GPSView()
+        trackingMode = nil
+    }
+
+    private mutating func noteFix(at time: Date) {
+        if gps.fixTime != time {
+            gps.fixTime = time
+            gps.fixSeenAt = now
+        }
+    }
+
+    static func view(_ ref: TargetRef, distance: Double, bearing: Double, tier: Int, tierName: String,
+                     trend: Trend) -> TargetView? {
+        guard distance.isFinite, distance >= 0, bearing.isFinite else { return nil }
+        return TargetView(id: ref.id, name: DisplayWidth.printable(ref.name),
+                          distanceM: distance, bearingDeg: bearing,
+                          tier: max(0, min(maximumTier, tier)), tierName: word(tierName), trend: trend)
+    }
+
+    static func nonNegative(_ x: Double?) -> Double? { x.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } }
+
+    /// A short word from the wire (a state, a tier name), printable and bounded.
+    static func word(_ s: String) -> String { DisplayWidth.printable(s, maxCharacters: 24) }
+}

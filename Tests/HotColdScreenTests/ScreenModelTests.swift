@@ -1,0 +1,80 @@
+import Foundation
+import HotColdCore
+import HotColdProtocol
+import Testing
+@testable import HotColdScreen
+
+@Suite struct ScreenModelTests {
+    typealias F = ScreenFixtures
+
+    @Test func statusSetsTheTrackedSetAndEventsUpdateIt() {
+        var m = F.hunt()
+        #expect(m.focus?.name == "Big Banana")
+        #expect(m.focus?.etaS == 120)
+        #expect(m.others.map(\.name) == ["Giant Koala", "Big Prawn", "Big Pineapple"])
+        // A later status keeps the ETA (only events carry it) and drops targets no longer tracked.
+        m.apply(F.status([F.target("a", "Big Banana", 800, tier: 6, tierName: "hot")]))
+        #expect(m.focus?.distanceM == 800 && m.focus?.etaS == 120)
+        #expect(m.others.isEmpty)
+        let ref = TargetRef(id: "a", name: "Big Banana", kind: .bigThing)
+        m.apply(.arrived(PassageEvent(arrived: true, time: F.t0, target: ref, distanceM: 20)))
+        #expect(m.focus?.arrived == true)
+        #expect(ScreenRenderer.render(m, width: 40, height: 10, style: .plain).contains { $0.contains("ARRIVED") })
+        m.apply(.departed(PassageEvent(arrived: false, time: F.t0, target: ref, distanceM: 150)))
+        #expect(m.focus?.arrived == false)
+        m.apply(.gps(GPSEvent(time: F.t0, state: .lost)))
+        #expect(ScreenRenderer.render(m, width: 40, height: 10, style: .plain)[0].hasPrefix("GPS lost"))
+    }
+
+    @Test func theFixAgeCountsFromWhenTheScreenSawTheFix() {
+        var m = ScreenModel(socketPath: "/s", now: F.t0.addingTimeInterval(1000))
+        m.apply(F.status([]))
+        m.now = F.t0.addingTimeInterval(1004)
+        #expect(m.fixAge == 4)
+        // The same fix again does not reset the age; a new one does.
+        m.apply(F.status([]))
+        #expect(m.fixAge == 4)
+        m.apply(.proximity(ProximityEvent(time: F.t0.addingTimeInterval(1), target: TargetRef(id: "x", name: "X", kind: .point),
+                                          distanceM: 10, bearingDeg: 0, tier: 7, tierName: "burning", trend: .steady)))
+        #expect(m.fixAge == 0)
+    }
+
+    @Test func outOfRangeValuesStopAtTheModel() {
+        var m = ScreenModel(socketPath: "/s", now: F.t0)
+        let ref = TargetRef(id: "x", name: "X", kind: .point)
+        m.apply(.proximity(ProximityEvent(time: F.t0, target: ref, distanceM: 10, bearingDeg: 0, tier: 1_000_000,
+                                          tierName: "hot", trend: .steady, etaS: -5)))
+        #expect(m.focus?.tier == ScreenModel.maximumTier)
+        #expect(m.focus?.etaS == nil)
+        var s = F.status([F.target("y", "Y", 5, tier: 7, tierName: "burning")])
+        s.targets[0].distanceM = -1
+        m.apply(s)
+        #expect(m.focus == nil)
+        s.gps.lastFix?.mode = 42
+        s.gps.lastFix?.satellites = -3
+        m.apply(s)
+        #expect(m.gps.mode == nil && m.gps.satellites == nil)
+    }
+
+    @Test func losingTheDaemonForgetsWhatItSaid() {
+        var m = F.hunt()
+        m.lose("connection reset\u{1B}[2J")
+        #expect(m.link == .gone("connection reset\u{FFFD}[2J"))
+        #expect(m.focus == nil && m.gps.state == "unknown")
+        m.apply(F.status([F.target("a", "A", 5, tier: 7, tierName: "burning")]))
+        #expect(m.link == .connected && m.focus?.name == "A")
+    }
+
+    @Test func timesAndWidths() {
+        #expect(TimeText.eta(45) == "45 s")
+        #expect(TimeText.eta(61) == "2 min")
+        #expect(TimeText.eta(3600 + 5 * 60) == "1 h 05")
+        #expect(TimeText.eta(1e12) == ">99 h" && TimeText.eta(.nan) == "?")
+        #expect(TimeText.age(3.7) == "3s" && TimeText.age(125) == "2m" && TimeText.age(1e15) == ">99d")
+        #expect(DisplayWidth.of("Big") == 3)
+        #expect(DisplayWidth.of("大きい") == 6)
+        #expect(DisplayWidth.of("e\u{301}") == 1)
+        #expect(DisplayWidth.of("🍌") == 2)
+        #expect(DisplayWidth.of("\u{2764}\u{FE0F}") == 2)
+    }
+}
