@@ -13,6 +13,8 @@ import Testing
 /// on its socket, and on graceful shutdown stops its input, closes its clients and removes its
 /// socket file, then closes the log.
 @Suite struct DaemonCompositionTests {
+    static let executor = ThreadTaskExecutor(name: "daemon-under-test")
+
     @Test func assembledPartsRunAsServicesAndShutDownInOrder() async throws {
         let dir = try TemporaryDirectory("composition")
         defer { dir.remove() }
@@ -32,7 +34,9 @@ import Testing
         #expect(parts.places != nil, "the store opened")
         #expect(FileManager.default.fileExists(atPath: c.socket.path), "listening once assembled")
         let group = ServiceGroup(configuration: .init(services: daemon.services(parts).map { .init(service: $0) }, logger: logger))
-        let running = Task { try await group.run() }
+        // On a thread of its own: the parallel tests around this one may hold every thread of
+        // the cooperative pool for a long while.
+        let running = Task(executorPreference: Self.executor) { try await group.run() }
 
         // The checks block on sockets: run them on a thread of their own, so that they never
         // hold one of the few cooperative threads the services need (tests run in parallel).
