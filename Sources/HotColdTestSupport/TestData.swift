@@ -35,9 +35,11 @@ public enum Binaries {
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
-        // The test runner may live inside a bundle directory.
-        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("hotcold").path),
-              dir.path != "/" {
+        // The test runner may live inside a bundle directory; a benchmark build may hold only
+        // some of the programs.
+        while !["hotcold", "hotcoldd", "hotcold-mqtt"].contains(where: {
+            FileManager.default.fileExists(atPath: dir.appendingPathComponent($0).path)
+        }), dir.path != "/" {
             dir.deleteLastPathComponent()
         }
         return dir
