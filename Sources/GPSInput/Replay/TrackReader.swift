@@ -28,7 +28,7 @@ public final class TrackReader {
     private enum Decoder {
         case nmea(NMEAReader)
         case gpsdJSON(GPSDJSONReader)
-        case gpx(GPXReader)
+        case gpx(GPXTrackReader)
     }
 
     private let fd: Int32
@@ -61,7 +61,7 @@ public final class TrackReader {
         switch format {
         case .nmea: decoder = .nmea(NMEAReader(lines: lines))
         case .gpsdJSON: decoder = .gpsdJSON(GPSDJSONReader(lines: lines))
-        case .gpx: decoder = .gpx(GPXReader(lines: lines, path: path))
+        case .gpx: decoder = .gpx(GPXTrackReader(lines: lines, path: path))
         }
         self.fd = fd
         ok = true

@@ -1,0 +1,26 @@
+/// Where an ``XMLScanner`` gets its bytes: a file read in chunks (replay's `LineReader`), or a
+/// whole document already in memory (``XMLBytes``, the importers'). Called once per chunk, so
+/// the scanner's byte loop never goes through the protocol.
+public protocol XMLByteSource: AnyObject {
+    /// The next run of bytes, valid until the next call; nil at the end.
+    func nextChunk() throws -> UnsafeBufferPointer<UInt8>?
+}
+
+/// A document in memory, handed out as one chunk.
+public final class XMLBytes: XMLByteSource {
+    private let storage: UnsafeMutableBufferPointer<UInt8>
+    private var given = false
+
+    public init<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        storage = .allocate(capacity: bytes.count)
+        _ = storage.initialize(from: bytes)
+    }
+
+    deinit { storage.deallocate() }
+
+    public func nextChunk() -> UnsafeBufferPointer<UInt8>? {
+        guard !given else { return nil }
+        given = true
+        return UnsafeBufferPointer(storage)
+    }
+}
