@@ -11,9 +11,10 @@ public final class XMLBytes: XMLByteSource {
     private let storage: UnsafeMutableBufferPointer<UInt8>
     private var given = false
 
-    public init<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    /// Copies `bytes` (a raw buffer, so the copy is one memcpy, not a generic loop per byte).
+    public init(_ bytes: UnsafeRawBufferPointer) {
         storage = .allocate(capacity: bytes.count)
-        _ = storage.initialize(from: bytes)
+        if bytes.count > 0 { UnsafeMutableRawBufferPointer(storage).copyMemory(from: bytes) }
     }
 
     deinit { storage.deallocate() }

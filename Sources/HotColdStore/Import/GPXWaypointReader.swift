@@ -33,8 +33,9 @@ struct GPXWaypointReader {
     private(set) var sawGPXRoot = false
     private var current: GPXWaypoint?
     private var path: [Element] = []
-    /// In-scope `xmlns` declarations, innermost last (prefix empty for the default namespace).
-    private var bindings: [(prefix: [UInt8], uri: String)] = []
+    /// In-scope `xmlns` declarations, innermost last (prefix empty for the default namespace),
+    /// each with the extension its URI names (classified once, not per element).
+    private var bindings: [(prefix: [UInt8], namespace: Namespace)] = []
 
     /// Reads the whole document; a failure names line and column (1-based, in bytes).
     static func read(_ data: Data) throws(XMLScanner.Failure) -> GPXWaypointReader {
@@ -43,7 +44,8 @@ struct GPXWaypointReader {
             throw XMLScanner.Failure(line: bad.line, column: bad.column, message: "not valid UTF-8 (GPX is read as UTF-8)")
         }
         var reader = GPXWaypointReader()
-        let scanner = XMLScanner(source: XMLBytes(data), maximumTextLength: maximumTextLength, longText: .fail)
+        let scanner = XMLScanner(source: data.withUnsafeBytes { XMLBytes($0) },
+                                 maximumTextLength: maximumTextLength, longText: .fail)
         do {
             while let event = try scanner.next() {
                 switch event {
@@ -69,10 +71,10 @@ struct GPXWaypointReader {
         var declared = 0
         try scanner.forEachAttribute { qualified, value in
             if qualified.elementsEqual("xmlns".utf8) {
-                bindings.append(([], String(decoding: value, as: UTF8.self)))
+                bindings.append(([], Self.namespace(uri: value)))
                 declared += 1
             } else if qualified.starts(with: "xmlns:".utf8) {
-                bindings.append((Array(qualified.dropFirst(6)), String(decoding: value, as: UTF8.self)))
+                bindings.append((Array(qualified.dropFirst(6)), Self.namespace(uri: value)))
                 declared += 1
             } else {
                 attributes[String(decoding: XMLScanner.local(qualified), as: UTF8.self)] = String(decoding: value, as: UTF8.self)
@@ -141,11 +143,7 @@ struct GPXWaypointReader {
     /// Which extension a tag belongs to: by its namespace URI, else by its prefix.
     private func namespace(of qualified: ArraySlice<UInt8>) -> Namespace {
         let prefix = qualified.firstIndex(of: 0x3A).map { Array(qualified[..<$0]) } ?? []
-        if let uri = bindings.last(where: { $0.prefix == prefix })?.uri.lowercased() {
-            if uri.contains("groundspeak") { return .groundspeak }
-            if uri.contains("gsak") { return .gsak }
-            if uri.contains("hotcold") { return .hotcold }
-        }
+        if let bound = bindings.last(where: { $0.prefix == prefix })?.namespace, bound != .other { return bound }
         switch String(decoding: prefix, as: UTF8.self).lowercased() {
         case "groundspeak": return .groundspeak
         case "gsak": return .gsak
@@ -154,9 +152,19 @@ struct GPXWaypointReader {
         }
     }
 
+    /// The extension a namespace URI belongs to (Groundspeak's `cache/1/0/1`, GSAK's, ours).
+    private static func namespace(uri: [UInt8]) -> Namespace {
+        let u = String(decoding: uri, as: UTF8.self).lowercased()
+        if u.contains("groundspeak") { return .groundspeak }
+        if u.contains("gsak") { return .gsak }
+        if u.contains("hotcold") { return .hotcold }
+        return .other
+    }
+
     /// Line and column (1-based, in bytes) of the first byte that is not valid UTF-8, or nil.
     static func firstInvalidUTF8(in data: Data) -> (line: Int, column: Int)? {
-        if String(validating: data, as: UTF8.self) != nil { return nil }
+        // The contiguous-buffer check is fast; the scalar walk only runs to say where.
+        if data.withUnsafeBytes({ String(validating: $0.bindMemory(to: UInt8.self), as: UTF8.self) }) != nil { return nil }
         var line = 1, column = 1
         var decoder = UTF8()
         var bytes = data.makeIterator()
