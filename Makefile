@@ -3,6 +3,8 @@
 #   make                      # release build of hotcoldd, hotcold and hotcold-sync
 #   sudo make install         # into /usr/local (PREFIX), or a staging root with DESTDIR=
 #   make install DESTDIR=/tmp/stage CONFIG=debug   # install already-built debug binaries
+#   make completions          # bash, zsh and fish completions from the built hotcold, into .build/completions
+#   make man                  # regenerate the committed man pages (man/*.1) after changing a command's help
 #
 # `install` never builds (it would fight a running `swift test` for .build): build first.
 # Unit files name $(PREFIX) paths: they are written with /usr/local and rewritten on install.
@@ -19,12 +21,17 @@ SYSUSERSDIR = $(PREFIX)/lib/sysusers.d
 CONFDIR     = $(PREFIX)/etc/hotcold
 DATADIR     = $(PREFIX)/share/hotcold
 DOCDIR      = $(PREFIX)/share/doc/hotcold
+MANDIR      = $(PREFIX)/share/man/man1
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  = $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR = $(PREFIX)/share/fish/vendor_completions.d
+COMPDIR_SRC = .build/completions
 
 PROGRAMS = hotcoldd hotcold hotcold-sync hotcold-mqtt
 UNITS    = hotcoldd.service hotcoldd.socket hotcold-sync.service hotcold-mqtt.service
 CONFIGS  = hotcoldd.toml hotcold-mqtt.toml
 
-.PHONY: all build install uninstall test
+.PHONY: all build install uninstall test completions man
 
 all: build
 
@@ -37,6 +44,16 @@ build:
 test:
 	./scripts/test
 
+# Completions come from the built binary itself (ArgumentParser writes them), so they always
+# match it; `install` makes them the same way.
+completions:
+	for s in bash zsh fish; do ./scripts/make-completions "$(BINDIR_SRC)/hotcold" $$s "$(COMPDIR_SRC)/hotcold.$$s"; done
+
+# The man pages are committed (a test checks them against the binaries' help); this rebuilds
+# them with ArgumentParser's manual generator, which compiles a plugin tool on first use.
+man:
+	./scripts/regen-man
+
 install:
 	@for p in $(PROGRAMS); do \
 	    if [ ! -x "$(BINDIR_SRC)/$$p" ]; then \
@@ -44,7 +61,8 @@ install:
 	    fi; \
 	done
 	install -d -m 0755 "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(SYSUSERSDIR)" \
-	    "$(DESTDIR)$(CONFDIR)" "$(DESTDIR)$(DATADIR)" "$(DESTDIR)$(DOCDIR)"
+	    "$(DESTDIR)$(CONFDIR)" "$(DESTDIR)$(DATADIR)" "$(DESTDIR)$(DOCDIR)" "$(DESTDIR)$(MANDIR)" \
+	    "$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"
 	for p in $(PROGRAMS); do install -m 0755 "$(BINDIR_SRC)/$$p" "$(DESTDIR)$(BINDIR)/$$p"; done
 	for u in $(UNITS); do \
 	    sed 's|/usr/local/|$(PREFIX)/|g' "systemd/$$u" > "$(DESTDIR)$(UNITDIR)/$$u.tmp" && \
@@ -65,6 +83,10 @@ install:
 	    (cd data && find . -type d) | while read -r d; do install -d -m 0755 "$(DESTDIR)$(DATADIR)/$$d"; done; \
 	    (cd data && find . -type f) | while read -r f; do install -m 0644 "data/$$f" "$(DESTDIR)$(DATADIR)/$$f"; done; \
 	fi
+	for m in man/*.1; do install -m 0644 "$$m" "$(DESTDIR)$(MANDIR)/$${m#man/}"; done
+	./scripts/make-completions "$(BINDIR_SRC)/hotcold" bash "$(DESTDIR)$(BASHCOMPDIR)/hotcold"
+	./scripts/make-completions "$(BINDIR_SRC)/hotcold" zsh "$(DESTDIR)$(ZSHCOMPDIR)/_hotcold"
+	./scripts/make-completions "$(BINDIR_SRC)/hotcold" fish "$(DESTDIR)$(FISHCOMPDIR)/hotcold.fish"
 	for d in README.md PROTOCOL.md; do [ ! -f "$$d" ] || install -m 0644 "$$d" "$(DESTDIR)$(DOCDIR)/$$d"; done
 	@# On the live system (no DESTDIR) create the hotcold group now rather than at next boot.
 	@if [ -z "$(DESTDIR)" ] && command -v systemd-sysusers >/dev/null 2>&1; then \
@@ -77,5 +99,7 @@ uninstall:
 	for p in $(PROGRAMS); do rm -f "$(DESTDIR)$(BINDIR)/$$p"; done
 	for u in $(UNITS); do rm -f "$(DESTDIR)$(UNITDIR)/$$u"; done
 	rm -f "$(DESTDIR)$(SYSUSERSDIR)/hotcold.conf"
+	for m in man/*.1; do rm -f "$(DESTDIR)$(MANDIR)/$${m#man/}"; done
+	rm -f "$(DESTDIR)$(BASHCOMPDIR)/hotcold" "$(DESTDIR)$(ZSHCOMPDIR)/_hotcold" "$(DESTDIR)$(FISHCOMPDIR)/hotcold.fish"
 	rm -rf "$(DESTDIR)$(DATADIR)" "$(DESTDIR)$(DOCDIR)"
 	@echo "make uninstall: left $(DESTDIR)$(CONFDIR) in place"

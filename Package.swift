@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "HotColdSyncProtocol", dependencies: ["HotColdStore"]),
         // The Big Things web API: HTTP client (FoundationNetworking), outbox delivery, catalogue sync,
         // over the database file or over the daemon's socket.
-        .target(name: "HotColdSync", dependencies: ["HotColdCore", "HotColdStore", "HotColdConfig", "HotColdSyncProtocol"]),
+        .target(name: "HotColdSync", dependencies: ["HotColdCore", "HotColdProtocol", "HotColdStore", "HotColdConfig", "HotColdSyncProtocol"]),
         // The daemon shell: socket server, JSON log, systemd integration, wiring.
         .target(
             name: "HotColdDaemon",
@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "HotColdMQTT",
             dependencies: [
-                "HotColdCore", "HotColdConfig", "CMosquitto",
+                "HotColdCore", "HotColdProtocol", "HotColdConfig", "CMosquitto",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]),
         .executableTarget(
@@ -88,13 +88,15 @@ let package = Package(
             dependencies: [
                 "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // Only to read SQLite's result code when the database refuses (ExitStatus).
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         // The web sync service: the outbox and the catalogue through the daemon's socket, the
         // network on its own (the daemon links no HTTP or TLS).
         .executableTarget(
             name: "hotcold-sync",
             dependencies: [
-                "HotColdSync", "HotColdConfig",
+                "HotColdSync", "HotColdConfig", "HotColdCore", "HotColdProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Prints throughput figures; not a test (machines are shared and noisy).
@@ -113,7 +115,10 @@ let package = Package(
         .testTarget(name: "HotColdConfigTests", dependencies: ["HotColdTestSupport", "HotColdConfig"]),
         .testTarget(name: "HotColdStoreTests", dependencies: ["HotColdTestSupport", "HotColdStore", "HotColdCore"]),
         .testTarget(name: "HotColdSyncTests", dependencies: ["HotColdTestSupport", "HotColdSync", "HotColdSyncProtocol", "HotColdStore", "HotColdCore", "HotColdConfig"]),
-        .testTarget(name: "HotColdDaemonTests", dependencies: ["HotColdTestSupport", "HotColdDaemon", "HotColdCore", "HotColdStore"]),
+        .testTarget(name: "HotColdDaemonTests", dependencies: [
+            "HotColdTestSupport", "HotColdDaemon", "HotColdCore", "HotColdProtocol", "HotColdStore", "HotColdConfig",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "HotColdMQTTTests", dependencies: ["HotColdTestSupport", "HotColdMQTT", "HotColdCore"]),
         // Runs the built executables as subprocesses against real files, gpsd and sockets.
         .testTarget(name: "EndToEndTests", dependencies: ["HotColdCore", "HotColdStore", "HotColdTestSupport"]),

@@ -7,8 +7,9 @@ import HotColdStore
 import Logging
 import ServiceLifecycle
 
-/// `hotcoldd`: gpsd in, events out. Builds the parts, runs them as services, and takes them
-/// down in order on SIGTERM/SIGINT.
+/// `hotcoldd`: gpsd in, events out. Builds the parts (``assemble()``), runs them as services
+/// of one `ServiceGroup` (``services(_:)``), which takes them down in reverse order on
+/// SIGTERM/SIGINT: reload and heartbeat, gpsd input, the socket's clients, the log.
 ///
 /// ```swift
 /// let config = try Daemon.loadConfiguration(path: "/usr/local/etc/hotcold/hotcoldd.toml", overrides: flags)
@@ -44,13 +45,83 @@ public final class Daemon: Sendable {
         try await group.run()
     }
 
+    /// Builds everything and runs it until graceful shutdown (this is the one service of the
+    /// signal-handling group, so a stop that arrives while starting is never lost).
     func serve() async throws {
-        let config = current.withLock { $0 }
-        let notifier = SystemdNotifier()
+        let parts = try assemble()
+        let group = ServiceGroup(configuration: .init(services: services(parts).map { .init(service: $0) }, logger: logger))
+        try await group.run()
+    }
 
-        // Storage: optional at run time. A database that cannot be opened is reported and the
-        // daemon tracks what the configuration names without it.
-        var opened: StoreTargetResolver? = nil
+    /// The services that run `parts`, in start order (they stop in reverse).
+    public func services(_ parts: DaemonParts) -> [any Service] {
+        let config = current.withLock { $0 }
+        let reload: @Sendable () -> Void = { [self] in
+            _ = parts.notifier.reloading()
+            _ = parts.outputs.log?.reopen()
+            self.reloadConfiguration(parts)
+            _ = parts.notifier.ready(status: parts.host.summary())
+        }
+        let tracking = parts.host.trackingDescription
+        let startLine = "hotcoldd \(ProtocolVersion.release): gpsd \(config.gpsd.host):\(config.gpsd.port), socket \(parts.server.path ?? "?"), log \(config.log.path); \(tracking.modeName) with \(parts.targetCount) targets"
+        return [
+            EventOutputService(outputs: parts.outputs),
+            SocketService(server: parts.server),
+            GPSDReadingService(gpsd: parts.gpsd, host: parts.host, notifier: parts.notifier, logger: logger, startLine: startLine),
+            HeartbeatService(host: parts.host, notifier: parts.notifier),
+            ReloadService(reload: reload),
+        ]
+    }
+
+    /// Opens the store, the log and the socket (listening), and wires the engine's host and
+    /// the command handlers; gpsd is not read until the services run.
+    public func assemble() throws -> DaemonParts {
+        let config = current.withLock { $0 }
+        let places = openStore(config)
+        let (targets, description) = initialTargets(config, places: places)
+
+        try? FileManager.default.createDirectory(
+            atPath: (config.log.path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let log = EventLog(path: config.log.path, logger: logger)
+        let sequence = EventSequence(path: Self.sequencePath(database: config.store.database),
+                                     logFloor: EventLogReader().lastSequence(path: config.log.path) ?? 0,
+                                     logger: logger)
+        let restored = restoredArrivals(places)
+        let server = try openSocket(config.socket)
+        let outputs = EventPublisher(socket: server, log: log, sequence: sequence, logger: logger)
+        let host = EngineHost(
+            engine: ProximityEngine(targets: targets, mode: description.mode, config: config.engine),
+            tracking: description, sink: outputs, places: places,
+            arrivalUser: CurrentUser.name, restored: restored, logger: logger)
+        // The web API is not the daemon's business (no HTTP, no TLS, no token here): the
+        // separate hotcold-sync process delivers the outbox through the socket's `sync`
+        // command, woken by the QUEUED events this announcer sends when something is queued.
+        let announcer = places.map { OutboxAnnouncer(store: $0.store, sink: outputs) }
+        let configPath = self.configPath
+        let commands = DaemonCommands(
+            host: host, server: server,
+            authorisation: authorisation(config.socket),
+            store: places?.store,
+            storeChanged: { announcer?.storeChanged() },
+            // Uploads are staged beside the database (the daemon's private state directory).
+            stagingDirectory: places == nil ? nil
+                : URL(fileURLWithPath: config.store.database).deletingLastPathComponent().appendingPathComponent("uploads").path,
+            logger: logger,
+            status: { [database = places != nil ? config.store.database : nil] in
+                DaemonCommands.StatusExtras(logStatus: outputs.log?.status, configPath: configPath, database: database)
+            })
+        let router = SyncCommandRouter(
+            inner: commands, server: server, store: places?.store, announcer: announcer,
+            authorisation: authorisation(config.socket), logger: logger)
+        try server.start(handler: router)
+        return DaemonParts(places: places, server: server, outputs: outputs, host: host, commands: commands,
+                           router: router, gpsd: GPSDSource(host: config.gpsd.host, port: config.gpsd.port),
+                           notifier: SystemdNotifier(), targetCount: targets.count)
+    }
+
+    /// Storage is optional at run time: a database that cannot be opened is reported and the
+    /// daemon tracks what the configuration names without it.
+    private func openStore(_ config: Configuration) -> StorePlaceRecords? {
         do {
             try FileManager.default.createDirectory(
                 atPath: (config.store.database as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -62,90 +133,33 @@ public final class Daemon: Sendable {
             } else if try store.targets(filter: TargetFilter(kinds: [.bigThing])).isEmpty {
                 _ = try store.importFile(at: URL(fileURLWithPath: config.store.catalogue), strict: false, user: CurrentUser.name)
             }
-            opened = StoreTargetResolver(store: store)
+            return StorePlaceRecords(store: store)
         } catch {
             logger.error("cannot open the database \(config.store.database): \(error); running without it")
+            return nil
         }
+    }
 
-        let resolver = opened
-        let (targets, mode, description) = initialTargets(config, resolver: resolver)
-
-        try? FileManager.default.createDirectory(
-            atPath: (config.log.path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let log = EventLog(path: config.log.path, logger: logger)
-        let sequence = EventSequence(path: Self.sequencePath(database: config.store.database),
-                                     logFloor: EventLogReader().lastSequence(path: config.log.path) ?? 0,
-                                     logger: logger)
-        let restored = restoredArrivals(resolver)
-
+    /// The socket systemd passed (socket activation), else our own at the configured path.
+    private func openSocket(_ c: Configuration.Socket) throws -> SocketServer {
         let endpoint: SocketEndpoint
         if let activated = try SocketActivation.listenFDs().first {
             endpoint = .adopted(fd: activated.fd)
             logger.info("using the socket passed by systemd (fd \(activated.fd))")
         } else {
-            endpoint = .path(config.socket.path, mode: UInt32(config.socket.mode))
+            endpoint = .path(c.path, mode: UInt32(c.mode))
         }
-        var socketOptions = SocketServerOptions()
-        socketOptions.logger = logger
-        socketOptions.maxClients = config.socket.maxClients
-        socketOptions.maxClientsPerUser = config.socket.maxClientsPerUser
-        socketOptions.writeBurst = config.socket.writeBurst
-        socketOptions.writesPerSecond = config.socket.writesPerSecond
-        let server = try SocketServer(endpoint: endpoint, options: socketOptions)
-        if server.counters.maxClients < config.socket.maxClients {
-            logger.warning("socket: at most \(server.counters.maxClients) clients, not \(config.socket.maxClients): the open-file limit (LimitNOFILE=) leaves no more room")
+        var options = SocketServerOptions()
+        options.logger = logger
+        options.maxClients = c.maxClients
+        options.maxClientsPerUser = c.maxClientsPerUser
+        options.writeBurst = c.writeBurst
+        options.writesPerSecond = c.writesPerSecond
+        let server = try SocketServer(endpoint: endpoint, options: options)
+        if server.counters.maxClients < c.maxClients {
+            logger.warning("socket: at most \(server.counters.maxClients) clients, not \(c.maxClients): the open-file limit (LimitNOFILE=) leaves no more room")
         }
-        let outputs = EventPublisher(socket: server, log: log, sequence: sequence, logger: logger)
-        let host = EngineHost(
-            engine: ProximityEngine(targets: targets, mode: mode, config: config.engine),
-            tracking: description, sink: outputs, resolver: resolver,
-            arrivalUser: CurrentUser.name, restored: restored, logger: logger)
-        // The web API is not the daemon's business (no HTTP, no TLS, no token here): the
-        // separate hotcold-sync process delivers the outbox through the socket's `sync`
-        // command, woken by the QUEUED events this announcer sends when something is queued.
-        let announcer = resolver.map { OutboxAnnouncer(store: $0.store, server: server) }
-        let configPath = self.configPath
-        let commands = DaemonCommands(
-            host: host, server: server,
-            authorisation: authorisation(config.socket),
-            store: resolver?.store,
-            storeChanged: { announcer?.storeChanged() },
-            // Uploads are staged beside the database (the daemon's private state directory).
-            stagingDirectory: resolver == nil ? nil
-                : URL(fileURLWithPath: config.store.database).deletingLastPathComponent().appendingPathComponent("uploads").path,
-            logger: logger,
-            status: { [database = resolver != nil ? config.store.database : nil] in
-                DaemonCommands.StatusExtras(logStatus: outputs.log?.status, configPath: configPath, database: database)
-            })
-        let router = SyncCommandRouter(
-            inner: commands, server: server, store: resolver?.store, announcer: announcer,
-            authorisation: authorisation(config.socket), logger: logger)
-        try server.start(handler: router)
-
-        let gpsd = GPSDSource(host: config.gpsd.host, port: config.gpsd.port)
-        gpsd.start { input in host.handle(input) }
-        logger.info("hotcoldd \(ProtocolVersion.release): gpsd \(config.gpsd.host):\(config.gpsd.port), socket \(server.path ?? "?"), log \(config.log.path); \(description.mode) with \(targets.count) targets")
-        _ = notifier.ready(status: host.summary())
-
-        let reload: @Sendable () -> Void = { [self] in
-            _ = notifier.reloading()
-            _ = outputs.log?.reopen()
-            self.reloadConfiguration(host: host, commands: commands, router: router, outputs: outputs, resolver: resolver)
-            _ = notifier.ready(status: host.summary())
-        }
-        // All end at graceful shutdown (they inherit the group's shutdown context).
-        await withTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try? await HeartbeatService(host: host, notifier: notifier).run() }
-            tasks.addTask { try? await ReloadService(reload: reload).run() }
-        }
-
-        // Shutting down: say so, stop input, flush and close clients, remove our socket file.
-        _ = notifier.stopping()
-        logger.info("stopping")
-        gpsd.stop()
-        host.stop()
-        server.shutdown()
-        outputs.log?.close()
+        return server
     }
 
     /// Event sequence numbers are reserved in the state directory, beside the database: not
@@ -156,10 +170,10 @@ public final class Daemon: Sendable {
 
     /// The stored places the device was at when the daemon last stopped (visits whose
     /// departure was never seen): no second ARRIVED for them.
-    private func restoredArrivals(_ resolver: StoreTargetResolver?) -> Set<String> {
-        guard let resolver else { return [] }
+    private func restoredArrivals(_ places: StorePlaceRecords?) -> Set<String> {
+        guard let places else { return [] }
         do {
-            let ids = try resolver.openArrivals(user: CurrentUser.name)
+            let ids = try places.openArrivals(user: CurrentUser.name)
             if !ids.isEmpty { logger.info("restored: at \(ids.sorted().joined(separator: ", ")) (arrived before the restart, not departed)") }
             return ids
         } catch {
@@ -187,37 +201,36 @@ public final class Daemon: Sendable {
         return s
     }
 
-    private func initialTargets(_ c: Configuration, resolver: StoreTargetResolver?)
-        -> ([Target], TrackingMode, EngineHost.TrackingDescription) {
+    private func initialTargets(_ c: Configuration, places: StorePlaceRecords?)
+        -> ([Target], EngineHost.TrackingDescription) {
         switch c.tracking.mode {
         case .hunt:
             var targets: [Target] = []
             for (i, spec) in c.tracking.targets.enumerated() {
                 do {
-                    targets.append(try TargetSpec.parse(spec, index: i + 1, resolver: resolver))
+                    targets.append(try TargetSpec.parse(spec, index: i + 1, places: places))
                 } catch {
                     logger.error("hunt target \"\(spec)\" skipped: \(error)")
                 }
             }
-            return (targets, .hunt, .init(mode: "hunt", radius: nil, filter: nil))
+            return (targets, .hunt)
         case .roam:
             var targets: [Target] = []
-            if let resolver {
+            if let places {
                 do {
-                    targets = try resolver.roamTargets(RoamFilter(kinds: c.tracking.roamKinds, user: CurrentUser.name))
+                    targets = try places.roamTargets(RoamFilter(kinds: c.tracking.roamKinds.map { TargetKind($0) }, user: CurrentUser.name))
                 } catch {
                     logger.error("cannot load places to roam among: \(error)")
                 }
             }
-            return (targets, .roam(radius: c.tracking.roamRadius),
-                    .init(mode: "roam", radius: c.tracking.roamRadius, filter: c.tracking.roamKinds.joined(separator: ",")))
+            return (targets, .init(mode: .roam(radius: c.tracking.roamRadius), filter: c.tracking.roamKinds.joined(separator: ",")))
         }
     }
 
     /// SIGHUP: a good file replaces what can change live (engine tuning, tracking, who may
     /// write, the log path); a bad one is reported and the running configuration kept.
-    private func reloadConfiguration(host: EngineHost, commands: DaemonCommands, router: SyncCommandRouter, outputs: EventPublisher,
-                                     resolver: StoreTargetResolver?) {
+    private func reloadConfiguration(_ parts: DaemonParts) {
+        let (host, commands, router, outputs, places) = (parts.host, parts.commands, parts.router, parts.outputs, parts.places)
         guard let configPath else { return }
         let fresh: Configuration
         do {
@@ -240,8 +253,8 @@ public final class Daemon: Sendable {
             outputs.log = EventLog(path: fresh.log.path, logger: logger)
         }
         if fresh.tracking != old.tracking {
-            let (targets, mode, description) = initialTargets(fresh, resolver: resolver)
-            host.retarget(targets, mode: mode, description: description)
+            let (targets, description) = initialTargets(fresh, places: places)
+            host.retarget(targets, tracking: description)
         }
         var restartOnly = fresh.socket
         restartOnly.allowedUsers = old.socket.allowedUsers

@@ -122,19 +122,3 @@ public enum SyncResult {
         }
     }
 }
-
-/// The `QUEUED` event: the daemon queued something for the web API (a rating, a submission).
-/// `hotcold-sync` watches for it to deliver within seconds instead of at its next interval.
-///
-/// ```json
-/// {"class":"QUEUED","time":"2026-11-23T19:00:00.000Z","pending":1}
-/// ```
-public struct OutboxEvent: Codable, Sendable, Equatable {
-    public var `class` = "QUEUED"
-    public var time: String
-    public var pending: Int
-    public init(time: String, pending: Int) {
-        self.time = time
-        self.pending = pending
-    }
-}

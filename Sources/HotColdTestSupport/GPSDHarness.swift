@@ -32,9 +32,9 @@ public final class GPSDHarness: @unchecked Sendable {
     public let udpPort: UInt16?
     /// The spawned process (a `/bin/sh` watching gpsd or gpsfake); also the process-group id.
     public let pid: pid_t
-    /// `CLOCK_MONOTONIC` nanoseconds just before the process was spawned: "gpsd coming back"
+    /// Just before the process was spawned: "gpsd coming back"
     /// in reconnect measurements (it includes gpsd's own start-up).
-    public let spawnedAt: UInt64
+    public let spawnedAt: ContinuousClock.Instant
     /// The command line, for messages.
     public let commandLine: [String]
     /// gpsd's (or gpsfake's) stdout and stderr.
@@ -86,9 +86,7 @@ public final class GPSDHarness: @unchecked Sendable {
         self.commandLine = arguments
         self.outputPath = FileManager.default.temporaryDirectory
             .appendingPathComponent("hotcold-gpsd-\(port)-\(UUID().uuidString.prefix(6)).log").path
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        self.spawnedAt = UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+        self.spawnedAt = ContinuousClock.now
         (self.pid, self.lifeline) = try Self.spawn(arguments, output: outputPath)
         self.sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
     }

@@ -2,6 +2,8 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import HotColdConfig
+import HotColdCore
+import HotColdProtocol
 import HotColdSync
 
 /// `hotcold-sync`: the Big Things web sync as its own process. Thin: reads the configuration
@@ -68,9 +70,16 @@ struct HotColdSyncCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data(("hotcold-sync: " + line + "\n").utf8))
         }
         let loop: SyncLoop
+        // Created before the loop so that each sync's report reaches the daemon's `status`;
+        // it wakes the loop (set below) when something is queued.
+        let nudge = NudgeTarget()
+        let watcher = OutboxWatcher(socketPath: socketPath, log: log) { nudge.fire() }
         do {
             guard let l = try SyncLoop.fromConfiguration(apiConfig, store: store, token: token, timeout: timeout,
-                                                         onReport: { log($0.summary.replacingOccurrences(of: "\n", with: "; ")) })
+                                                         onReport: { report in
+                                                             log(report.summary.replacingOccurrences(of: "\n", with: "; "))
+                                                             watcher.report(Self.serviceReport(report))
+                                                         })
             else {
                 log("no web API is configured: set [api] base_url in \(config ?? Self.installedConfig) or give --api URL")
                 throw ExitCode(78)
@@ -87,7 +96,9 @@ struct HotColdSyncCommand: AsyncParsableCommand {
             return
         }
         log("syncing \(loop.syncer.client.baseURL.absoluteString) through \(socketPath) every \(Int(loop.interval)) s")
-        let watcher = OutboxWatcher(socketPath: socketPath, log: log) { loop.nudge() }
+        nudge.set { loop.nudge() }
+        watcher.report(ReportRequest(service: "hotcold-sync", state: "starting",
+                                     detail: "every \(Int(loop.interval)) s to \(loop.syncer.client.baseURL.host ?? "?")"))
         watcher.start()
         let task = Task { await loop.run() }
         let signals = Self.stopOnSignals { task.cancel() }
@@ -95,6 +106,18 @@ struct HotColdSyncCommand: AsyncParsableCommand {
         watcher.stop()
         signals.forEach { $0.cancel() }
         log("stopped")
+    }
+
+    /// What `hotcold status` shows for this service after a sync.
+    static func serviceReport(_ r: SyncReport) -> ReportRequest {
+        let detail: String
+        if let problem = r.unreachable {
+            detail = problem
+        } else {
+            detail = "synced at \(ISO8601.format(Date())): \(r.delivered.count) delivered, \(r.failed.count) refused"
+        }
+        return ReportRequest(service: "hotcold-sync", state: r.unreachable == nil ? "idle" : "error", pending: max(0, r.pending),
+                             detail: String(detail.prefix(Limits.nameLength)))
     }
 
     func loadConfiguration() throws -> Configuration {
@@ -146,4 +169,12 @@ enum Credentials {
         }
         return token
     }
+}
+
+/// The sync loop's nudge, known only once the loop exists (the watcher is made first).
+final class NudgeTarget: @unchecked Sendable {
+    private let lock = NSLock()
+    private var action: (@Sendable () -> Void)?
+    func set(_ a: @escaping @Sendable () -> Void) { lock.lock(); action = a; lock.unlock() }
+    func fire() { lock.lock(); let a = action; lock.unlock(); a?() }
 }

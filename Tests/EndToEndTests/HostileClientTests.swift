@@ -198,7 +198,7 @@ struct HostileClientTests {
         #expect(try rig.tracksOn(after: before))
     }
 
-    @Test func renamingAnotherUsersLocationIsRefused() throws {
+    @Test func renamingOrDeletingAnotherUsersLocationIsRefused() throws {
         let (owner, intruder) = try twoUsers()
         let rig = try Rig(allowed: [owner.name, intruder.name], extra: "", track: track, users: [owner, intruder])
         defer { rig.stop() }
@@ -211,6 +211,17 @@ struct HostileClientTests {
         #expect(message.contains("added by \(owner.name), not \(intruder.name)"), "\(message)")
         let renamed = try ask(rig, owner, [#"{"cmd":"store","op":"rename","id":"\#(id)","name":"Base camp"}"#])
         #expect((renamed.first?["result"] as? [String: Any])?["name"] as? String == "Base camp")
+        // Deleting follows the same rule; and a place someone else has records of stays.
+        let noDelete = try ask(rig, intruder, [#"{"cmd":"store","op":"delete","id":"\#(id)"}"#])
+        #expect(noDelete.first?["code"] as? String == "not_allowed", "\(noDelete)")
+        _ = try ask(rig, intruder, [#"{"cmd":"store","op":"fav","id":"\#(id)"}"#])
+        let inUse = try ask(rig, owner, [#"{"cmd":"store","op":"delete","id":"\#(id)"}"#])
+        #expect(inUse.first?["code"] as? String == "not_allowed", "\(inUse)")
+        _ = try ask(rig, intruder, [#"{"cmd":"store","op":"unfav","id":"\#(id)"}"#])
+        let deleted = try ask(rig, owner, [#"{"cmd":"store","op":"delete","id":"\#(id)"}"#])
+        #expect((deleted.first?["result"] as? [String: Any])?["name"] as? String == "Base camp", "\(deleted)")
+        let gone = try ask(rig, owner, [#"{"cmd":"place","id":"\#(id)"}"#])
+        #expect(gone.first?["code"] as? String == "not_found", "\(gone)")
         #expect(try rig.tracksOn(after: before))
     }
 

@@ -116,10 +116,7 @@ import Glibc
         #expect(events.contains { $0.class == "ARRIVED" }, "\(events.map(\.line))")
     }
 
-    // Passed on the gpsd branch; after merging the event pipeline the daemon counts every true
-    // fix after the 2099 one as out of order (38 of them), although the engine alone recovers
-    // from the same times (HotColdCoreTests/ClockJumpTests). Open: found at the last merge.
-    @Test(.disabled("daemon path keeps true fixes out of order after a 2099 fix since the pipeline merge; see ClockJumpTests"))
+    @Test
     func farFutureAndFarPastTimesDoNotStopTheTrueFixes() throws {
         let rig = try Rig()
         defer { rig.stop() }

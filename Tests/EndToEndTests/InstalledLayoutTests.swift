@@ -116,6 +116,9 @@ struct InstalledLayoutTests {
         // "Added Camp as ID."
         let campID = try #require(added.split(separator: " ").last.map { String($0.dropLast(2)) }, "\(added)")
         _ = try ok(["rename", campID, "Base camp"])
+        let spare = try ok(["add", "Spare", "--at=-30.26,153.10"])
+        let spareID = try #require(spare.split(separator: " ").last.map { String($0.dropLast(2)) }, "\(spare)")
+        #expect(try ok(["delete", spareID]).contains("Deleted \(spareID) (Spare)"))
         _ = try ok(["observe", "bird", "Kookaburra", "on the fence", "--at=-30.27,153.13"])
         _ = try ok(["unfav", banana])
         let visits = try ok(["visits", "--json"])

@@ -92,9 +92,27 @@ struct MQTTBridgeTests {
         usleep(1_000_000)
         #expect(lateEvents.messages.isEmpty)
         lateEvents.stop()
+        // The bridge reports to the daemon: `hotcold status` shows it with the last number the
+        // broker acknowledged (the last event of the drive).
+        let lastSeq = try #require(log.last.flatMap(seq))
+        func status() throws -> String {
+            try Subprocess.run(Binaries.url("hotcold"), ["status", "--socket", dir.path("hc.sock")]).stdout
+        }
+        var shown = ""
+        for _ in 0..<50 where !shown.contains("hotcold-mqtt: connected, acked seq \(lastSeq), 0 pending") {
+            usleep(200_000)
+            shown = try status()
+        }
+        #expect(shown.contains("hotcold-mqtt: connected, acked seq \(lastSeq), 0 pending (broker 127.0.0.1:\(broker.port), layout hotcold)"), "\(shown)")
         // A clean stop says offline, retained for whoever asks later.
         bridge.stop()
         #expect(bridge.process.terminationStatus == 0)
+        // …and the daemon shows the bridge gone with what it said last.
+        for _ in 0..<50 where !shown.contains("hotcold-mqtt: GONE") {
+            usleep(100_000)
+            shown = try status()
+        }
+        #expect(shown.contains("hotcold-mqtt: GONE (its connection closed; last said connected), acked seq \(lastSeq)"), "\(shown)")
         _ = late.wait { m in m.contains { $0.payload == "offline" } }
         let after = try MQTTSubscriber(port: broker.port, topics: ["hotcold/t/car1/status"])
         defer { after.stop() }

@@ -105,6 +105,8 @@ struct UnitFileTests {
                 #expect(mode("/usr/local/share/hotcold/\(f)") == (isDir.boolValue ? 0o755 : 0o644), "\(f)")
             }
         }
+        try checkManPagesAndCompletions(under: dest.url.path + "/usr/local")
+
         let installed = try String(contentsOfFile: dest.url.path + "/usr/local/lib/systemd/system/hotcoldd.service", encoding: .utf8)
         #expect(installed.contains("ExecStart=/usr/local/bin/hotcoldd --config /usr/local/etc/hotcold/hotcoldd.toml"))
         #expect(!fm.fileExists(atPath: dest.url.path + "/usr/local/lib/systemd/system/hotcoldd.service.tmp"))
@@ -117,6 +119,51 @@ struct UnitFileTests {
         #expect(r2.status == 0, "\(r2.stderr)")
         let opt = try String(contentsOfFile: dest.url.path + "/opt/hotcold/lib/systemd/system/hotcoldd.service", encoding: .utf8)
         #expect(opt.contains("ExecStart=/opt/hotcold/bin/hotcoldd --config /opt/hotcold/etc/hotcold/hotcoldd.toml"))
+    }
+
+    /// hotcold's subcommands, from the built binary's own description of itself.
+    static func subcommands() throws -> [String] {
+        let r = try Subprocess.run(Binaries.url("hotcold"), ["--experimental-dump-help"])
+        let root = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        let command = root?["command"] as? [String: Any]
+        let names = ((command?["subcommands"] as? [[String: Any]]) ?? []).compactMap { $0["commandName"] as? String }
+        guard names.count > 10 else { throw TestFailure("hotcold --experimental-dump-help listed \(names)") }
+        return names.filter { $0 != "help" }
+    }
+
+    /// The man pages and the three shells' completions are installed, readable, and name every
+    /// subcommand; bash loads its file without an error and then completes `hotcold`.
+    func checkManPagesAndCompletions(under prefix: String) throws {
+        let subcommands = try Self.subcommands()
+        let fm = FileManager.default
+        func text(_ rel: String) -> String {
+            let mode = (try? fm.attributesOfItem(atPath: prefix + rel))?[.posixPermissions] as? Int
+            #expect(mode == 0o644, "\(rel): mode \(mode.map { String($0, radix: 8) } ?? "missing")")
+            return (try? String(contentsOfFile: prefix + rel, encoding: .utf8)) ?? ""
+        }
+        for page in ["hotcold", "hotcoldd", "hotcold-sync", "hotcold-mqtt"] {
+            let man = text("/share/man/man1/\(page).1")
+            #expect(man.contains(".Dt \(page.uppercased()) 1"), "\(page).1 is not an mdoc page for section 1")
+            #expect(man.contains(".Sh NAME") && man.contains(".Sh SYNOPSIS"), "\(page).1")
+        }
+        let man = text("/share/man/man1/hotcold.1")
+        for s in subcommands { #expect(man.contains(s), "hotcold.1 does not mention \(s)") }
+
+        let bashFile = prefix + "/share/bash-completion/completions/hotcold"
+        let bash = text("/share/bash-completion/completions/hotcold")
+        let loaded = try Subprocess.run(URL(fileURLWithPath: "/bin/bash"),
+                                        ["-c", "set -e; source \"$1\"; complete -p hotcold", "bash", bashFile])
+        #expect(loaded.status == 0 && loaded.stderr.isEmpty, "\(loaded.stderr)")
+        #expect(loaded.stdout.contains("hotcold"), "\(loaded.stdout)")
+        let zsh = text("/share/zsh/site-functions/_hotcold")
+        #expect(zsh.hasPrefix("#compdef hotcold"), "\(zsh.prefix(80))")
+        let fish = text("/share/fish/vendor_completions.d/hotcold.fish")
+        #expect(fish.contains("complete -c 'hotcold'") || fish.contains("complete -c hotcold"), "\(fish.prefix(200))")
+        for s in subcommands {
+            #expect(bash.contains(s), "bash completion lacks \(s)")
+            #expect(zsh.contains(s), "zsh completion lacks \(s)")
+            #expect(fish.contains(s), "fish completion lacks \(s)")
+        }
     }
 
     @Test("make install refuses to run without built binaries, naming what is missing")

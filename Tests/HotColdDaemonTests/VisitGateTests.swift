@@ -43,7 +43,7 @@ import Testing
         var limits = VisitRecorder.Limits()
         limits.firstRetry = .milliseconds(50)
         limits.maxRetry = .milliseconds(200)
-        let gate = EventGate(sink: sink, resolver: StoreTargetResolver(store: store), user: "tester",
+        let gate = EventGate(sink: sink, places: StorePlaceRecords(store: store), user: "tester",
                              limits: limits, logger: capture.logger)
         defer { gate.recorder?.stop(grace: .zero) }
 
@@ -88,7 +88,7 @@ import Testing
         var limits = VisitRecorder.Limits()
         limits.firstRetry = .milliseconds(1)
         limits.maxRetry = .milliseconds(5)
-        let gate = EventGate(sink: sink, resolver: StoreTargetResolver(store: store), user: "tester",
+        let gate = EventGate(sink: sink, places: StorePlaceRecords(store: store), user: "tester",
                              limits: limits, logger: LogCapture().logger)
         defer { gate.recorder?.stop(grace: .zero) }
         gate.submit([.arrived(.init(time: t0, target: banana, distance: 60))])
@@ -104,7 +104,7 @@ import Testing
         let sink = Collector()
         var limits = VisitRecorder.Limits()
         limits.capacity = 1
-        let gate = EventGate(sink: sink, resolver: StoreTargetResolver(store: store), user: "tester",
+        let gate = EventGate(sink: sink, places: StorePlaceRecords(store: store), user: "tester",
                              limits: limits, logger: LogCapture().logger)
         defer { gate.recorder?.stop(grace: .zero) }
         let lock = try SQLiteLockHolder(database: path)

@@ -32,8 +32,8 @@ import Testing
                                        sequence: EventSequence(path: dir.path("event-seq"), logger: quiet),
                                        limits: limits, logger: quiet)
             host = EngineHost(engine: ProximityEngine(targets: [], mode: .hunt),
-                              tracking: .init(mode: "hunt", radius: nil, filter: nil), sink: publisher,
-                              resolver: nil, arrivalUser: "tester", logger: quiet)
+                              tracking: .hunt, sink: publisher,
+                              places: nil, arrivalUser: "tester", logger: quiet)
             let commands = DaemonCommands(host: host, server: server, authorisation: PeerAuthorisation(),
                                           logger: quiet, status: { .init(logStatus: nil, configPath: nil) })
             try server.start(handler: commands)

@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func statusSnapshotReadsTheDaemonsStatusAndLocatesTargets() throws {
-        let line = #"{"class":"STATUS","release":"0.1.0","gps":{"link":"connected","state":"fix","last_fix":{"time":"2025-01-01T00:00:30.000Z","lat":-30.3000000,"lon":153.1000000,"mode":3,"accuracy_m":9.5,"speed_mps":10.00}},"targets":[{"target":{"id":"p","name":"P","kind":"point"},"distance_m":1000.000,"bearing_deg":90.0,"tier":4,"tier_name":"mild","trend":"hotter","arrived":false}],"counters":{}}"#
+        let line = #"{"class":"STATUS","release":"0.1.0","gps":{"link":"connected","state":"fix","last_fix":{"time":"2025-01-01T00:00:30.000Z","lat":-30.3000000,"lon":153.1000000,"mode":3,"accuracy_m":9.5,"speed_mps":10.00}},"targets":[{"target":{"id":"p","name":"P","kind":"point"},"distance_m":1000.000,"bearing_deg":90.0,"tier":4,"tier_name":"mild","trend":"hotter","arrived":false}],"time":"2025-01-01T00:00:31.000Z","uptime_s":31,"tracking":{"mode":"hunt","candidates":1,"tracked":1},"counters":{"fixes":31,"fixes_accepted":31,"fixes_untimed":0,"outliers":0,"out_of_order":0,"events":3,"visit_errors":0},"latency_us":{"samples":31,"p50":80,"p99":200,"max":300}}"#
         let s = try StatusSnapshot(statusLine: line)
         #expect(s.gpsState == "fix")
         #expect(s.lastFix?.accuracy == 9.5)
@@ -51,7 +51,13 @@ import Testing
             try StatusSnapshot(statusLine: #"{"class":"STATUS","gps":{"state":"fix","last_fix":{"time":"x","lat":0,"lon":0}}}"#)
         }
         #expect(throws: WireError.self) {
-            try StatusSnapshot(statusLine: #"{"class":"STATUS","gps":{"state":"fix","last_fix":{"time":"2025-01-01T00:00:30.000Z","lat":95,"lon":0}}}"#)
+            try StatusSnapshot(statusLine: line.replacingOccurrences(of: #""lat":-30.3000000"#, with: #""lat":95"#))
+        }
+        #expect(throws: WireError.self) {
+            try StatusSnapshot(statusLine: line.replacingOccurrences(of: #""distance_m":1000.000"#, with: #""distance_m":-1"#))
+        }
+        #expect(throws: WireError.self, "a STATUS without its required fields") {
+            try StatusSnapshot(statusLine: #"{"class":"STATUS","gps":{"state":"fix"}}"#)
         }
     }
 

@@ -47,4 +47,16 @@ import Testing
         let lines = Self.events.map { EventMessage($0).line }
         #expect(try SchemaTests.invalid(lines, schema: "event.schema.json") == "")
     }
+
+    @Test func queuedEventsRoundTripAndMatchTheSchema() throws {
+        let line = #"{"class":"QUEUED","seq":812,"time":"2026-11-23T19:00:00.000Z","pending":2}"#
+        let q = try #require(try QueuedEvent.decode(line: line))
+        #expect(q.seq == 812 && q.pending == 2 && q.time == ISO8601.parse("2026-11-23T19:00:00.000Z"))
+        #expect(object(WireCoding.line(q)) == object(line))
+        #expect(try QueuedEvent.decode(line: Self.events[4].jsonLine) == nil)
+        #expect(try EventMessage.decode(line: line) == nil, "QUEUED is not an engine event")
+        #expect(try SchemaTests.invalid([line, WireCoding.line(q)], schema: "event.schema.json") == "")
+        let empty = #"{"class":"QUEUED","seq":1,"time":"2026-11-23T19:00:00.000Z","pending":0}"#
+        #expect(try SchemaTests.invalid([empty], schema: "event.schema.json") != "", "a QUEUED event always has something pending")
+    }
 }

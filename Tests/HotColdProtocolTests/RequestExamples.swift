@@ -24,6 +24,7 @@ enum RequestExamples {
         .store(StoreRequest(.note(id: "GC2T9RW", text: ""))),
         .store(StoreRequest(.add(name: "Camp", at: here))),
         .store(StoreRequest(.rename(id: "loc:1", name: "Camp site"))),
+        .store(StoreRequest(.delete(id: "loc:1"))),
         .store(StoreRequest(.observe(.init(classification: "bird", title: "Cockatoo", description: "Twelve", date: when, at: here)))),
         .store(StoreRequest(.observe(.init(classification: "plant", title: "Wattle", date: when)))),
         .search(SearchRequest()),
@@ -41,5 +42,8 @@ enum RequestExamples {
         .submit(SubmitRequest(name: "Big Wombat", at: here, by: "Alice", seenAt: when,
                               photo: .init(upload: "u2", filename: "wombat.jpg", contentType: "image/jpeg"))),
         .submit(SubmitRequest(name: "Big Wombat", address: "1 Main St, Wombat NSW", seenAt: when)),
+        .report(ReportRequest(service: "hotcold-mqtt", state: "connected", ackedSeq: 1234, pending: 3,
+                              detail: "broker 127.0.0.1:1883, layout hotcold")),
+        .report(ReportRequest(service: "hotcold-sync", state: "idle")),
     ]
 }

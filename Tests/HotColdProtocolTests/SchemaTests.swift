@@ -20,6 +20,7 @@ import Testing
         WireCoding.line(TrackingReply(mode: "hunt", targets: 2)),
         WireCoding.line(TrackingReply(mode: "roam", radiusM: 20_000, targets: 476)),
         WireCoding.line(status(full: true)),
+        WireCoding.line(ReportReply(service: "hotcold-mqtt")),
         WireCoding.line(status(full: false)),
         WireCoding.line(ErrorReply(ProtocolError(.outOfRange, command: "roam", field: "radius", "must be more than 0"))),
         WireCoding.line(ErrorReply(ProtocolError(.badJSON, command: nil, "not JSON"))),
@@ -50,7 +51,10 @@ import Testing
             latencyUs: .init(samples: 9, p50: 120.04, p99: .infinity, max: 300),
             socket: full ? .init(path: "/run/hotcold/hotcold.sock", clients: 1, clientsTotal: 3, dropped: 0, linesIn: 5, linesOut: 9) : nil,
             log: full ? .init(path: "/var/log/hotcold/events.jsonl", writing: false, error: "disk full", linesWritten: 3, linesLost: 1) : nil,
-            config: full ? "/etc/hotcold/hotcold.toml" : nil, database: full ? "/var/lib/hotcold/hotcold.sqlite" : nil)
+            config: full ? "/etc/hotcold/hotcold.toml" : nil, database: full ? "/var/lib/hotcold/hotcold.sqlite" : nil,
+            services: full ? [.init(service: "hotcold-mqtt", state: "connected", ackedSeq: 1234, pending: 0,
+                                    detail: "broker 127.0.0.1:1883, layout hotcold", reportedAt: when, connected: true),
+                              .init(service: "hotcold-sync", state: "idle", reportedAt: when, connected: false)] : nil)
     }
 
     static func invalid(_ lines: [String], schema: String) throws -> String {
@@ -61,7 +65,9 @@ import Testing
         #expect(try Self.invalid(RequestExamples.all.map(\.line), schema: "request.schema.json") == "")
         // The schema is not a rubber stamp: lines the decoder refuses, it refuses too.
         let bad = [#"{"cmd":"roam","radius":1e19}"#, #"{"cmd":"store","op":"rate","id":"x","stars":4.5}"#,
-                   #"{"cmd":"status","verbose":true}"#, #"{"cmd":"fly"}"#, #"{"cmd":"upload","purpose":"photo","size":10485761}"#]
+                   #"{"cmd":"status","verbose":true}"#, #"{"cmd":"fly"}"#,
+                   #"{"cmd":"report","service":"Hotcold MQTT","state":"connected"}"#,
+                   #"{"cmd":"report","service":"hotcold-mqtt","state":"happy"}"#, #"{"cmd":"upload","purpose":"photo","size":10485761}"#]
         for line in bad {
             #expect(try Self.invalid([line], schema: "request.schema.json") != "", "\(line)")
             #expect((try? Request.decode(line: line).get()) == nil, "\(line)")

@@ -102,6 +102,7 @@ import Glibc
         #expect(rated["class"] as? String == "STORE", "\(rated)")
         let event = try watcher.read(class: "QUEUED", timeout: 10)
         #expect(event["pending"] as? Int == 1)
+        #expect((event["seq"] as? Int ?? 0) > 0, "QUEUED is numbered like every event: \(event)")
         let queuedAt = Date()
         // The sync interval is an hour: only the QUEUED event can bring it out this soon.
         #expect(try await server.wait(seconds: 15) { ($0["ratings_counted"] as? Int) == 1 }, "\(sync.stderr)")
@@ -113,6 +114,13 @@ import Glibc
         #expect(s["rating_posts"] as? Int == 1 && s["ratings_counted"] as? Int == 1)
         #expect((s["votes"] as? [String: [String: Any]])?["api:banana"]?["votes"] as? Int == 11)
         #expect(sync.isRunning)
+        // The service reports each sync to the daemon, which shows it in `status`.
+        func service() throws -> [String: Any]? {
+            (try rig.ask(#"{"cmd":"status"}"#, "STATUS")["services"] as? [[String: Any]])?.first { $0["service"] as? String == "hotcold-sync" }
+        }
+        try rig.waitFor("hotcold-sync's report") { (try service()?["detail"] as? String)?.contains("1 delivered") == true }
+        let shown = try #require(try service())
+        #expect(shown["state"] as? String == "idle" && shown["pending"] as? Int == 0 && shown["connected"] as? Bool == true, "\(shown)")
     }
 
     /// hotcold-sync killed with SIGKILL while its POST hangs after the server counted it:

@@ -46,7 +46,7 @@ func fuzz(_ bytes: UnsafeRawBufferPointer) {
             p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { gps_unpack($0, data) }
         }
         if GPSDFixTranslation.isSky(data) { skySeen = true }
-        guard case .fix(let fix, _)? = GPSDFixTranslation.input(from: data, skySeen: skySeen, receivedAt: 0) else {
+        guard case .fix(let fix, _)? = GPSDFixTranslation.input(from: data, skySeen: skySeen, receivedAt: ContinuousClock.now) else {
             continue
         }
         for event in hunt.process(fix) { checkEvent(event) }

@@ -2,7 +2,7 @@ import CGPS
 import Foundation
 import HotColdCore
 
-/// Turns what the last `gps_read` left in `gps_data_t` into a ``GPSDInput``.
+/// Turns what the last `gps_read` left in `gps_data_t` into a ``GPSDEvent``.
 ///
 /// gpsd 3.22 (API 11) facts this relies on, checked against a real gpsd:
 /// - a TPV sets `STATUS_SET|MODE_SET` (plus `TIME_SET`, `LATLON_SET`, … for the fields present);
@@ -22,7 +22,7 @@ enum GPSDFixTranslation {
     /// figures, speed, course, DOP, altitude and satellite counts become unknown (``Fix``'s
     /// initialiser applies ``FixBounds``). Nothing here converts a double to an integer.
     static func input(from data: UnsafePointer<gps_data_t>, skySeen: Bool,
-                      receivedAt: UInt64) -> GPSDInput? {
+                      receivedAt: ContinuousClock.Instant) -> GPSDEvent? {
         let set = data.pointee.set
         guard set & gps_mask_t(MODE_SET) != 0 else { return nil }
         let f = data.pointee.fix

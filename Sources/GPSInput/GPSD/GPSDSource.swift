@@ -9,7 +9,7 @@ import Glibc
 ///
 /// A dedicated thread connects (`gps_open`, `WATCH_ENABLE|WATCH_JSON`), waits on the socket with
 /// poll(2) in short slices so that ``stop()`` takes effect promptly, and reads lines while more
-/// are waiting, handing libgps's parser only those ``GPSDLineGuard`` accepts. When gpsd is absent or goes away it reports ``GPSDInput/lost(reason:)`` once and
+/// are waiting, handing libgps's parser only those ``GPSDLineGuard`` accepts. When gpsd is absent or goes away it reports ``GPSDEvent/lost(reason:)`` once and
 /// retries with a capped ``Backoff`` until gpsd is back or the source is stopped. It never exits
 /// the process and never traps on what gpsd sends.
 ///
@@ -50,10 +50,10 @@ public final class GPSDSource: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Starts the reader thread; `onInput` is called on it for every ``GPSDInput``, in order.
+    /// Starts the reader thread; `onInput` is called on it for every ``GPSDEvent``, in order.
     /// A second call (or a call after ``stop()``) does nothing and returns false.
     @discardableResult
-    public func start(onInput: @escaping @Sendable (GPSDInput) -> Void) -> Bool {
+    public func start(onInput: @escaping @Sendable (GPSDEvent) -> Void) -> Bool {
         start(onInput: onInput, onFinish: {})
     }
 
@@ -61,9 +61,9 @@ public final class GPSDSource: @unchecked Sendable {
     /// ``stop()``; cancelling the consuming task (terminating the stream) stops the source.
     /// Reports beyond `bufferingNewest` that the consumer has not taken are dropped, oldest first.
     /// Calling this on a source that was already started gives a stream that finishes at once.
-    public func events(bufferingNewest limit: Int = 4096) -> AsyncStream<GPSDInput> {
+    public func events(bufferingNewest limit: Int = 4096) -> AsyncStream<GPSDEvent> {
         let (stream, continuation) = AsyncStream.makeStream(
-            of: GPSDInput.self, bufferingPolicy: .bufferingNewest(limit))
+            of: GPSDEvent.self, bufferingPolicy: .bufferingNewest(limit))
         let didStart = start(
             onInput: { continuation.yield($0) },
             onFinish: { continuation.finish() })
@@ -99,7 +99,7 @@ public final class GPSDSource: @unchecked Sendable {
 
     // MARK: - The reader thread
 
-    private func start(onInput: @escaping @Sendable (GPSDInput) -> Void,
+    private func start(onInput: @escaping @Sendable (GPSDEvent) -> Void,
                        onFinish: @escaping @Sendable () -> Void) -> Bool {
         condition.lock()
         guard !started, !stopRequested else {
@@ -144,7 +144,7 @@ public final class GPSDSource: @unchecked Sendable {
         return stopRequested
     }
 
-    private func run(deliver: @Sendable (GPSDInput) -> Void) {
+    private func run(deliver: @Sendable (GPSDEvent) -> Void) {
         var backoff = self.backoff
         var outageReported = false
         while !shouldStop {
@@ -172,7 +172,7 @@ public final class GPSDSource: @unchecked Sendable {
     }
 
     /// Reads until gpsd goes away (returns why) or ``stop()`` (returns nil).
-    private func stream(_ connection: GPSDConnection, deliver: @Sendable (GPSDInput) -> Void,
+    private func stream(_ connection: GPSDConnection, deliver: @Sendable (GPSDEvent) -> Void,
                         onConnected: () -> Void) -> String? {
         var announced = false
         var skySeen = false
@@ -195,7 +195,7 @@ public final class GPSDSource: @unchecked Sendable {
             if pfd.revents & Int16(POLLNVAL) != 0 { return "the gpsd socket was closed" }
             repeat {
                 let n = connection.read()
-                let receivedAt = Self.monotonicNanoseconds()
+                let receivedAt = ContinuousClock.now
                 if n < 0 { return "gpsd at \(host):\(port) closed the connection" }
                 if n == 0 { break }  // only part of a line so far: back to poll
                 let data = UnsafePointer(connection.data)
@@ -209,12 +209,5 @@ public final class GPSDSource: @unchecked Sendable {
             } while !shouldStop && connection.hasMoreInput
         }
         return nil
-    }
-
-    /// `CLOCK_MONOTONIC` in nanoseconds, the clock of ``GPSDInput/fix(_:receivedAt:)``.
-    public static func monotonicNanoseconds() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 }

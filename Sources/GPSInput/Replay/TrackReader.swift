@@ -31,6 +31,8 @@ public final class TrackReader {
         case gpx(GPXTrackReader)
     }
 
+    /// The file's size in bytes when opened (for progress: how far `bytesRead` has to go).
+    public let fileSize: Int
     private let fd: Int32
     private let decoder: Decoder
 
@@ -46,6 +48,7 @@ public final class TrackReader {
         let kind = info.st_mode & S_IFMT
         if kind == S_IFDIR { throw TrackReadError(path: path, reason: .isDirectory) }
         guard kind == S_IFREG else { throw TrackReadError(path: path, reason: .notRegularFile) }
+        fileSize = max(0, Int(info.st_size))
 
         let prefix = try Self.readPrefix(fd: fd, path: path)
         let detected = try prefix.withUnsafeBufferPointer { p in
@@ -82,6 +85,10 @@ public final class TrackReader {
     public func forEach(_ body: (Fix) throws -> Void) throws {
         while let fix = try next() { try body(fix) }
     }
+
+    /// How far into the file reading has got, in bytes: the kernel's file offset, which runs
+    /// at most one read buffer ahead of the fixes returned. For progress, not for seeking.
+    public var bytesRead: Int { max(0, Int(lseek(fd, 0, SEEK_CUR))) }
 
     /// What was read, used, ignored and skipped so far.
     public var stats: ReplayStats {

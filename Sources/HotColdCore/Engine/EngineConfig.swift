@@ -111,13 +111,20 @@ public struct EngineConfig: Sendable, Equatable {
         nonNegative(trendAccuracyShare, "trend_accuracy_share")
         nonNegative(trendSteadyHoldSeconds, "trend_steady_hold_seconds")
         positive(staleAfterSeconds, "stale_after_seconds")
+        func within(_ v: Double, _ range: ClosedRange<Double>, _ key: String) {
+            if !range.contains(v) { p.append((key, "must be from \(range.lowerBound) to \(range.upperBound), got \(v)")) }
+        }
         positive(maxSpeed, "max_speed")
         positive(maxJumpSpeed, "max_jump_speed")
-        nonNegative(maxJumpNoise, "max_jump_noise")
-        nonNegative(stillSigmas, "still_sigmas")
-        nonNegative(stillRadiusMin, "still_radius_min")
+        if maxJumpSpeed.isFinite, maxSpeed.isFinite, maxJumpSpeed < maxSpeed {
+            p.append(("max_jump_speed", "must be at least max_speed (\(maxSpeed)), got \(maxJumpSpeed)"))
+        }
+        within(maxJumpNoise, 0...100_000, "max_jump_noise")
+        within(stillSigmas, 0...100, "still_sigmas")
+        within(stillRadiusMin, 0...10_000, "still_radius_min")
         if movingConfirmFixes < 1 { p.append(("moving_confirm_fixes", "must be at least 1")) }
         positive(stillCorrelationSeconds, "still_correlation_seconds")
+        within(stillCorrelationSeconds, 0...86_400, "still_correlation_seconds")
         if outlierRunToReset < 1 { p.append(("outlier_run_to_reset", "must be at least 1")) }
         nonNegative(roamExitMarginFraction, "roam_exit_margin")
         nonNegative(tierMarginFraction, "tier_margin_fraction")

@@ -22,9 +22,14 @@ public struct FixFilter: Sendable {
 
     public private(set) var last: Fix?
     public private(set) var lastTime: Double?
+    // The last accepted fix's position and stated error, kept apart so judging a fix does not
+    // copy the whole previous one.
+    var lastPosition: Coordinate?
+    var lastError: Double?
     var outlierRun = 0
-    // The last outlier of the current run, which the next must agree with to extend it.
-    var runLast: Fix?
+    // The last outlier of the current run (position, error, time), which the next must agree
+    // with to extend it.
+    var runLast: (Coordinate, Double?)?
     var runLastTime = 0.0
     // Rejected-as-out-of-order fixes that are in order among themselves: a clock that jumped
     // (a future-dated fix, a receiver stepping its time back) rather than stray repeats.
@@ -50,7 +55,7 @@ public struct FixFilter: Sendable {
         guard fix.hasPosition, let here = fix.coordinate else {
             return .noPosition
         }
-        guard let prev = last, let lt = lastTime, let there = prev.coordinate else {
+        guard let there = lastPosition, let lt = lastTime else {
             accept(fix, t)
             return .accept
         }
@@ -60,18 +65,19 @@ public struct FixFilter: Sendable {
             accept(fix, t)
             return .acceptAfterReset
         }
-        if Self.plausible(from: prev, there, to: fix, here, dt: dt, config: c) {
+        let error = fix.horizontalError
+        if Self.plausible(from: there, lastError, to: here, error, dt: dt, config: c) {
             accept(fix, t)
             return .accept
         }
         // Extend the run when this outlier agrees with the previous one; else start a new run.
-        if let r = runLast, let rc = r.coordinate, t > runLastTime,
-           Self.plausible(from: r, rc, to: fix, here, dt: t - runLastTime, config: c) {
+        if let (rc, re) = runLast, t > runLastTime,
+           Self.plausible(from: rc, re, to: here, error, dt: t - runLastTime, config: c) {
             outlierRun += 1
         } else {
             outlierRun = 1
         }
-        runLast = fix
+        runLast = (here, error)
         runLastTime = t
         if outlierRun >= c.outlierRunToReset {
             accept(fix, t)
@@ -80,12 +86,17 @@ public struct FixFilter: Sendable {
         return .outlier
     }
 
-    /// Whether a receiver could have gone from `a` to `b` in `dt` seconds.
-    static func plausible(from a: Fix, _ there: Coordinate, to b: Fix, _ here: Coordinate, dt: Double,
-                          config c: EngineConfig) -> Bool {
+    /// Whether a receiver could have gone from `there` to `here` in `dt` seconds, given the
+    /// two fixes' stated 95 % errors (nil when unknown).
+    static func plausible(from there: Coordinate, _ errorThere: Double?, to here: Coordinate, _ errorHere: Double?,
+                          dt: Double, config c: EngineConfig) -> Bool {
+        let fastest = c.maxJumpSpeed * dt + c.maxJumpNoise
+        let allowed = c.maxSpeed * dt + (errorThere ?? 10) + (errorHere ?? 10) + 5
+        // Nearly every fix is well within both limits: settle that without trigonometry.
+        if LocalFrame.distanceUpperBound(there, here) <= min(fastest, allowed) { return true }
         let jump = LocalFrame.approximateDistance(there, here)
-        guard jump.isFinite, jump <= c.maxJumpSpeed * dt + c.maxJumpNoise else { return false }
-        return jump <= c.maxSpeed * dt + (a.horizontalError ?? 10) + (b.horizontalError ?? 10) + 5
+        guard jump.isFinite, jump <= fastest else { return false }
+        return jump <= allowed
     }
 
     /// Records a fix time that carried no position (so a later fix at the same time is a duplicate).
@@ -95,6 +106,8 @@ public struct FixFilter: Sendable {
 
     private mutating func accept(_ fix: Fix, _ t: Double) {
         last = fix
+        lastPosition = fix.coordinate
+        lastError = fix.horizontalError
         lastTime = t
         outlierRun = 0
         runLast = nil
@@ -102,5 +115,6 @@ public struct FixFilter: Sendable {
 
     public mutating func forgetPosition() {
         last = nil
+        lastPosition = nil
     }
 }

@@ -40,4 +40,24 @@ public struct LocalFrame: Sendable {
         let p = f.project(b)
         return (p.x * p.x + p.y * p.y).squareRoot()
     }
+
+    /// An upper bound of `approximateDistance(a, b)` without trigonometry: the frame's scales
+    /// never exceed the ellipsoid's largest metres per degree (111,694 m of latitude at the
+    /// poles, 111,320 m of longitude at the equator), rounded up here.
+    @inlinable
+    public static func distanceUpperBound(_ a: Coordinate, _ b: Coordinate) -> Double {
+        var dLon = b.longitude - a.longitude
+        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+        let x = dLon * 111_330, y = (b.latitude - a.latitude) * 111_700
+        return (x * x + y * y).squareRoot()
+    }
+
+    /// Whether `approximateDistance(a, b) <= limit`, exactly, but without its sine and cosine
+    /// when the cheap upper bound already settles it (consecutive fixes, a receiver that has
+    /// not moved far), which is nearly always.
+    @inlinable
+    public static func isWithin(_ a: Coordinate, _ b: Coordinate, _ limit: Double) -> Bool {
+        if distanceUpperBound(a, b) <= limit { return true }
+        return approximateDistance(a, b) <= limit
+    }
 }

@@ -20,6 +20,12 @@ public struct MotionDetector: Sendable {
     /// Whether the last fix's step continues the previous steps (direction, length and the
     /// reported speed), i.e. it is not a lone jump.
     public private(set) var stepIsCoherent = false
+    /// Whether the receiver reported a travelling speed (at least twice the still speed) on
+    /// this fix and the previous one, and this step goes on the way the previous one went at a
+    /// length the speed allows. Doppler speed does not drift with the position error, so this
+    /// is motion a standing receiver does not show, known from the first steps after a start
+    /// or a gap, before the anchor test (`isMoving`) has seen enough fixes.
+    public private(set) var followsReportedSpeed = false
 
     /// Per-axis sigma assumed when a fix states no error.
     static let unknownSigma = 3.0
@@ -33,6 +39,8 @@ public struct MotionDetector: Sendable {
     private var beyondX = 0.0, beyondY = 0.0
     // Previous fix: position, time and step from the one before.
     private var prevX = 0.0, prevY = 0.0, prevT = 0.0, stepX = 0.0, stepY = 0.0
+    // The previous fix's reported speed (m/s), -1 when it reported none.
+    private var prevSpeed = -1.0
     private var havePrev = false, haveStep = false
 
     public init() {}
@@ -67,6 +75,7 @@ public struct MotionDetector: Sendable {
         // Step coherence: this step against the previous one, scaled to the time, and against
         // the reported speed.
         stepIsCoherent = false
+        followsReportedSpeed = false
         if havePrev {
             let dt = t - prevT
             let sx = p.x - prevX, sy = p.y - prevY
@@ -81,6 +90,11 @@ public struct MotionDetector: Sendable {
                     coherent = abs(step - v * dt) <= noise + 0.25 * v * dt
                 }
                 stepIsCoherent = coherent && isMoving
+                let travelling = max(1, 2 * c.trendSteadySpeed)
+                if let v = speed, v >= travelling, prevSpeed >= travelling, sx * stepX + sy * stepY > 0 {
+                    let step = (sx * sx + sy * sy).squareRoot()
+                    followsReportedSpeed = abs(step - v * dt) <= noise + 0.25 * v * dt
+                }
             }
             if dt > 0 {
                 stepX = sx / dt
@@ -89,6 +103,7 @@ public struct MotionDetector: Sendable {
             }
         }
         prevX = p.x; prevY = p.y; prevT = t; havePrev = true
+        prevSpeed = speed ?? -1
 
         guard count > 0 else {
             startAnchor(p.x, p.y, t)

@@ -26,7 +26,9 @@ public struct ProximityEngine: Sendable {
     // tracker would copy its trend window on every fix).
     private var trackers: [TargetTracker] = []
     private var trackedOrder: [Int] = []
-    private var isTracked: Set<Int> = []
+    // Whether each target (by index) is tracked: a flat array, looked up for every roam
+    // candidate on every fix (a set would hash each time).
+    private var isTracked: [Bool] = []
     // Roam: candidates near the last query point, refreshed after moving `roamRefresh` metres.
     private var candidates: [Int] = []
     private var candidatesCentre: Coordinate?
@@ -97,16 +99,16 @@ public struct ProximityEngine: Sendable {
     private mutating func setUp() {
         trackers = []
         trackedOrder = []
-        isTracked = []
+        isTracked = Array(repeating: false, count: targets.count)
         candidates = []
         candidatesCentre = nil
         switch mode {
         case .hunt:
             grid = nil
             for i in targets.indices where targets[i].coordinate.isValid {
-                trackers.append(TargetTracker())
+                trackers.append(TargetTracker(at: targets[i].coordinate))
                 trackedOrder.append(i)
-                isTracked.insert(i)
+                isTracked[i] = true
             }
         case .roam:
             grid = SpatialGrid(coordinates: targets.map(\.coordinate))
@@ -181,66 +183,69 @@ public struct ProximityEngine: Sendable {
         motion.update(here, t: t, accuracy: fix.horizontalError, speed: fix.speed, config: config)
         let stillSlack = motion.stillSlack(config: config)
         let coherent = motion.stepIsCoherent
+        let followsSpeed = motion.followsReportedSpeed
         let moving = motion.isMoving
         if case .roam = mode { refreshRoam(around: here) }
         let accuracy = fix.horizontalError
         let segment = segmentStart.flatMap { t - $0.1 <= config.passMaxGapSeconds ? $0.0 : nil }
 
+        // The fix's end of every distance measured on this fix.
+        let from = GeodesicPoint(here)
         if case .roam = mode {
             // Admit nearby candidates that came inside the radius.
-            for i in candidates where !isTracked.contains(i) {
-                if Geodesic.inverse(here, targets[i].coordinate).distance < roamRadius { admit(i) }
+            for i in candidates where !isTracked[i] {
+                if Geodesic.distanceAndBearing(from, GeodesicPoint(targets[i].coordinate)).distance < roamRadius { admit(i) }
             }
         }
         var released = false
         for k in trackedOrder.indices {
             let i = trackedOrder[k]
-            let target = targets[i]
-            let g = Geodesic.inverse(here, target.coordinate)
+            let g = Geodesic.distanceAndBearing(from, trackers[k].point)
             if case .roam = mode, g.distance > roamRadius * (1 + config.roamExitMarginFraction) {
                 if trackers[k].announced {
                     let coldest = config.tiers.coldest
                     out.append(.proximity(.init(
-                        time: fix.time, target: target.ref, distance: g.distance,
-                        bearing: g.initialBearing, tier: coldest.level, tierName: coldest.name,
+                        time: fix.time, target: targets[i].ref, distance: g.distance,
+                        bearing: g.bearing, tier: coldest.level, tierName: coldest.name,
                         trend: trackers[k].trend.trend, accuracy: accuracy, speed: fix.speed, eta: nil)))
                 }
-                isTracked.remove(i)
+                isTracked[i] = false
                 released = true
                 continue
             }
             let previousDistance = trackers[k].distance
             let tierChanged = trackers[k].tier.update(distance: g.distance, accuracy: accuracy,
                                                       ladder: config.tiers, config: config,
-                                                      stillSlack: stillSlack, coherent: coherent)
+                                                      stillSlack: stillSlack, coherent: coherent,
+                                                      followsSpeed: followsSpeed, previousDistance: previousDistance)
             let trendChanged = trackers[k].trend.add(t: t, distance: g.distance, accuracy: accuracy,
                                                     speed: fix.speed, moving: moving, config: config)
             var pass: Double? = nil
             if let start = segment, previousDistance.isFinite {
-                pass = Self.passDistance(from: start, to: here, target: target.coordinate,
+                pass = Self.passDistance(from: start, to: here, frame: trackers[k].frame,
                                          d0: previousDistance, d1: g.distance, radius: config.arrivalRadius)
             }
             let outcome = trackers[k].arrival.update(t: t, distance: g.distance, accuracy: accuracy,
                                                      passDistance: pass, stillSlack: stillSlack, config: config)
             trackers[k].distance = g.distance
-            trackers[k].bearing = g.initialBearing
+            trackers[k].bearing = g.bearing
             trackers[k].time = t
             if tierChanged || trendChanged || !trackers[k].announced {
                 trackers[k].announced = true
-                out.append(proximity(trackers[k], target: target, time: fix.time, fix: fix))
+                out.append(proximity(trackers[k], target: targets[i], time: fix.time, fix: fix))
             }
             switch outcome {
             case .none: break
             case .arrived(let d):
-                out.append(.arrived(.init(time: fix.time, target: target.ref, distance: d)))
+                out.append(.arrived(.init(time: fix.time, target: targets[i].ref, distance: d)))
             case .departed(let d):
-                out.append(.departed(.init(time: fix.time, target: target.ref, distance: d)))
+                out.append(.departed(.init(time: fix.time, target: targets[i].ref, distance: d)))
             }
         }
         if released {
             var k = 0
             while k < trackedOrder.count {
-                if isTracked.contains(trackedOrder[k]) {
+                if isTracked[trackedOrder[k]] {
                     k += 1
                 } else {
                     trackedOrder.remove(at: k)
@@ -268,14 +273,18 @@ public struct ProximityEngine: Sendable {
         // Keep the order sorted so output order never depends on arrival order into range.
         let pos = trackedOrder.firstIndex { $0 > i } ?? trackedOrder.count
         trackedOrder.insert(i, at: pos)
-        var tracker = TargetTracker()
+        var tracker = TargetTracker(at: targets[i].coordinate)
         if !restoredPending.isEmpty, restoredPending.remove(targets[i].id) != nil { tracker.arrival.restoreArrived() }
         trackers.insert(tracker, at: pos)
-        isTracked.insert(i)
+        isTracked[i] = true
     }
 
     private mutating func refreshRoam(around here: Coordinate) {
-        if let c = candidatesCentre, LocalFrame.approximateDistance(c, here) < roamRefresh / 2 { return }
+        if let c = candidatesCentre {
+            // The trigonometry-free bound settles nearly every fix between refreshes.
+            let half = roamRefresh / 2
+            if LocalFrame.distanceUpperBound(c, here) < half || LocalFrame.approximateDistance(c, here) < half { return }
+        }
         candidatesCentre = here
         candidates.removeAll(keepingCapacity: true)
         grid?.forEachCandidate(near: here, radius: roamRadius + roamRefresh) { candidates.append($0) }
@@ -299,7 +308,13 @@ public struct ProximityEngine: Sendable {
     /// lies strictly between them and could be inside `radius`; nil otherwise.
     static func passDistance(from a: Coordinate, to b: Coordinate, target: Coordinate,
                              d0: Double, d1: Double, radius: Double) -> Double? {
-        let frame = LocalFrame(origin: target)
+        passDistance(from: a, to: b, frame: LocalFrame(origin: target), d0: d0, d1: d1, radius: radius)
+    }
+
+    /// The same, in a flat frame centred on the target (kept per tracker, so its trigonometry is
+    /// paid once per target rather than once per fix).
+    static func passDistance(from a: Coordinate, to b: Coordinate, frame: LocalFrame,
+                             d0: Double, d1: Double, radius: Double) -> Double? {
         let p = frame.project(a), q = frame.project(b)
         let ex = q.x - p.x, ey = q.y - p.y
         let len2 = ex * ex + ey * ey

@@ -9,8 +9,15 @@ public struct TargetTracker: Sendable {
     public var time: Double = .nan
     /// Whether the first PROXIMITY has gone out.
     public var announced = false
+    /// The target with its trigonometry done once: the flat frame centred on it (for passes
+    /// between fixes) and its end of every distance measured to it.
+    public let frame: LocalFrame
+    public let point: GeodesicPoint
 
-    public init() {}
+    public init(at target: Coordinate) {
+        frame = LocalFrame(origin: target)
+        point = GeodesicPoint(target)
+    }
 }
 
 /// A tracked target's state as `status` and `poll` report it.

@@ -9,6 +9,11 @@
 /// Past the margin, a change also needs a second fix past it on the same side, unless the fix
 /// continues the receiver's motion (`coherent`): one wild fix claiming good accuracy never
 /// changes the tier, while a driving receiver changes tier on the fix that crosses.
+///
+/// A fix whose step follows the reported travelling speed (`followsSpeed`) and moves the
+/// distance the way of the change earns it at once with the plain margin: a bike or a boat
+/// that starts, or comes back after a gap, crosses when the bare ladder would rather than
+/// after the still radius and a second fix (`GoldenTierLatencyTests`).
 public struct TierTracker: Sendable, Equatable {
     public private(set) var index: Int?
     // The tier one fix past the margin asked for, awaiting a second one.
@@ -20,8 +25,11 @@ public struct TierTracker: Sendable, Equatable {
     /// - Parameters:
     ///   - stillSlack: extra margin (metres) while the receiver is not moving
     ///   - coherent: the fix continues the receiver's motion, so it needs no second fix
+    ///   - followsSpeed: the step follows the reported travelling speed (`MotionDetector`)
+    ///   - previousDistance: the distance at the previous trusted fix (NaN when none)
     public mutating func update(distance d: Double, accuracy: Double?, ladder: TierLadder, config: EngineConfig,
-                                stillSlack: Double = 0, coherent: Bool = true) -> Bool {
+                                stillSlack: Double = 0, coherent: Bool = true,
+                                followsSpeed: Bool = false, previousDistance: Double = .nan) -> Bool {
         let raw = ladder.index(for: d)
         guard let current = index else {
             index = raw
@@ -31,6 +39,9 @@ public struct TierTracker: Sendable, Equatable {
             pending = nil
             return false
         }
+        // Travelling the way of the change: the plain margin, and no second fix.
+        let travelling = followsSpeed && (raw > current ? d > previousDistance : d < previousDistance)
+        let stillSlack = travelling ? 0 : stillSlack
         if raw > current {
             // Colder: must clear the boundary at the top of the current tier by the margin.
             let b = ladder.bounds[current]
@@ -46,7 +57,7 @@ public struct TierTracker: Sendable, Equatable {
                 return false
             }
         }
-        if !coherent {
+        if !coherent && !travelling {
             // A second fix past the margin on the same side confirms it.
             guard let p = pending, (p > current) == (raw > current) else {
                 pending = raw

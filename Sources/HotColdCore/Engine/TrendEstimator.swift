@@ -11,15 +11,25 @@ public struct TrendEstimator: Sendable {
     @usableFromInline struct Sample: Sendable {
         var t: Double
         var d: Double
-        /// The fix's 95 % error (metres), or nil when unknown.
-        var accuracy: Double?
-        /// Ground speed the receiver reported (m/s), or nil.
-        var speed: Double?
+        /// Least-squares weights from the fix's 95 % error, for the whole window and for the
+        /// recent few seconds (see `weight`), worked out once when the sample comes in rather
+        /// than on every fit that includes it.
+        var wFull: Double
+        var wRecent: Double
+        /// Ground speed the receiver reported (m/s), or -infinity when it reported none.
+        var speed: Double
     }
 
     public private(set) var trend: Trend = .unknown
     /// Fitted closing speed (m/s, positive when approaching), when the window allows a fit.
-    public private(set) var closingSpeed: Double?
+    /// Worked out when asked (the engine asks only for the ETA of a `hotter` it announces), so
+    /// the whole-window fit is not paid on every fix that the recent seconds already decide.
+    public var closingSpeed: Double? {
+        guard windowReady, let full = fit(from: head, share: .full) else { return nil }
+        return -full.slope
+    }
+    // The window holds enough samples over enough time for a fit.
+    @usableFromInline var windowReady = false
 
     @usableFromInline var samples: [Sample] = []
     @usableFromInline var head = 0
@@ -27,15 +37,21 @@ public struct TrendEstimator: Sendable {
     @usableFromInline var extreme: Double = 0
     // When the evidence first said "still" while the trend was hotter/colder.
     @usableFromInline var stillSince: Double?
+    // The fastest reported speed in the window (-infinity when none), and the time of the
+    // newest sample reporting it: it is looked for again only once that sample leaves.
+    @usableFromInline var fastest = -Double.infinity
+    @usableFromInline var fastestAt = -Double.infinity
 
     public init() {}
 
     public mutating func reset() {
         trend = .unknown
-        closingSpeed = nil
+        windowReady = false
         samples.removeAll(keepingCapacity: true)
         head = 0
         stillSince = nil
+        fastest = -.infinity
+        fastestAt = -.infinity
     }
 
     /// Adds a sample at time `t` (seconds) and distance `d` with 95 % accuracy `accuracy` (metres).
@@ -45,35 +61,39 @@ public struct TrendEstimator: Sendable {
     public mutating func add(t: Double, distance d: Double, accuracy: Double?, speed: Double? = nil,
                              moving: Bool = true, config c: EngineConfig) -> Bool {
         // Drop samples older than the window.
-        samples.append(Sample(t: t, d: d, accuracy: accuracy, speed: speed))
+        samples.append(Sample(t: t, d: d, wFull: Self.weight(accuracy, FitShare.full.rawValue),
+                              wRecent: Self.weight(accuracy, FitShare.recent.rawValue), speed: speed.map { max($0, 0) } ?? -.infinity))
+        let v = samples[samples.count - 1].speed
+        if v >= fastest { fastest = v; fastestAt = t }
         while head < samples.count, t - samples[head].t > c.trendWindowSeconds { head += 1 }
+        if fastestAt < samples[head].t {
+            fastest = -.infinity
+            for i in head..<samples.count where samples[i].speed >= fastest {
+                fastest = samples[i].speed
+                fastestAt = samples[i].t
+            }
+        }
         if head > 64, head * 2 > samples.count {
             samples.removeFirst(head)
             head = 0
         }
         let n = samples.count - head
         let old = trend
-        guard n >= 3, t - samples[head].t >= c.trendMinSpanSeconds, let full = fit(from: head, accuracy: accuracy)
-        else {
-            closingSpeed = nil
-            return false
-        }
-        closingSpeed = -full.slope
+        windowReady = n >= 3 && t - samples[head].t >= c.trendMinSpanSeconds
+        guard windowReady else { return false }
         // A direction needs a rate significant against the scatter, faster than standing still,
         // and a fitted change larger than a still receiver's wander.
         // The range rate can never exceed the ground speed: when the receiver reports speeds, a
         // rate far beyond them is a position jump (a cold start converging, multipath), not travel.
-        var fastest: Double? = nil
-        for i in head..<samples.count { if let v = samples[i].speed { fastest = max(fastest ?? 0, v) } }
         // Hysteresis on the still speed: leaving `steady` takes twice the speed that entering it
         // allows, so a slow sideways drive does not toggle between steady and hotter.
         let movingSpeed = trend == .steady ? 2 * c.trendSteadySpeed : c.trendSteadySpeed
         func direction(_ f: Fit, strictness: Double = 1) -> Trend? {
             guard abs(f.slope) > strictness * c.trendSignificance * f.slopeError,
                   abs(f.slope) > movingSpeed,
-                  abs(f.slope) * f.span > c.trendAccuracyShare * (accuracy ?? 0),
-                  fastest.map({ abs(f.slope) <= 1.5 * $0 + 1 }) ?? true
+                  abs(f.slope) * f.span > c.trendAccuracyShare * (accuracy ?? 0)
             else { return nil }
+            guard fastest < 0 || abs(f.slope) <= 1.5 * fastest + 1 else { return nil }
             return f.slope < 0 ? .hotter : .colder
         }
         // The last few seconds alone show a stop, or a turn after passing the target, before
@@ -84,13 +104,17 @@ public struct TrendEstimator: Sendable {
         while r > head, t - samples[r - 1].t <= c.trendStillWindowSeconds { r -= 1 }
         var recent: Fit? = nil
         if samples.count - r >= 3, t - samples[r].t >= c.trendStillWindowSeconds / 2 {
-            recent = fit(from: r, accuracy: accuracy, floorShare: 0.35)
+            recent = fit(from: r, share: .recent)
         }
         var candidate: Trend? = nil
         if let recent, abs(recent.slope) <= c.trendSteadySpeed {
             candidate = .steady
-        } else if let d = recent.flatMap({ direction($0, strictness: 1.5) }) ?? direction(full) {
+        } else if let d = recent.flatMap({ direction($0, strictness: 1.5) }) {
             candidate = d
+        } else if let full = fit(from: head, share: .full) {
+            candidate = direction(full)
+        } else {
+            return false
         }
 
         let cadence = c.trendCadenceFraction * min(max(d, c.trendCadenceMin), c.trendCadenceMax)
@@ -135,6 +159,12 @@ public struct TrendEstimator: Sendable {
         var span: Double
     }
 
+    /// Which of the precomputed weights a fit uses.
+    @usableFromInline enum FitShare: Double {
+        case full = 0.1
+        case recent = 0.35
+    }
+
     /// Weighted least-squares line through samples[from...], each sample weighted by its own
     /// stated accuracy, so a receiver still converging after a cold start (errors of a
     /// kilometre) cannot outvote the good fixes that follow.
@@ -143,32 +173,35 @@ public struct TrendEstimator: Sendable {
     /// the share is small); the slope's error is the larger of what those sigmas predict and
     /// what the residuals show. Short windows get a larger share (0.35 ≈ the per-axis sigma of
     /// an honest 95 % radius): a handful of residuals says little about the noise.
-    private func fit(from start: Int, accuracy: Double?, floorShare: Double = 0.1) -> Fit? {
-        let n = samples.count - start
-        let t0 = samples[start].t
-        var sw = 0.0, st = 0.0, sd = 0.0
-        for i in start..<samples.count {
-            let w = weight(samples[i], floorShare)
-            sw += w; st += w * (samples[i].t - t0); sd += w * samples[i].d
+    private func fit(from start: Int, share: FitShare) -> Fit? {
+        samples.withUnsafeBufferPointer { s in
+            let n = s.count - start
+            let t0 = s[start].t
+            let recent = share == .recent
+            var sw = 0.0, st = 0.0, sd = 0.0
+            for i in start..<s.count {
+                let w = recent ? s[i].wRecent : s[i].wFull
+                sw += w; st += w * (s[i].t - t0); sd += w * s[i].d
+            }
+            let mt = st / sw, md = sd / sw
+            var sxx = 0.0, sxy = 0.0, syy = 0.0
+            for i in start..<s.count {
+                let w = recent ? s[i].wRecent : s[i].wFull
+                let x = s[i].t - t0 - mt, y = s[i].d - md
+                sxx += w * x * x; sxy += w * x * y; syy += w * y * y
+            }
+            guard sxx > 0 else { return nil }
+            let slope = sxy / sxx
+            let chi2 = max(0, syy - slope * sxy) / Double(max(n - 2, 1))
+            return Fit(slope: slope, slopeError: (max(chi2, 1) / sxx).squareRoot(),
+                       span: s[s.count - 1].t - t0)
         }
-        let mt = st / sw, md = sd / sw
-        var sxx = 0.0, sxy = 0.0, syy = 0.0
-        for i in start..<samples.count {
-            let w = weight(samples[i], floorShare)
-            let x = samples[i].t - t0 - mt, y = samples[i].d - md
-            sxx += w * x * x; sxy += w * x * y; syy += w * y * y
-        }
-        guard sxx > 0 else { return nil }
-        let slope = sxy / sxx
-        let chi2 = max(0, syy - slope * sxy) / Double(max(n - 2, 1))
-        return Fit(slope: slope, slopeError: (max(chi2, 1) / sxx).squareRoot(),
-                   span: samples[samples.count - 1].t - t0)
     }
 
-    @inline(__always)
-    private func weight(_ s: Sample, _ share: Double) -> Double {
+    @usableFromInline
+    static func weight(_ accuracy: Double?, _ share: Double) -> Double {
         // Unknown accuracy counts as a middling 10 m; no sigma below 10 cm.
-        let sigma = max(share * (s.accuracy ?? 10), 0.1)
+        let sigma = max(share * (accuracy ?? 10), 0.1)
         return 1 / (sigma * sigma)
     }
 

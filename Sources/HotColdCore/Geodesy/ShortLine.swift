@@ -63,4 +63,36 @@ enum ShortLine {
         let azi2 = atan2d(east2 + d2 * north2, north2 - d2 * east2)
         return (s12, azi1, azi2)
     }
+
+    /// `inverse` from precomputed ends, without the azimuth at the far end (the engine uses
+    /// only the distance and the initial bearing). The same expressions in the same order, so
+    /// the same results bit for bit.
+    @inlinable
+    static func inverseFirstAzimuth(_ p1: GeodesicPoint, _ p2: GeodesicPoint) -> (s12: Double, azi1: Double)? {
+        let e2 = WGS84.e2
+        let s1 = p1.sinLat, c1 = p1.cosLat
+        let s2 = p2.sinLat, c2 = p2.cosLat
+        let (sl, cl) = sincosd(angDiff(p1.coordinate.longitude, p2.coordinate.longitude))
+        let n1 = p1.n
+        let n2 = p2.n
+        let x1 = n1 * c1, z1 = n1 * (1 - e2) * s1
+        let r2 = n2 * c2
+        let x2 = r2 * cl, y2 = r2 * sl, z2 = n2 * (1 - e2) * s2
+        let dx = x2 - x1, dy = y2, dz = z2 - z1
+        let dh2 = dx * dx + dy * dy
+        let c2sq = dh2 + dz * dz
+        guard c2sq < maxChord * maxChord else { return nil }
+        let q = WGS84.a2OverB2
+        let mx = (x1 + x2) / 2, my = y2 / 2, mz = q * (z1 + z2) / 2
+        let gradLen = (mx * mx + my * my + mz * mz).squareRoot()
+        let kc2 = (dh2 + q * dz * dz) / gradLen
+        let u = c2sq > 0 ? kc2 * kc2 / c2sq : 0
+        let chord = c2sq.squareRoot()
+        let s12 = chord * (1 + u * (1.0 / 24 + u * (3.0 / 640)))
+        let ep2 = WGS84.ep2
+        let east1 = dy, north1 = c1 * dz - s1 * dx
+        let d1 = -ep2 * c1 * c1 / (6 * n1 * n1) * east1 * north1
+        let azi1 = atan2d(east1 + d1 * north1, north1 - d1 * east1)
+        return (s12, azi1)
+    }
 }

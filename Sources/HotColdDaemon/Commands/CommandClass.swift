@@ -2,11 +2,12 @@ import HotColdProtocol
 
 /// Which commands are charged to their user's write rate (`SocketServer.chargeWrite`): every
 /// write (`Command.writes`) except the pieces of an upload, which only stage bytes in a
-/// private file; the `import` or `submit` that stores them is charged once. Every command
+/// private file; the `import` or `submit` that stores them is charged once; and `report`,
+/// which only replaces a service's line in memory. Every command
 /// answered off the loop holds its client's input until its reply is queued, so a connection
 /// has at most one write in flight.
 enum CommandClass {
     static func chargesWriteRate(_ command: Command) -> Bool {
-        command.writes && command != .upload && command != .chunk
+        command.writes && command != .upload && command != .chunk && command != .report
     }
 }

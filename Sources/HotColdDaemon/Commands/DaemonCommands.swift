@@ -19,6 +19,8 @@ public final class DaemonCommands: SocketCommandHandler {
     let logger: Logger
     let store: StoreRPC?
     let staging: UploadStaging
+    /// Companion services' last reports, for `status`.
+    let services = ServiceReports()
     /// Called after a change through the store (a rating to send: the sync loop goes at once).
     let storeChanged: @Sendable () -> Void
     // Slow work runs here, in arrival order, off the socket's loop thread.
@@ -58,6 +60,7 @@ public final class DaemonCommands: SocketCommandHandler {
 
     public func disconnected(_ client: ClientInfo, reason: String) {
         staging.forget(client.id)
+        services.closed(client.id)
         host.publisher?.cancelCatchUp(client: client.id)
     }
 
@@ -94,6 +97,10 @@ public final class DaemonCommands: SocketCommandHandler {
             do { return [WireCoding.line(try staging.append(c, client: client.id))] } catch { return [Self.error(error)] }
         case .download(let d):
             do { return [WireCoding.line(try staging.read(d, client: client.id))] } catch { return [Self.error(error)] }
+        case .report(let r):
+            // Memory only, bounded by name: answered on the loop.
+            do { try services.record(r, from: client.id) } catch { return [Self.error(error)] }
+            return [WireCoding.line(ReportReply(service: r.service))]
         default:
             guard let store else {
                 return [Self.error(ProtocolError(.busy, command: command.rawValue, "no database is open in the daemon"))]
@@ -175,32 +182,31 @@ public final class DaemonCommands: SocketCommandHandler {
         var targets: [Target] = []
         for (i, s) in h.targets.enumerated() {
             do {
-                targets.append(try TargetSpec.parse(s, index: i + 1, resolver: host.targetResolver))
+                targets.append(try TargetSpec.parse(s, index: i + 1, places: host.placeRecords))
             } catch {
                 throw ProtocolError(.badField, command: "hunt", field: "targets[\(i)]", "target \(i + 1): \(error)")
             }
         }
-        host.retarget(targets, mode: .hunt, description: .init(mode: "hunt", radius: nil, filter: nil))
+        host.retarget(targets, tracking: .hunt)
         logger.info("hunting \(targets.count) target(s)")
         return WireCoding.line(TrackingReply(mode: "hunt", targets: targets.count))
     }
 
     private func roam(_ r: RoamRequest, user: String) throws -> String {
-        guard let resolver = host.targetResolver else {
+        guard let places = host.placeRecords else {
             throw ProtocolError(.busy, command: "roam", "no store is open, so there are no places to roam among")
         }
-        let filter = RoamFilter(kinds: r.kinds, favouritesOnly: r.favourites, unseenOnly: r.unseen, user: user)
+        let filter = RoamFilter(kinds: r.kinds.map { TargetKind($0) }, favouritesOnly: r.favourites, unseenOnly: r.unseen, user: user)
         let targets: [Target]
         do {
-            targets = try resolver.roamTargets(filter)
+            targets = try places.roamTargets(filter)
         } catch {
             throw ProtocolError(.internal, command: "roam", "cannot load places: \(error)")
         }
-        var desc = filter.kinds.joined(separator: ",")
+        var desc = filter.kinds.map { $0.rawValue }.joined(separator: ",")
         if filter.favouritesOnly { desc += " favourites" }
         if filter.unseenOnly { desc += " unseen" }
-        host.retarget(targets, mode: .roam(radius: r.radius),
-                      description: .init(mode: "roam", radius: r.radius, filter: desc))
+        host.retarget(targets, tracking: .init(mode: .roam(radius: r.radius), filter: desc))
         // The radius is checked at decode (0 < r ≤ 20,000 km), and printed as a Double: no
         // conversion here can trap.
         logger.info("roaming among \(targets.count) places within \(DistanceFormat.text(r.radius))")
@@ -224,7 +230,8 @@ public final class DaemonCommands: SocketCommandHandler {
             socket: .init(path: server.path ?? "", clients: c.clients, clientsTotal: c.accepted, dropped: c.dropped,
                           linesIn: c.linesIn, linesOut: c.linesOut, maxClients: c.maxClients,
                           connectionsRefused: c.connectionsRefused, writesRefused: c.writesRefused),
-            log: log, config: extras.configPath, database: mayWrite ? extras.database : nil)
+            log: log, config: extras.configPath, database: mayWrite ? extras.database : nil,
+            services: services.snapshot())
     }
 
     // MARK: - Helpers

@@ -30,6 +30,7 @@ struct StoreRPC {
         case .note(let id, let text): return reply(try store.setNote(placeID: id, user: user, text: text))
         case .add(let name, let at): return reply(try store.addLocation(name: name, at: at, user: user))
         case .rename(let id, let name): return reply(try store.renameLocation(placeID: id, to: name, by: user))
+        case .delete(let id): return reply(try store.deleteLocation(placeID: id, by: user))
         case .observe(let o):
             // The request decoder allows only known classifications.
             let cls = ObservationClassification(rawValue: o.classification) ?? .bird
@@ -103,7 +104,8 @@ struct StoreRPC {
             switch e {
             case .noSuchPlace: return ProtocolError(.notFound, command: command, field: "id", "\(e)")
             case .quotaReached: return ProtocolError(.quota, command: command, "\(e)")
-            case .notOwner: return ProtocolError(.notAllowed, command: command, field: "id", "\(e)")
+            case .notOwner, .placeInUse: return ProtocolError(.notAllowed, command: command, field: "id", "\(e)")
+            case .notALocation, .readOnlyName: return ProtocolError(.badField, command: command, field: "id", "\(e)")
             default: return ProtocolError(.badField, command: command, "\(e)")
             }
         case let e as ImportError: return ProtocolError(.badField, command: command, "\(e)")

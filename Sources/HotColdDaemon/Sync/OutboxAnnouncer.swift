@@ -1,10 +1,12 @@
 import Foundation
 import HotColdCore
 import HotColdStore
-import HotColdSyncProtocol
+import HotColdProtocol
 import Synchronization
 
-/// Tells watchers when the outbox gains an item: a `QUEUED` event with the number waiting.
+/// Tells watchers when the outbox gains an item: a `QUEUED` event with the number waiting,
+/// published like every other event (numbered, logged), so a subscriber resuming with
+/// `since` sees it too.
 /// `hotcold-sync` watches for it, so a rating given over the socket goes out within seconds.
 ///
 /// Called after every change made through the socket; it counts the pending items (one
@@ -12,17 +14,17 @@ import Synchronization
 /// deliveries (which shrink it) do not wake it again.
 ///
 /// ```swift
-/// let announcer = OutboxAnnouncer(store: store, server: server)
-/// announcer.storeChanged()      // after a rating: {"class":"QUEUED","time":…,"pending":1}
+/// let announcer = OutboxAnnouncer(store: store, sink: publisher)
+/// announcer.storeChanged()      // after a rating: {"class":"QUEUED","seq":…,"time":…,"pending":1}
 /// ```
 final class OutboxAnnouncer: Sendable {
     let store: Store
-    let server: SocketServer
+    let sink: any EventSink
     private let lastCount = Mutex<Int>(0)
 
-    init(store: Store, server: SocketServer) {
+    init(store: Store, sink: any EventSink) {
         self.store = store
-        self.server = server
+        self.sink = sink
         lastCount.withLock { $0 = (try? store.outboxPendingSummary().count) ?? 0 }
     }
 
@@ -34,9 +36,6 @@ final class OutboxAnnouncer: Sendable {
             return count > last
         }
         guard grew else { return }
-        let event = OutboxEvent(time: ISO8601.format(Date()), pending: count)
-        guard let data = try? SyncWire.encoder().encode(event) else { return }
-        _ = server.broadcast(line: String(decoding: data, as: UTF8.self),
-                             filter: .watchers(className: "QUEUED", targetID: nil))
+        sink.publish(.queued(QueuedEvent(time: Date(), pending: count)))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 import Synchronization
 
 /// The fleet bridge: reads the daemon's events from its socket and publishes them to an MQTT
@@ -45,6 +46,9 @@ public final class Bridge: @unchecked Sendable {
     private var waypoints: [String: Coordinate] = [:]
     private var lastSeqSeen: UInt64?
     private var lastPersist = ContinuousClock.now - .seconds(3600)
+    // What the daemon was last told (`report`), and when; nil after a reconnect.
+    private var lastReport: (key: String, at: ContinuousClock.Instant)?
+    private var daemonTakesReports = true
 
     /// Loads the stored watermark and prepares the MQTT client (not yet connected).
     public init(settings: BridgeSettings, log: @escaping Log) throws {
@@ -124,9 +128,10 @@ public final class Bridge: @unchecked Sendable {
                 Thread.sleep(forTimeInterval: 0.1)
                 continue
             }
-            let connection: DaemonConnection
+            let connection: LineClient
             do {
-                connection = try DaemonConnection(path: settings.socketPath)
+                connection = try LineClient(path: settings.socketPath)
+                connection.maxLineBytes = SequencedEvent.maximumLineBytes
             } catch {
                 if !complained { log("cannot reach the daemon: \(error); retrying"); complained = true }
                 let wait = backoff.nextDelay()
@@ -150,38 +155,38 @@ public final class Bridge: @unchecked Sendable {
     }
 
     /// Subscribes on one connection and relays until it ends; returns why it ended.
-    private func relay(_ connection: DaemonConnection) -> String {
+    private func relay(_ connection: LineClient) -> String {
         let since = shared.withLock { $0.ledger.lastHanded }
-        var watch = #"{"cmd":"watch""#
-        if let since { watch += #","since":\#(since)"# }
-        watch += "}"
-        do { try connection.send(watch) } catch { return error.description }
+        // Past 2^53 a number is not exact in JSON: the protocol refuses it, so resume live.
+        let resume = since.flatMap { Int(exactly: $0) }.flatMap { $0 <= Limits.maxInteger ? $0 : nil }
+        do { try connection.send(.watch(WatchRequest(since: resume))) } catch { return error.description }
         var expectReset = since
         statusOutstanding = false
         statusWanted = true
+        lastReport = nil
         while !stopping {
             persist()
+            reportIfDue(connection)
             if shared.withLock({ $0.ledger.unacknowledged }) >= settings.maxPending {
                 log("\(settings.maxPending) messages await the broker's acknowledgement; pausing the daemon stream")
                 return "paused until the broker catches up"
             }
             requestStatusIfDue(connection)
-            switch connection.readLine(timeout: 0.1) {
-            case .timeout:
-                continue
-            case .closed(let why):
-                return why
-            case .overlong(let n):
-                log("skipped a \(n)-byte line from the daemon (over \(DaemonConnection.maximumLine))")
-            case .line(let line):
-                if let why = take(line, connection: connection, expectReset: &expectReset) { return why }
+            let line: String?
+            do {
+                line = try connection.readLine(timeout: 0.1)
+            } catch {
+                if case .timeout = error { continue }
+                return error.description    // lost, or a line over the cap (nothing is skipped)
             }
+            guard let line else { return "the daemon closed the connection" }
+            if let why = take(line, connection: connection, expectReset: &expectReset) { return why }
         }
         return "stopping"
     }
 
     /// Handles one line from the daemon; returns a reason to drop the connection, or nil.
-    private func take(_ line: String, connection: DaemonConnection, expectReset: inout UInt64?) -> String? {
+    private func take(_ line: String, connection: LineClient, expectReset: inout UInt64?) -> String? {
         switch LineClass.of(line) {
         case "PROXIMITY", "ARRIVED", "DEPARTED", "GPS":
             let e: SequencedEvent
@@ -210,11 +215,19 @@ public final class Bridge: @unchecked Sendable {
             if line.contains(#""since_gap""#) {
                 log("the daemon's log no longer holds every event after the last acknowledged one: \(line)")
             }
+        case "REPORT":
+            break
         case "ERROR":
+            if line.contains(#""command":"report""#) || line.contains(#"unknown command \"report\""#) {
+                // A daemon before protocol 1.3: it cannot show the bridge in `status`.
+                if daemonTakesReports { log("the daemon does not take reports: \(line)") }
+                daemonTakesReports = false
+                return nil
+            }
             log("the daemon says: \(line)")
             if line.contains("since") {
                 // A daemon without `since` (protocol 1.0): watch live, nothing to resume.
-                try? connection.send(#"{"cmd":"watch"}"#)
+                try? connection.send(.watch(WatchRequest()))
                 expectReset = nil
             }
         default:
@@ -251,18 +264,38 @@ public final class Bridge: @unchecked Sendable {
         return nil
     }
 
-    private func requestStatusIfDue(_ connection: DaemonConnection) {
+    private func requestStatusIfDue(_ connection: LineClient) {
         let now = ContinuousClock.now
         let interval = Duration.milliseconds(Int(settings.statusInterval * 1000))
         if statusOutstanding, now - lastStatusRequest < .seconds(5) { return }
         guard statusWanted || now - lastStatusRequest >= interval else { return }
         // Forced requests (visits, unknown targets) at most ten times a second.
         guard now - lastStatusRequest >= .milliseconds(100) else { return }
-        if (try? connection.send(#"{"cmd":"status"}"#)) != nil {
+        if (try? connection.send(.status)) != nil {
             lastStatusRequest = now
             statusOutstanding = true
             statusWanted = false
         }
+    }
+
+    /// Tells the daemon how the bridge is doing (`report`, shown by `hotcold status`): at once
+    /// when the broker link, the acknowledged number or the backlog changed, at most once a
+    /// second, and every 30 s regardless.
+    private func reportIfDue(_ connection: LineClient) {
+        guard daemonTakesReports else { return }
+        let (connected, acked, pending) = shared.withLock { ($0.brokerConnected, $0.ledger.watermark, $0.ledger.unacknowledged) }
+        let state = connected ? "connected" : "disconnected"
+        let key = "\(state) \(acked.map(String.init) ?? "-") \(pending)"
+        let now = ContinuousClock.now
+        if let last = lastReport {
+            guard now - last.at >= .seconds(1), key != last.key || now - last.at >= .seconds(30) else { return }
+        }
+        let report = ReportRequest(
+            service: "hotcold-mqtt", state: state,
+            ackedSeq: acked.flatMap { Int(exactly: $0) }.flatMap { $0 <= Limits.maxInteger ? $0 : nil },
+            pending: pending,
+            detail: "broker \(settings.client.host):\(settings.client.port), layout \(settings.layout.rawValue)".prefix(Limits.nameLength).description)
+        if (try? connection.send(.report(report))) != nil { lastReport = (key, now) }
     }
 
     private func absorb(_ s: StatusSnapshot) {

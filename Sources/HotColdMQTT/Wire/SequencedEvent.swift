@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 
 /// One daemon event as the bridge relays it: the line exactly as it came off the socket (the
 /// hotcold layout publishes it verbatim), its sequence number, and the decoded event.
@@ -23,29 +24,25 @@ public struct SequencedEvent: Sendable, Equatable {
         guard line.utf8.count <= Self.maximumLineBytes else {
             throw WireError("event line of \(line.utf8.count) bytes (over \(Self.maximumLineBytes))")
         }
+        let message: EventMessage?
         do {
-            event = try Event(jsonLine: line)
+            message = try EventMessage.decode(line: line)
         } catch {
-            throw WireError("\(error)")
+            throw WireError("\(error.message)")
         }
-        let number: SeqField
-        do {
-            number = try JSONDecoder().decode(SeqField.self, from: Data(line.utf8))
-        } catch {
-            throw WireError("field seq: expected a whole number ≥ 0: \(error)")
+        guard let message else { throw WireError("not an engine event: class \(WireCoding.className(of: line) ?? "missing")") }
+        if let n = message.seq {
+            guard let u = UInt64(exactly: n) else { throw WireError("field seq: expected a whole number ≥ 0, got \(n)") }
+            seq = u
+        } else {
+            seq = nil
         }
-        self.seq = number.seq
+        event = message.event
         self.line = line
     }
-
-    /// The wire `seq` alone; decoding into `UInt64` refuses negatives, fractions and overflow.
-    private struct SeqField: Decodable { var seq: UInt64? }
 }
 
 /// The `class` of a daemon line, read before deciding how to decode the rest.
 enum LineClass {
-    static func of(_ line: String) -> String? {
-        struct C: Decodable { var `class`: String }
-        return try? JSONDecoder().decode(C.self, from: Data(line.utf8)).class
-    }
+    static func of(_ line: String) -> String? { WireCoding.className(of: line) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 
 /// What the bridge keeps from a daemon `STATUS` reply: the last fix and the tracked targets.
 ///
@@ -71,68 +72,41 @@ public struct StatusSnapshot: Sendable, Equatable {
     /// Most targets a snapshot keeps (a roam can track hundreds; the state message stays bounded).
     public static let maximumTargets = 1000
 
-    /// Reads a `STATUS` line. Throws naming the field that is missing or out of range.
+    /// Reads a `STATUS` line (the protocol's `StatusReply`), keeping what the bridge needs.
+    /// Throws naming the field that is missing or out of range.
     public init(statusLine line: String) throws(WireError) {
-        let w: Wire
+        let w: StatusReply
         do {
-            w = try JSONDecoder().decode(Wire.self, from: Data(line.utf8))
+            w = try WireCoding.decode(StatusReply.self, from: line)
         } catch {
-            throw WireError("STATUS: \(error)")
+            throw WireError("STATUS: \(error.message)")
         }
-        guard w.class == "STATUS" else { throw WireError("expected a STATUS, got \(w.class)") }
-        gpsState = w.gps?.state ?? "unknown"
-        if let f = w.gps?.last_fix {
-            guard let time = ISO8601.parse(f.time) else {
-                throw WireError("STATUS gps.last_fix.time: not an ISO-8601 time: \(f.time)")
-            }
+        gpsState = w.gps.state
+        if let f = w.gps.lastFix {
             let c = Coordinate(latitude: f.lat, longitude: f.lon)
             guard c.isValid else {
                 throw WireError("STATUS gps.last_fix: coordinate out of range: \(f.lat),\(f.lon)")
             }
-            let accuracy = f.accuracy_m.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
-            let speed = f.speed_mps.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
-            lastFix = LastFix(time: time, coordinate: c, mode: f.mode, accuracy: accuracy, speed: speed)
+            let accuracy = f.accuracyM.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+            let speed = f.speedMps.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+            lastFix = LastFix(time: f.time, coordinate: c, mode: f.mode, accuracy: accuracy, speed: speed)
         } else {
             lastFix = nil
         }
         var list: [TrackedTarget] = []
-        for (i, t) in (w.targets ?? []).prefix(Self.maximumTargets).enumerated() {
-            guard t.distance_m.isFinite, t.distance_m >= 0, t.distance_m < 40_100_000 else {
-                throw WireError("STATUS targets[\(i)].distance_m out of range: \(t.distance_m)")
+        for (i, t) in w.targets.prefix(Self.maximumTargets).enumerated() {
+            guard t.distanceM.isFinite, t.distanceM >= 0, t.distanceM < 40_100_000 else {
+                throw WireError("STATUS targets[\(i)].distance_m out of range: \(t.distanceM)")
             }
-            guard t.bearing_deg.isFinite, (-360...360).contains(t.bearing_deg) else {
-                throw WireError("STATUS targets[\(i)].bearing_deg out of range: \(t.bearing_deg)")
+            guard t.bearingDeg.isFinite, (-360...360).contains(t.bearingDeg) else {
+                throw WireError("STATUS targets[\(i)].bearing_deg out of range: \(t.bearingDeg)")
             }
-            list.append(TrackedTarget(target: t.target, distance: t.distance_m, bearing: t.bearing_deg,
-                                      tier: t.tier, tierName: t.tier_name, trend: t.trend, arrived: t.arrived))
+            guard let trend = Trend(rawValue: t.trend) else {
+                throw WireError("STATUS targets[\(i)].trend: not a trend: \(t.trend)")
+            }
+            list.append(TrackedTarget(target: t.target, distance: t.distanceM, bearing: t.bearingDeg,
+                                      tier: t.tier, tierName: t.tierName, trend: trend, arrived: t.arrived))
         }
         targets = list
-    }
-
-    private struct Wire: Decodable {
-        var `class`: String
-        var gps: GPS?
-        var targets: [Target]?
-        struct GPS: Decodable {
-            var state: String?
-            var last_fix: Fix?
-        }
-        struct Fix: Decodable {
-            var time: String
-            var lat: Double
-            var lon: Double
-            var mode: Int?
-            var accuracy_m: Double?
-            var speed_mps: Double?
-        }
-        struct Target: Decodable {
-            var target: TargetRef
-            var distance_m: Double
-            var bearing_deg: Double
-            var tier: Int
-            var tier_name: String
-            var trend: Trend
-            var arrived: Bool
-        }
     }
 }

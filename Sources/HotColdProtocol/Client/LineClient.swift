@@ -220,7 +220,9 @@ public final class LineClient: @unchecked Sendable {
     // MARK: - Transfers
 
     /// Sends `data` as an upload in chunks and returns its id once the daemon has it all.
-    public func upload(_ data: Data, purpose: UploadRequest.Purpose, timeout: Double = 30) throws(ClientError) -> String {
+    /// `progress` is told the bytes the daemon has acknowledged after each chunk.
+    public func upload(_ data: Data, purpose: UploadRequest.Purpose, timeout: Double = 30,
+                       progress: ((Int) -> Void)? = nil) throws(ClientError) -> String {
         let begun = try call(.upload(UploadRequest(purpose: purpose, size: data.count)), expecting: UploadReply.self, timeout: timeout)
         let step = max(1, min(begun.chunkMax, Limits.chunkBytes))
         var offset = 0
@@ -233,12 +235,14 @@ public final class LineClient: @unchecked Sendable {
                 throw .badReply(ProtocolError(.badField, command: "chunk", field: "received", "expected \(end), got \(r.received)"))
             }
             offset = end
+            progress?(end)
         }
         return begun.id
     }
 
-    /// Fetches a prepared download of `size` bytes.
-    public func download(id: String, size: Int, timeout: Double = 30) throws(ClientError) -> Data {
+    /// Fetches a prepared download of `size` bytes; `progress` is told the bytes received so far.
+    public func download(id: String, size: Int, timeout: Double = 30,
+                         progress: ((Int) -> Void)? = nil) throws(ClientError) -> Data {
         var out = Data()
         out.reserveCapacity(max(0, min(size, Limits.importBytes)))
         while true {
@@ -247,6 +251,7 @@ public final class LineClient: @unchecked Sendable {
                 throw .badReply(ProtocolError(.badField, command: "download", field: "offset", "expected \(out.count), got \(c.offset)"))
             }
             out.append(c.data)
+            progress?(out.count)
             if c.eof || c.data.isEmpty { return out }
         }
     }

@@ -28,6 +28,15 @@ public enum EventMessage: Sendable, Equatable {
         }
     }
 
+    /// The daemon's number for this event (nil in `hotcold replay` output and older logs).
+    public var seq: Int? {
+        switch self {
+        case .proximity(let p): p.seq
+        case .arrived(let p), .departed(let p): p.seq
+        case .gps(let g): g.seq
+        }
+    }
+
     /// The same event in HotColdCore's model (without `seq`).
     public var event: Event {
         switch self {

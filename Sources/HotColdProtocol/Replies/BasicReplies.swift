@@ -61,3 +61,10 @@ public struct TrackingReply: FixedClassMessage, Equatable {
         self.targets = targets
     }
 }
+
+/// The reply to `report`: the daemon now shows this service's state in `status`.
+public struct ReportReply: FixedClassMessage, Equatable {
+    public static let wireClass = "REPORT"
+    public var service: String
+    public init(service: String) { self.service = service }
+}

@@ -25,10 +25,13 @@ public struct StatusReply: FixedClassMessage, Equatable {
     public var config: String?
     /// The daemon's database file; only for clients allowed to write.
     public var database: String?
+    /// Companion services that report to the daemon (`report`), by name.
+    public var services: [Service]?
 
     public init(time: Date, release: String = ProtocolVersion.release, uptimeS: Double, gps: GPS,
                 tracking: Tracking, targets: [TargetState], counters: Counters, latencyUs: Latency,
-                visits: Visits? = nil, sequence: Sequence? = nil, socket: Socket? = nil, log: Log? = nil, config: String? = nil, database: String? = nil) {
+                visits: Visits? = nil, sequence: Sequence? = nil, socket: Socket? = nil, log: Log? = nil, config: String? = nil, database: String? = nil,
+                services: [Service]? = nil) {
         self.time = time
         self.release = release
         self.uptimeS = Finite.round(uptimeS, 0)
@@ -43,6 +46,7 @@ public struct StatusReply: FixedClassMessage, Equatable {
         self.log = log
         self.config = config
         self.database = database
+        self.services = services
     }
 
     public struct GPS: Codable, Sendable, Equatable {

@@ -8,11 +8,12 @@ public enum Command: String, Sendable, CaseIterable, Codable {
     case export, download
     case upload, chunk
     case `import`, submit
+    case report
 
     /// Whether the command changes state, and so needs a user allowed to write.
     public var writes: Bool {
         switch self {
-        case .hunt, .roam, .store, .upload, .chunk, .import, .submit: true
+        case .hunt, .roam, .store, .upload, .chunk, .import, .submit, .report: true
         default: false
         }
     }

@@ -33,6 +33,7 @@ public enum Request: Sendable, Equatable {
     case chunk(ChunkRequest)
     case `import`(ImportRequest)
     case submit(SubmitRequest)
+    case report(ReportRequest)
 
     public var command: Command {
         switch self {
@@ -55,6 +56,7 @@ public enum Request: Sendable, Equatable {
         case .chunk: .chunk
         case .import: .import
         case .submit: .submit
+        case .report: .report
         }
     }
 
@@ -121,6 +123,7 @@ public enum Request: Sendable, Equatable {
             case .chunk(let r): try r.encode(to: encoder)
             case .import(let r): try r.encode(to: encoder)
             case .submit(let r): try r.encode(to: encoder)
+            case .report(let r): try r.encode(to: encoder)
             }
         }
     }
@@ -146,6 +149,7 @@ public enum Request: Sendable, Equatable {
         case .chunk: return .chunk(try ChunkRequest(decoder))
         case .import: return .import(try ImportRequest(decoder))
         case .submit: return .submit(try SubmitRequest(decoder))
+        case .report: return .report(try ReportRequest(decoder))
         }
     }
 }

@@ -22,6 +22,8 @@ public struct StoreRequest: RequestBody {
         case note(id: String, text: String)
         case add(name: String, at: Coordinate)
         case rename(id: String, name: String)
+        /// Removes a custom location the user added (refused while others have records of it).
+        case delete(id: String)
         case observe(Observe)
 
         public var name: String {
@@ -34,6 +36,7 @@ public struct StoreRequest: RequestBody {
             case .note: "note"
             case .add: "add"
             case .rename: "rename"
+            case .delete: "delete"
             case .observe: "observe"
             }
         }
@@ -57,7 +60,7 @@ public struct StoreRequest: RequestBody {
         }
     }
 
-    public static let operations = ["seen", "unseen", "fav", "unfav", "rate", "note", "add", "rename", "observe"]
+    public static let operations = ["seen", "unseen", "fav", "unfav", "rate", "note", "add", "rename", "delete", "observe"]
 
     public var operation: Operation
 
@@ -79,6 +82,7 @@ public struct StoreRequest: RequestBody {
         case "unseen": operation = .unseen(id: try id(try fields(["id"])))
         case "fav": operation = .fav(id: try id(try fields(["id"])))
         case "unfav": operation = .unfav(id: try id(try fields(["id"])))
+        case "delete": operation = .delete(id: try id(try fields(["id"])))
         case "rate":
             let f = try fields(["id", "stars"])
             operation = .rate(id: try id(f), stars: try f.required(try f.integer("stars", in: 0...5), "stars", "a whole number 0–5"))
@@ -108,7 +112,7 @@ public struct StoreRequest: RequestBody {
         var w = try FieldWriter(encoder, command: "store")
         try w.put("op", operation.name)
         switch operation {
-        case .seen(let id), .unseen(let id), .fav(let id), .unfav(let id):
+        case .seen(let id), .unseen(let id), .fav(let id), .unfav(let id), .delete(let id):
             try w.put("id", id)
         case .rate(let id, let stars):
             try w.put("id", id)

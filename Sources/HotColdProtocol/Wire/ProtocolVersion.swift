@@ -9,7 +9,7 @@
 public enum ProtocolVersion {
     public static let release = "0.1.0"
     public static let major = 1
-    public static let minor = 2
+    public static let minor = 3
 
     /// The greeting as a reply value.
     public static var reply: VersionReply {

@@ -1,4 +1,5 @@
 import Foundation
+import HotColdProtocol
 import HotColdSyncProtocol
 #if canImport(Glibc)
 import Glibc
@@ -22,6 +23,10 @@ public final class OutboxWatcher: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
     private var thread: Thread?
+    // The service's state for the daemon's `status` (`report`): the latest, and whether it
+    // still has to be sent on the current connection.
+    private var latestReport: ReportRequest?
+    private var reportUnsent = false
 
     public init(socketPath: String, retry: Double = 2, log: @escaping @Sendable (String) -> Void = { _ in },
                 wake: @escaping @Sendable () -> Void) {
@@ -42,36 +47,49 @@ public final class OutboxWatcher: @unchecked Sendable {
 
     private var isStopped: Bool { lock.lock(); defer { lock.unlock() }; return stopped }
 
+    /// Tells the daemon (within half a second, and again after every reconnect) how the sync
+    /// service is doing; `hotcold status` shows it. Sent on the watching connection, so the
+    /// daemon shows the service gone when it stops.
+    public func report(_ r: ReportRequest) {
+        lock.lock(); latestReport = r; reportUnsent = true; lock.unlock()
+    }
+
+    private func takeReport(all: Bool) -> ReportRequest? {
+        lock.lock(); defer { lock.unlock() }
+        guard all || reportUnsent else { return nil }
+        reportUnsent = false
+        return latestReport
+    }
+
     private func run() {
         var reported = false
         while !isStopped {
-            let fd: Int32
-            do { fd = try DaemonLink.connect(socketPath) } catch {
+            let connection: LineClient
+            do { connection = try DaemonLink.connect(socketPath) } catch {
                 if !reported { log("waiting for the daemon: \(error)"); reported = true }
                 Thread.sleep(forTimeInterval: retry)
                 continue
             }
             reported = false
-            let watch = Array(#"{"cmd":"watch","classes":["QUEUED"]}"#.utf8) + [UInt8(ascii: "\n")]
-            let sent = watch.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent == watch.count {
+            connection.maxLineBytes = 1 << 20
+            if (try? connection.send(.watch(WatchRequest(classes: [QueuedEvent.wireClass])))) != nil {
                 log("watching \(socketPath) for QUEUED events")
                 wake()      // whatever was queued while we were not watching
-                var buffer: [UInt8] = []
+                var first = true
                 reading: while !isStopped {
-                    switch DaemonLink.readLine(fd: fd, buffer: &buffer, maxLine: 1 << 20, waitMs: 500) {
-                    case .idle: continue
-                    case .closed: break reading
-                    case .line(let line):
-                        guard line.hasPrefix(#"{"class":"QUEUED""#),
-                              let e = try? SyncWire.decoder().decode(OutboxEvent.self, from: Data(line.utf8)),
-                              e.pending > 0 else { continue }
-                        wake()
+                    if let r = takeReport(all: first) { try? connection.send(.report(r)) }
+                    first = false
+                    let line: String?
+                    do { line = try connection.readLine(timeout: 0.5) } catch {
+                        if case .timeout = error { continue }
+                        break reading
                     }
+                    guard let line else { break reading }
+                    guard let e = try? QueuedEvent.decode(line: line), e.pending > 0 else { continue }
+                    wake()
                 }
                 if !isStopped { log("the daemon at \(socketPath) went away; reconnecting") }
             }
-            close(fd)
             if !isStopped { Thread.sleep(forTimeInterval: min(retry, 0.5)) }
         }
     }

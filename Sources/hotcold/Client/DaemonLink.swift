@@ -1,9 +1,10 @@
 import HotColdProtocol
 
 /// How `hotcold` reaches hotcoldd: the protocol's line client, with its failures turned into
-/// the CLI's errors (exit code 69, EX_UNAVAILABLE, when the daemon cannot be reached).
+/// the CLI's errors, whose exit status ``ExitStatus`` chooses (69 when the daemon cannot be
+/// reached, 77 when it refuses this user, …).
 enum DaemonLink {
-    /// Connects to `--socket`, else `$HOTCOLD_SOCKET`, else the daemon's default path.
+    /// Connects to `socket`, else `$HOTCOLD_SOCKET`, else the daemon's default path.
     static func connect(socket: String?) throws -> LineClient {
         do { return try LineClient(path: LineClient.defaultPath(socket)) } catch { throw cliError(error) }
     }
@@ -14,6 +15,6 @@ enum DaemonLink {
     }
 
     static func cliError(_ e: ClientError) -> CLIError {
-        CLIError(e.description, code: e.isUnreachable ? 69 : 1)
+        CLIError(e.description, code: ExitStatus(for: e))
     }
 }

@@ -15,8 +15,7 @@ struct HuntCommand: ParsableCommand {
               hotcold hunt halans:d0577fb8cf -30.3195,153.0895,"Bunch of Bananas"
             """)
 
-    @Option(help: "The daemon's socket (default $HOTCOLD_SOCKET or /run/hotcold/hotcold.sock).")
-    var socket: String?
+    @OptionGroup var connection: ConnectionOptions
 
     @Argument(parsing: .allUnrecognized, help: "Place ids or LAT,LON[,NAME].")
     var targets: [String]
@@ -26,7 +25,7 @@ struct HuntCommand: ParsableCommand {
     }
 
     func run() throws {
-        try TrackingRequest.send(socket: socket, .hunt(HuntRequest(targets: targets)))
+        try TrackingRequest.send(connection, .hunt(HuntRequest(targets: targets)))
     }
 }
 
@@ -42,8 +41,7 @@ struct RoamCommand: ParsableCommand {
               hotcold roam 2km --kind geocache --favourites
             """)
 
-    @Option(help: "The daemon's socket (default $HOTCOLD_SOCKET or /run/hotcold/hotcold.sock).")
-    var socket: String?
+    @OptionGroup var connection: ConnectionOptions
 
     @Argument(help: "Radius, e.g. 850m, 1.2km, 10km (a bare number is metres).")
     var radius: String = "10km"
@@ -65,22 +63,17 @@ struct RoamCommand: ParsableCommand {
 
     func run() throws {
         guard let metres = DistanceParser.metres(radius) else { throw ValidationError("radius \"\(radius)\": expected a distance") }
-        try TrackingRequest.send(socket: socket, .roam(RoamRequest(radius: metres, kinds: kinds, unseen: unseen, favourites: favourites)))
+        try TrackingRequest.send(connection, .roam(RoamRequest(radius: metres, kinds: kinds, unseen: unseen, favourites: favourites)))
     }
 }
 
 enum TrackingRequest {
-    static func send(socket: String?, _ request: Request) throws {
-        let command = request.command.rawValue
-        do {
-            let c = try DaemonLink.connect(socket: socket)
-            let reply = try DaemonLink.run { () throws(ClientError) in try c.call(request, expecting: TrackingReply.self, timeout: 60) }
-            var s = "hotcoldd now \(command == "hunt" ? "hunts" : "roams among") \(reply.targets) targets"
-            if let r = reply.radiusM { s += " within \(DistanceFormat.text(r))" }
-            print(s + ".")
-        } catch let e as CLIError {
-            warn("hotcold \(command): \(e.description)")
-            throw ExitCode(e.code)
-        }
+    static func send(_ connection: ConnectionOptions, _ request: Request) throws {
+        let c = try connection.connect()
+        let reply = try DaemonLink.run { () throws(ClientError) in try c.call(request, expecting: TrackingReply.self, timeout: 60) }
+        let verb = request.command == .hunt ? "hunts" : "roams among"
+        var s = "hotcoldd now \(verb) \(reply.targets) targets"
+        if let r = reply.radiusM { s += " within \(DistanceFormat.text(r))" }
+        print(s + ".")
     }
 }

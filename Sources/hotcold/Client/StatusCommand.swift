@@ -14,31 +14,25 @@ struct StatusCommand: ParsableCommand {
               hotcold status --json --socket /tmp/hc.sock
             """)
 
-    @Option(help: "The daemon's socket (default $HOTCOLD_SOCKET or /run/hotcold/hotcold.sock).")
-    var socket: String?
+    @OptionGroup var connection: ConnectionOptions
 
     @Flag(help: "Print the STATUS object as JSON.")
     var json = false
 
     func run() throws {
-        do {
-            let c = try DaemonLink.connect(socket: socket)
-            let line = try DaemonLink.run { () throws(ClientError) in
-                try c.send(.status)
-                return try c.line(ofClass: StatusReply.wireClass)
-            }
-            if json { print(line); return }
-            let status: StatusReply
-            do throws(ProtocolError) {
-                status = try WireCoding.decode(StatusReply.self, from: line)
-            } catch {
-                throw DaemonLink.cliError(.badReply(error))
-            }
-            print(StatusText.render(status))
-        } catch let e as CLIError {
-            warn("hotcold status: \(e.description)")
-            throw ExitCode(e.code)
+        let c = try connection.connect()
+        let line = try DaemonLink.run { () throws(ClientError) in
+            try c.send(.status)
+            return try c.line(ofClass: StatusReply.wireClass)
         }
+        if json { print(line); return }
+        let status: StatusReply
+        do throws(ProtocolError) {
+            status = try WireCoding.decode(StatusReply.self, from: line)
+        } catch {
+            throw DaemonLink.cliError(.badReply(error))
+        }
+        print(StatusText.render(status))
     }
 }
 
@@ -70,6 +64,19 @@ enum StatusText {
             out.append("log \(l.path): \(l.writing ? "ok" : "NOT WRITING: \(l.error ?? "?")")")
         }
         out.append("fix-to-socket latency: p50 \(o.latencyUs.p50) µs, p99 \(o.latencyUs.p99) µs (\(o.latencyUs.samples) fixes)")
+        for s in o.services ?? [] { out.append(service(s, now: o.time)) }
         return out.joined(separator: "\n")
+    }
+
+    /// `hotcold-mqtt: connected, acked seq 1234, 0 pending (broker …), reported 3 s ago`.
+    static func service(_ s: StatusReply.Service, now: Date) -> String {
+        var parts = [s.connected ? s.state : "GONE (its connection closed; last said \(s.state))"]
+        if let a = s.ackedSeq { parts.append("acked seq \(a)") }
+        if let p = s.pending { parts.append("\(p) pending") }
+        var line = "\(s.service): " + parts.joined(separator: ", ")
+        if let d = s.detail, !d.isEmpty { line += " (\(d))" }
+        let age = max(0, now.timeIntervalSince(s.reportedAt))
+        line += ", reported \(Int(clamping: Int64(exactly: age.rounded()) ?? 0)) s ago"
+        return line
     }
 }

@@ -18,8 +18,7 @@ struct WatchCommand: ParsableCommand {
               hotcold watch --socket /tmp/hc.sock --target GC2T9RW
             """)
 
-    @Option(help: "The daemon's socket (default $HOTCOLD_SOCKET or /run/hotcold/hotcold.sock).")
-    var socket: String?
+    @OptionGroup var connection: ConnectionOptions
 
     @Flag(help: "Print the raw JSON lines.")
     var json = false
@@ -38,7 +37,7 @@ struct WatchCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let c = try DaemonLink.connect(socket: socket)
+            let c = try connection.connect()
             let request = WatchRequest(enable: true, classes: classes.isEmpty ? nil : classes,
                                        targets: targets.isEmpty ? nil : targets)
             _ = try DaemonLink.run { () throws(ClientError) in try c.call(.watch(request), expecting: WatchReply.self) }

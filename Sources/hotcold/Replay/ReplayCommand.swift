@@ -52,18 +52,6 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
-            try replay()
-        } catch let e as CLIError {
-            warn("hotcold replay: \(e.description)")
-            throw ExitCode(e.code)
-        } catch let e as ConfigError {
-            warn("hotcold replay: \(e.description)")
-            throw ExitCode(78)
-        }
-    }
-
-    private func replay() throws {
         var engineConfig = EngineConfig()
         if let config { engineConfig = try ConfigLoader.load(path: config).engine }
 
@@ -71,26 +59,26 @@ struct ReplayCommand: ParsableCommand {
         for (i, text) in targets.enumerated() {
             do {
                 guard let t = try Target(point: text, index: i + 1) else {
-                    throw CLIError("--target \(text): expected LAT,LON[,NAME] in decimal degrees", code: 64)
+                    throw CLIError("--target \(text): expected LAT,LON[,NAME] in decimal degrees", code: .usage)
                 }
                 all.append(t)
             } catch let e as PointTargetError {
-                throw CLIError("--target \(e)", code: 64)
+                throw CLIError("--target \(e)", code: .usage)
             }
         }
         if let targetsFile { all += try TargetsFile.load(targetsFile) }
 
         let mode: TrackingMode = roam.flatMap(DistanceParser.metres).map { .roam(radius: $0) } ?? .hunt
-        let reader: TrackReader
-        do {
-            reader = try TrackReader(path: track)
-        } catch {
-            throw CLIError("\(error)", code: 66)
-        }
+        let reader = try TrackReader(path: track)
         var engine = ProximityEngine(targets: all, mode: mode, config: engineConfig)
         let out = OutputBuffer()
         var events: [Event] = []
+        let progress = ProgressLine("replay \(URL(fileURLWithPath: track).lastPathComponent)", unlessOutputIsTerminal: true)
+        defer { progress.finish() }
+        var fixes = 0
         while let fix = try reader.next() {
+            fixes += 1
+            progress.update(done: reader.bytesRead, of: reader.fileSize, count: fixes, counting: "fixes")
             events.removeAll(keepingCapacity: true)
             engine.process(fix, into: &events)
             for e in events {
@@ -98,6 +86,7 @@ struct ReplayCommand: ParsableCommand {
             }
         }
         out.flush()
+        progress.finish()
         if let summary = reader.stats.skipSummary { warn("hotcold replay: \(track): \(summary)") }
         if let stop = reader.stats.stoppedEarly { warn("hotcold replay: \(track): \(stop)") }
         let s = engine.stats

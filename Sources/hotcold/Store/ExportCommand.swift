@@ -16,10 +16,27 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let data = try options.backend().export(format: format, visits: visits)
         if let output {
-            try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+            do {
+                try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                throw CLIError("cannot write \(output): \(Self.whyNotWritable(output))", code: .cannotCreate)
+            }
             Output.note("Wrote \(output) (\(data.count) bytes).")
         } else {
             FileHandle.standardOutput.write(data)
         }
+    }
+
+    /// Our words for a failed write (Foundation's say only "could not be completed").
+    static func whyNotWritable(_ path: String) -> String {
+        let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory) { return "no folder \(dir)" }
+        if !isDirectory.boolValue { return "\(dir) is not a folder" }
+        if access(dir, W_OK) != 0 { return "the folder \(dir) is not writable by this user" }
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return "it is a folder"
+        }
+        return "the write failed (is the disk full?)"
     }
 }

@@ -6,7 +6,7 @@ enum StoreCommands {
         ThingsCommand.self, ShowCommand.self, NearCommand.self,
         SeenCommand.self, UnseenCommand.self, FavCommand.self, UnfavCommand.self,
         RateCommand.self, NoteCommand.self, VisitsCommand.self,
-        AddCommand.self, RenameCommand.self,
+        AddCommand.self, RenameCommand.self, DeleteCommand.self,
         ObserveCommand.self, ObservationsCommand.self,
         ImportCommand.self, ExportCommand.self, AboutCommand.self,
         SubmitCommand.self, OutboxCommand.self, SyncCommand.self,

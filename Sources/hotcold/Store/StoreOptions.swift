@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GRDB
 import HotColdCore
 import HotColdProtocol
 import HotColdStore
@@ -7,17 +8,14 @@ import HotColdStore
 /// Options every store command shares: where the database is, and JSON output for lists.
 struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "The database file. Default: $HOTCOLD_DB, else $XDG_DATA_HOME/hotcold/hotcold.sqlite, else ~/.local/share/hotcold/hotcold.sqlite.",
+        "Work on this database file directly, not through hotcoldd. Without it, a running hotcoldd (--socket) serves every command; when none runs: $HOTCOLD_DB, else $XDG_DATA_HOME/hotcold/hotcold.sqlite, else ~/.local/share/hotcold/hotcold.sqlite.",
         valueName: "PATH"))
     var db: String?
 
     @Flag(name: .long, help: "Print lists as JSON (one array) instead of text.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp(
-        "A running hotcoldd's socket (default $HOTCOLD_SOCKET or /run/hotcold/hotcold.sock). When it answers and --db is not given, changes go through the daemon.",
-        valueName: "PATH"))
-    var socket: String?
+    @OptionGroup var connection: ConnectionOptions
 
     static func defaultDatabasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let p = environment["HOTCOLD_DB"], !p.isEmpty { return p }
@@ -32,7 +30,8 @@ struct StoreOptions: ParsableArguments {
     /// loading the bundled catalogue on first use.
     func backend() throws -> any StoreBackend {
         if db == nil {
-            let path = LineClient.defaultPath(socket)
+            let socket = connection.socket
+            let path = connection.path
             if socket != nil || FileManager.default.fileExists(atPath: path) {
                 let connection: LineClient
                 do {
@@ -55,7 +54,16 @@ struct StoreOptions: ParsableArguments {
     static let staleSocket = String(cString: strerror(ECONNREFUSED))
 
     private func directBackend() throws -> any StoreBackend {
-        let store = try Store.open(path: databasePath)
+        let store: Store
+        do {
+            store = try Store.open(path: databasePath)
+        } catch {
+            // SQLite's own word for it when it has one; otherwise the folder could not be made.
+            let status = ExitStatus(for: error)
+            let reason = (error as? DatabaseError).map { $0.message ?? "\($0.resultCode)" } ?? "its folder cannot be created"
+            throw CLIError("cannot open the database \(databasePath): \(reason)",
+                           code: status == .software ? .cannotCreate : status)
+        }
         do {
             if let r = try store.loadBundledCatalogueIfEmpty() {
                 Output.note("Loaded the bundled catalogue: \(r.inserted) Big Things into \(databasePath).")

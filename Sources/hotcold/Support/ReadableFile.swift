@@ -12,15 +12,15 @@ enum ReadableFile {
         var st = stat()
         guard stat(path, &st) == 0 else {
             let reason = errno == ENOENT ? "no such file" : String(cString: strerror(errno))
-            throw CLIError("\(what) \(path): \(reason)")
+            throw CLIError("\(what) \(path): \(reason)", code: .noInput)
         }
-        if (st.st_mode & S_IFMT) == S_IFDIR { throw CLIError("\(what) \(path): is a directory, not a file") }
-        guard access(path, R_OK) == 0 else { throw CLIError("\(what) \(path): not readable by this user") }
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw CLIError("\(what) \(path): is a directory, not a file", code: .noInput) }
+        guard access(path, R_OK) == 0 else { throw CLIError("\(what) \(path): not readable by this user", code: .noInput) }
         if st.st_size > limit {
             throw CLIError("\(what) \(path): \(st.st_size) bytes is over the \(limit / 1_048_576) MiB limit")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError("\(what) \(path): could not be read")
+            throw CLIError("\(what) \(path): could not be read", code: .ioError)
         }
         guard data.count <= limit else {
             throw CLIError("\(what) \(path): over the \(limit / 1_048_576) MiB limit")

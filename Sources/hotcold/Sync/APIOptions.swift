@@ -46,14 +46,14 @@ struct APIOptions: ParsableArguments {
         let c = try configuration()
         let text = api ?? c.api.baseURL
         guard !text.isEmpty else {
-            throw CLIError("No web API is configured: give --api URL or set [api] base_url in \(config ?? APIOptions.installedConfig).", code: 78)
+            throw CLIError("No web API is configured: give --api URL or set [api] base_url in \(config ?? APIOptions.installedConfig).", code: .configuration)
         }
-        guard let url = URL(string: text) else { throw CLIError("\(text) is not an https:// URL.", code: 64) }
+        guard let url = URL(string: text) else { throw CLIError("\(text) is not an https:// URL.", code: .usage) }
         do {
             return try APIClient(baseURL: url, token: c.api.token, timeout: timeout,
                                  allowHTTPLoopback: allowHTTPLoopback || c.api.allowHTTPLoopback)
         } catch {
-            throw CLIError("\(api != nil ? "--api" : "[api] base_url"): \(error.description).", code: 64)
+            throw CLIError("\(api != nil ? "--api" : "[api] base_url"): \(error.description).", code: .usage)
         }
     }
 }

@@ -20,21 +20,18 @@ struct SyncCommand: AsyncParsableCommand {
     @OptionGroup var apiOptions: APIOptions
 
     func run() async throws {
-        do {
-            let client = try apiOptions.client()
-            let store = try Store.open(path: options.databasePath)
-            let syncer = Syncer(store: store, client: client,
-                                options: .init(maxWait: apiOptions.maxWait, honourBackoff: false))
-            let report = await syncer.sync()
-            if options.json { try Output.json(Summary(report)) } else { print(report.summary) }
-            if let problem = report.unreachable { throw CLIError(problem) }
-        } catch let e as CLIError {
-            Output.note("hotcold sync: \(e.description)")
-            throw ExitCode(e.code)
-        } catch let e as ConfigError {
-            Output.note("hotcold sync: \(e.description)")
-            throw ExitCode(78)
-        }
+        let client = try apiOptions.client()
+        let store = try Store.open(path: options.databasePath)
+        let syncer = Syncer(store: store, client: client,
+                            options: .init(maxWait: apiOptions.maxWait, honourBackoff: false))
+        // The catalogue download and the deliveries are one call with no byte counts to show:
+        // say what is being waited for, on a terminal only.
+        let progress = ProgressLine("sync")
+        progress.phase("catalogue and outbox with \(client.baseURL.host ?? client.baseURL.absoluteString)…")
+        let report = await syncer.sync()
+        progress.finish()
+        if options.json { try Output.json(Summary(report)) } else { print(report.summary) }
+        if let problem = report.unreachable { throw CLIError(problem, code: .unavailable) }
     }
 
     /// `--json`: the report for scripts.

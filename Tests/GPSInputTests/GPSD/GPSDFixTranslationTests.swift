@@ -4,10 +4,13 @@ import Foundation
 import HotColdCore
 import Testing
 
-/// The gps_data_t → GPSDInput translation on hand-made structs: what gpsd 3.22 leaves as NaN,
+/// The gps_data_t → GPSDEvent translation on hand-made structs: what gpsd 3.22 leaves as NaN,
 /// a SKY after a TPV, a TPV without time, a mode gpsd should never send.
 @Suite("gps_data_t translation")
 struct GPSDFixTranslationTests {
+    /// When the reports in these tests were read (any instant: it is carried, not used).
+    static let readAt = ContinuousClock.now
+
     /// A zeroed gps_data_t on the heap with every fix field NaN, as libgps leaves an empty TPV.
     final class Data {
         let p = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
@@ -22,8 +25,8 @@ struct GPSDFixTranslationTests {
             p.pointee.dop.hdop = nan
         }
         deinit { p.deallocate() }
-        func input(skySeen: Bool = false) -> GPSDInput? {
-            GPSDFixTranslation.input(from: p, skySeen: skySeen, receivedAt: 42)
+        func input(skySeen: Bool = false) -> GPSDEvent? {
+            GPSDFixTranslation.input(from: p, skySeen: skySeen, receivedAt: GPSDFixTranslationTests.readAt)
         }
     }
 
@@ -38,7 +41,7 @@ struct GPSDFixTranslationTests {
         guard case .fix(let fix, let at) = d.input(skySeen: true) else {
             Issue.record("expected a fix"); return
         }
-        #expect(at == 42)
+        #expect(at == GPSDFixTranslationTests.readAt)
         #expect(fix.time == Date(timeIntervalSince1970: 1_735_689_600.5))
         #expect(fix.mode == .threeD)
         #expect(fix.coordinate == nil)
@@ -92,9 +95,9 @@ struct GPSDFixTranslationTests {
         let d = Data()
         d.p.pointee.set = tpv
         d.p.pointee.fix.mode = 1
-        #expect(d.input() == .untimed(mode: .noFix, receivedAt: 42))
+        #expect(d.input() == .untimed(mode: .noFix, receivedAt: GPSDFixTranslationTests.readAt))
         d.p.pointee.fix.mode = 7
-        #expect(d.input() == .untimed(mode: .noFix, receivedAt: 42))
+        #expect(d.input() == .untimed(mode: .noFix, receivedAt: GPSDFixTranslationTests.readAt))
         d.p.pointee.set = tpv | gps_mask_t(TIME_SET | LATLON_SET)
         d.p.pointee.fix.time = timespec(tv_sec: 1_735_689_600, tv_nsec: 0)
         d.p.pointee.fix.latitude = .infinity; d.p.pointee.fix.longitude = 2
@@ -143,6 +146,6 @@ struct GPSDFixTranslationTests {
         d.p.pointee.fix.mode = 3
         d.p.pointee.fix.time = timespec(tv_sec: seconds, tv_nsec: nanoseconds)
         d.p.pointee.fix.latitude = -30.3; d.p.pointee.fix.longitude = 153.1
-        #expect(d.input() == .untimed(mode: .threeD, receivedAt: 42))
+        #expect(d.input() == .untimed(mode: .threeD, receivedAt: GPSDFixTranslationTests.readAt))
     }
 }

@@ -51,7 +51,7 @@ struct GPSDHostileLineTests {
         var line = Array(#"{"class":"TPV","device":"/dev/pts/4","mode":3,"time":"0x020-03-18T13:28:19.800Z","lat":41.57,"lon":-93.75}"#.utf8CString)
         #expect(GPSDLineGuard.accepts(Array(line.dropLast().map { UInt8(bitPattern: $0) })[...]))
         _ = line.withUnsafeMutableBufferPointer { gps_unpack($0.baseAddress!, data) }
-        let input = GPSDFixTranslation.input(from: data, skySeen: false, receivedAt: 0)
+        let input = GPSDFixTranslation.input(from: data, skySeen: false, receivedAt: ContinuousClock.now)
         guard case .untimed(let mode, _)? = input else {
             Issue.record("expected .untimed, got \(String(describing: input))")
             return

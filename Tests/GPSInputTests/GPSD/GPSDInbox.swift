@@ -6,16 +6,16 @@ import HotColdCore
 /// wait (with a generous deadline) for a condition on it.
 final class GPSDInbox: @unchecked Sendable {
     struct Entry {
-        var input: GPSDInput
-        var at: UInt64
+        var input: GPSDEvent
+        var at: ContinuousClock.Instant
     }
 
     private let condition = NSCondition()
     private var entries: [Entry] = []
 
-    func append(_ input: GPSDInput) {
+    func append(_ input: GPSDEvent) {
         condition.lock()
-        entries.append(Entry(input: input, at: GPSDSource.monotonicNanoseconds()))
+        entries.append(Entry(input: input, at: ContinuousClock.now))
         condition.broadcast()
         condition.unlock()
     }
@@ -45,7 +45,7 @@ final class GPSDInbox: @unchecked Sendable {
     }
 }
 
-extension GPSDInput {
+extension GPSDEvent {
     var isConnected: Bool { if case .connected = self { return true } else { return false } }
     var isLost: Bool { if case .lost = self { return true } else { return false } }
     var fix: Fix? { if case .fix(let f, _) = self { return f } else { return nil } }
@@ -86,4 +86,4 @@ extension Date {
 }
 
 /// Seconds between two monotonic readings.
-func seconds(from a: UInt64, to b: UInt64) -> Double { Double(Int64(b) - Int64(a)) / 1e9 }
+func seconds(from a: ContinuousClock.Instant, to b: ContinuousClock.Instant) -> Double { (b - a).seconds }

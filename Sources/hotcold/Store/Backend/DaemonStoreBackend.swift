@@ -93,7 +93,11 @@ struct DaemonStoreBackend: StoreBackend {
         try DaemonLink.run { () throws(ClientError) in
             let ready = try connection.call(.export(ExportRequest(format: format.rawValue, visits: visits)),
                                             expecting: ExportReply.self)
-            return try connection.download(id: ready.id, size: ready.size)
+            let progress = ProgressLine("export")
+            defer { progress.finish() }
+            return try connection.download(id: ready.id, size: ready.size) { received in
+                progress.update(done: received, of: ready.size, verb: "downloaded")
+            }
         }
     }
 
@@ -101,8 +105,13 @@ struct DaemonStoreBackend: StoreBackend {
 
     func importFile(at url: URL, strict: Bool) throws -> ImportReport {
         let data = try ReadableFile.contents(of: url, limit: Limits.importBytes, what: "import file")
+        let progress = ProgressLine("import \(url.lastPathComponent)")
+        defer { progress.finish() }
         return try DaemonLink.run { () throws(ClientError) in
-            let id = try connection.upload(data, purpose: .import)
+            let id = try connection.upload(data, purpose: .import) { sent in
+                progress.update(done: sent, of: data.count, verb: "uploaded")
+            }
+            progress.phase("importing…")
             return try connection.call(.import(ImportRequest(upload: id, name: url.lastPathComponent, strict: strict)),
                                        result: .import, as: ImportReport.self)
         }
@@ -140,6 +149,7 @@ struct DaemonStoreBackend: StoreBackend {
     func renameLocation(placeID: String, to name: String) throws -> Place {
         try store(.rename(id: placeID, name: name), as: Place.self)
     }
+    func deleteLocation(placeID: String) throws -> Place { try store(.delete(id: placeID), as: Place.self) }
     func addObservation(classification: ObservationClassification, title: String, description: String?,
                         date: Date, coordinate: Coordinate?) throws -> Observation {
         try store(.observe(.init(classification: classification.rawValue, title: title, description: description,

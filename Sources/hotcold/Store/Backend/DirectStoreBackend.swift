@@ -26,14 +26,20 @@ struct DirectStoreBackend: StoreBackend {
     func visits() throws -> [VisitRecord] { try store.visits(user: user) }
     func addLocation(name: String, at c: Coordinate) throws -> Place { try store.addLocation(name: name, at: c, user: user) }
     func renameLocation(placeID: String, to name: String) throws -> Place { try store.renameLocation(placeID: placeID, to: name, by: user) }
+    func deleteLocation(placeID: String) throws -> Place { try store.deleteLocation(placeID: placeID, by: user) }
     func addObservation(classification: ObservationClassification, title: String, description: String?,
                         date: Date, coordinate: Coordinate?) throws -> Observation {
         try store.addObservation(classification: classification, title: title, description: description,
                                  date: date, coordinate: coordinate, user: user)
     }
     func observations() throws -> [Observation] { try store.observations() }
+    /// Read as the daemon's backend reads it (same checks, same words), then imported.
     func importFile(at url: URL, strict: Bool) throws -> ImportReport {
-        try store.importFile(at: url, strict: strict, user: user)
+        let data = try ReadableFile.contents(of: url, limit: Limits.importBytes, what: "import file")
+        let progress = ProgressLine("import \(url.lastPathComponent)")
+        defer { progress.finish() }
+        progress.phase("importing \(ProgressLine.bytes(data.count))…")
+        return try store.importData(data, file: url.path, strict: strict, user: user)
     }
     func export(format: ExportFormat, visits: Bool) throws -> Data {
         try store.export(format: format, visits: visits, user: user)

@@ -25,6 +25,7 @@ protocol StoreBackend {
     func visits() throws -> [VisitRecord]
     func addLocation(name: String, at: Coordinate) throws -> Place
     func renameLocation(placeID: String, to name: String) throws -> Place
+    func deleteLocation(placeID: String) throws -> Place
     func addObservation(classification: ObservationClassification, title: String, description: String?,
                         date: Date, coordinate: Coordinate?) throws -> Observation
     func observations() throws -> [Observation]

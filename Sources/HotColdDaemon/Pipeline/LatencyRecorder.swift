@@ -5,8 +5,10 @@ import Histogram
 struct LatencyRecorder {
     private var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
 
-    mutating func record(nanoseconds: UInt64) {
-        _ = histogram.record(max(1, nanoseconds))
+    mutating func record(_ d: Duration) {
+        let (s, atto) = d.components
+        let ns = s < 0 ? 0 : UInt64(clamping: s).multipliedReportingOverflow(by: 1_000_000_000).partialValue &+ UInt64(clamping: atto / 1_000_000_000)
+        _ = histogram.record(min(max(1, ns), 60_000_000_000))
     }
 
     var count: UInt64 { histogram.totalCount }

@@ -13,7 +13,7 @@ import Synchronization
 /// when it starts and once when it ends, not once per retry; `status` counts the retries.
 ///
 /// ```swift
-/// let recorder = VisitRecorder(resolver: r, user: "hotcold", logger: logger) { job, outcome in … }
+/// let recorder = VisitRecorder(places: r, user: "hotcold", logger: logger) { job, outcome in … }
 /// recorder.enqueue(.arrival(episode: "GC2T9RW@2025-01-01T00:00:00.000Z"), placeID: "GC2T9RW", time: t)
 /// ```
 public final class VisitRecorder: Sendable {
@@ -74,16 +74,16 @@ public final class VisitRecorder: Sendable {
 
     private let state = Mutex(State())
     private let wake = DispatchSemaphore(value: 0)
-    private let resolver: any TargetResolver
+    private let places: any PlaceRecords
     private let user: String
     private let limits: Limits
     private let logger: Logger
     private let done: @Sendable (Job, Outcome) -> Void
     private let clock = ContinuousClock()
 
-    public init(resolver: any TargetResolver, user: String, limits: Limits = Limits(), logger: Logger,
+    public init(places: any PlaceRecords, user: String, limits: Limits = Limits(), logger: Logger,
                 done: @escaping @Sendable (Job, Outcome) -> Void) {
-        self.resolver = resolver
+        self.places = places
         self.user = user
         self.limits = limits
         self.logger = logger
@@ -159,14 +159,14 @@ public final class VisitRecorder: Sendable {
         do {
             switch job.change {
             case .arrival(let episode):
-                try resolver.recordArrival(targetID: job.placeID, user: user,
+                try places.recordArrival(targetID: job.placeID, user: user,
                                            at: job.time.timeIntervalSince1970, episode: episode)
             case .departure:
-                try resolver.recordDeparture(targetID: job.placeID, user: user, at: job.time.timeIntervalSince1970)
+                try places.recordDeparture(targetID: job.placeID, user: user, at: job.time.timeIntervalSince1970)
             }
             failure = nil
         } catch {
-            failure = ("\(error)", resolver.isTransient(error))
+            failure = ("\(error)", places.isTransient(error))
         }
 
         guard let failure else {

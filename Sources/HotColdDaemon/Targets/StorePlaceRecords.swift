@@ -3,7 +3,7 @@ import HotColdCore
 import HotColdStore
 
 /// The daemon's view of the store: places to hunt and roam among, and visits on arrival.
-public struct StoreTargetResolver: TargetResolver {
+public struct StorePlaceRecords: PlaceRecords {
     public let store: Store
 
     public init(store: Store) { self.store = store }
@@ -13,7 +13,7 @@ public struct StoreTargetResolver: TargetResolver {
     }
 
     public func roamTargets(_ filter: RoamFilter) throws -> [Target] {
-        let kinds = filter.kinds.isEmpty ? nil : Set(filter.kinds.map { TargetKind($0) })
+        let kinds = filter.kinds.isEmpty ? nil : Set(filter.kinds)
         return try store.targets(filter: TargetFilter(
             kinds: kinds,
             favouritesOf: filter.favouritesOnly ? filter.user : nil,

@@ -27,7 +27,7 @@ public final class EngineHost: Sendable {
         var link: Link = .connecting
         var linkReason: String?
         var lastFix: Fix?
-        var lastFixMonotonic: UInt64?
+        var lastFixMonotonic: ContinuousClock.Instant?
         var fixes = 0
         var untimed = 0
         var events = 0
@@ -38,31 +38,50 @@ public final class EngineHost: Sendable {
 
     /// How the current target set came about, for `status`.
     public struct TrackingDescription: Sendable, Equatable {
-        public var mode: String
-        public var radius: Double?
+        public var mode: TrackingMode
+        /// What a roam follows, as given (`bigthing,geocache favourites`).
         public var filter: String?
+
+        public init(mode: TrackingMode, filter: String? = nil) {
+            self.mode = mode
+            self.filter = filter
+        }
+
+        public static let hunt = TrackingDescription(mode: .hunt)
+
+        /// `hunt` or `roam`, as the protocol names them.
+        public var modeName: String {
+            switch mode {
+            case .hunt: "hunt"
+            case .roam: "roam"
+            }
+        }
+
+        public var radius: Double? {
+            if case .roam(let r) = mode { r } else { nil }
+        }
     }
 
     private let state: Mutex<State>
     private let sink: any EventSink
     private let gate: EventGate
-    private let resolver: (any TargetResolver)?
+    private let places: (any PlaceRecords)?
     /// The places restored as "at" when the daemon started.
     public let restored: Set<String>
     private let logger: Logger
     public let startedAt = Date()
-    private let startedMonotonic = GPSDSource.monotonicNanoseconds()
+    private let startedMonotonic = ContinuousClock.now
 
     /// `restored`: the stored places the device is at already (open visits), handed to the engine.
     public init(engine: ProximityEngine, tracking: TrackingDescription, sink: any EventSink,
-                resolver: (any TargetResolver)?, arrivalUser: String, restored: Set<String> = [],
+                places: (any PlaceRecords)?, arrivalUser: String, restored: Set<String> = [],
                 visitLimits: VisitRecorder.Limits = .init(), logger: Logger) {
         var engine = engine
         if !restored.isEmpty { engine.restoreArrivals(restored) }
         self.state = Mutex(State(engine: engine, trackingDescription: tracking, at: restored))
         self.sink = sink
-        self.gate = EventGate(sink: sink, resolver: resolver, user: arrivalUser, limits: visitLimits, logger: logger)
-        self.resolver = resolver
+        self.gate = EventGate(sink: sink, places: places, user: arrivalUser, limits: visitLimits, logger: logger)
+        self.places = places
         self.restored = restored
         self.logger = logger
     }
@@ -75,7 +94,7 @@ public final class EngineHost: Sendable {
     // MARK: - Input
 
     /// One input from the gpsd source (its thread).
-    public func handle(_ input: GPSDInput) {
+    public func handle(_ input: GPSDEvent) {
         state.withLock { state in
             switch input {
             case .connected:
@@ -94,8 +113,9 @@ public final class EngineHost: Sendable {
             case .fix(let fix, let receivedAt):
                 state.fixes += 1
                 process(fix, &state)
-                state.lastFixMonotonic = GPSDSource.monotonicNanoseconds()
-                state.latency.record(nanoseconds: GPSDSource.monotonicNanoseconds() &- receivedAt)
+                let now = ContinuousClock.now
+                state.lastFixMonotonic = now
+                state.latency.record(now - receivedAt)
             case .untimed(let mode, _):
                 state.untimed += 1
                 // gpsd sends mode-1 reports without a time: place them on the fix timeline now.
@@ -138,18 +158,18 @@ public final class EngineHost: Sendable {
     /// "Now" on the fixes' own timeline: the last fix time plus the monotonic time since it
     /// arrived (receivers may be 1024 weeks out; the wall clock would disagree with them).
     private static func fixTimeNow(_ state: State) -> Date {
-        let now = GPSDSource.monotonicNanoseconds()
+        let now = ContinuousClock.now
         if let f = state.lastFix, let m = state.lastFixMonotonic {
-            return f.time.addingTimeInterval(Double(now &- m) / 1e9)
+            return f.time.addingTimeInterval((now - m).seconds)
         }
         return Date()
     }
 
     // MARK: - Commands
 
-    public func retarget(_ targets: [Target], mode: TrackingMode, description: TrackingDescription) {
+    public func retarget(_ targets: [Target], tracking description: TrackingDescription) {
         state.withLock { state in
-            state.engine.retarget(targets, mode: mode)
+            state.engine.retarget(targets, mode: description.mode)
             // Still at the same places: a new target set is no new arrival.
             if !state.at.isEmpty { state.engine.restoreArrivals(state.at) }
             state.trackingDescription = description
@@ -172,10 +192,13 @@ public final class EngineHost: Sendable {
     }
 
     /// A one-line summary for systemd's STATUS=.
+    /// What the engine tracks now (hunt or roam, radius, filter).
+    public var trackingDescription: TrackingDescription { state.withLock { $0.trackingDescription } }
+
     public func summary() -> String {
         state.withLock { state in
             let gps = state.link == .connected ? (state.engine.gpsState?.rawValue ?? "waiting for a fix") : "gpsd \(state.link.rawValue)"
-            return "\(state.trackingDescription.mode): \(state.engine.trackedCount) tracked of \(state.engine.targets.count); \(gps); \(state.fixes) fixes, \(state.events) events"
+            return "\(state.trackingDescription.modeName): \(state.engine.trackedCount) tracked of \(state.engine.targets.count); \(gps); \(state.fixes) fixes, \(state.events) events"
         }
     }
 
@@ -183,7 +206,7 @@ public final class EngineHost: Sendable {
         state.withLock { $0.engine.poll().map(\.jsonLine) }
     }
 
-    public var resolverAvailable: Bool { resolver != nil }
+    public var hasPlaceRecords: Bool { places != nil }
     /// The publisher, when the sink is the daemon's (for `watch` with `since`).
     public var publisher: EventPublisher? { sink as? EventPublisher }
 
@@ -193,7 +216,7 @@ public final class EngineHost: Sendable {
         return VisitsStatus(at: at.sorted(), restored: restored.sorted(),
                             recorder: gate.recorder?.status ?? .init(), heldEvents: gate.heldCount)
     }
-    public var targetResolver: (any TargetResolver)? { resolver }
+    public var placeRecords: (any PlaceRecords)? { places }
 
     /// The engine's part of `status`, as values.
     public struct StatusSnapshot: Sendable {
@@ -220,7 +243,7 @@ public final class EngineHost: Sendable {
         return StatusSnapshot(
             gps: .init(link: s.link.rawValue, reason: s.linkReason, state: s.engine.gpsState?.rawValue ?? "unknown",
                        lastFix: lastFix),
-            tracking: .init(mode: s.trackingDescription.mode, radiusM: s.trackingDescription.radius,
+            tracking: .init(mode: s.trackingDescription.modeName, radiusM: s.trackingDescription.radius,
                             filter: s.trackingDescription.filter, candidates: s.engine.targets.count,
                             tracked: s.engine.trackedCount),
             targets: s.engine.snapshot().map { t in
@@ -239,6 +262,6 @@ public final class EngineHost: Sendable {
     public var lastFixCoordinate: Coordinate? { state.withLock { $0.lastFix?.coordinate } }
 
     public var uptimeSeconds: Double {
-        Double(GPSDSource.monotonicNanoseconds() &- startedMonotonic) / 1e9
+        (ContinuousClock.now - startedMonotonic).seconds
     }
 }

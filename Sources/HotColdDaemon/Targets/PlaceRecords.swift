@@ -1,10 +1,12 @@
 import HotColdCore
 
-/// Where the daemon gets targets from and records visits: the store, when there is one.
+/// The stored places as the daemon uses them: targets looked up by id or chosen for a roam,
+/// and the visits to them (arrivals, departures, where the device still is). The store, when
+/// there is one.
 ///
 /// Kept as a protocol so the shell runs (and is tested) with nothing but coordinates given on
 /// the command line, and so the store's types stay out of the engine host.
-public protocol TargetResolver: Sendable {
+public protocol PlaceRecords: Sendable {
     /// A stored place by id (`GC2T9RW`, a Big Thing id, ...).
     func target(id: String) throws -> Target?
     /// Places to roam among.
@@ -21,12 +23,12 @@ public protocol TargetResolver: Sendable {
 
 /// Which stored places roam mode follows.
 public struct RoamFilter: Sendable, Equatable {
-    public var kinds: [String]
+    public var kinds: [TargetKind]
     public var favouritesOnly: Bool
     public var unseenOnly: Bool
     public var user: String
 
-    public init(kinds: [String] = [], favouritesOnly: Bool = false, unseenOnly: Bool = false, user: String) {
+    public init(kinds: [TargetKind] = [], favouritesOnly: Bool = false, unseenOnly: Bool = false, user: String) {
         self.kinds = kinds
         self.favouritesOnly = favouritesOnly
         self.unseenOnly = unseenOnly
@@ -36,12 +38,12 @@ public struct RoamFilter: Sendable, Equatable {
 
 /// Parses a hunt target given as text: `LAT,LON[,NAME]`, or a stored place id.
 public enum TargetSpec {
-    public static func parse(_ text: String, index: Int, resolver: (any TargetResolver)?) throws -> Target {
+    public static func parse(_ text: String, index: Int, places: (any PlaceRecords)?) throws -> Target {
         if let point = try Target(point: text, index: index) { return point }
-        guard let resolver else {
+        guard let places else {
             throw TargetSpecError("\(text): expected LAT,LON[,NAME] (no store is open to look up place ids)")
         }
-        guard let t = try resolver.target(id: text) else { throw TargetSpecError("\(text): no such place") }
+        guard let t = try places.target(id: text) else { throw TargetSpecError("\(text): no such place") }
         return t
     }
 }

@@ -13,7 +13,7 @@ import Synchronization
 /// database. Point targets (given by hand) have no stored visit and are never held.
 ///
 /// ```swift
-/// let gate = EventGate(sink: publisher, resolver: resolver, user: "hotcold", logger: logger)
+/// let gate = EventGate(sink: publisher, places: places, user: "hotcold", logger: logger)
 /// gate.submit(engine.process(fix))   // under the engine lock: returns at once
 /// ```
 public final class EventGate: Sendable {
@@ -37,12 +37,12 @@ public final class EventGate: Sendable {
     private let sink: any EventSink
     public let recorder: VisitRecorder?
 
-    public init(sink: any EventSink, resolver: (any TargetResolver)?, user: String,
+    public init(sink: any EventSink, places: (any PlaceRecords)?, user: String,
                 limits: VisitRecorder.Limits = .init(), logger: Logger) {
         let link = Link()
         self.sink = sink
-        self.recorder = resolver.map { r in
-            VisitRecorder(resolver: r, user: user, limits: limits, logger: logger) { job, _ in
+        self.recorder = places.map { r in
+            VisitRecorder(places: r, user: user, limits: limits, logger: logger) { job, _ in
                 link.ref.withLock { $0.gate }?.completed(job)
             }
         }

@@ -1,0 +1,20 @@
+import GPSInput
+import HotColdCore
+
+/// Everything `hotcoldd` runs, built from one configuration by ``Daemon/assemble()`` and
+/// not yet running: the store (when it opened), the socket (listening, with its command
+/// handler), the event outputs, the engine's host and the gpsd source (not started).
+/// ``Daemon/services(_:)`` turns it into the services that run it; a test can build one in
+/// process, run those services in a `ServiceGroup` and shut them down.
+public struct DaemonParts: Sendable {
+    public let places: StorePlaceRecords?
+    public let server: SocketServer
+    public let outputs: EventPublisher
+    public let host: EngineHost
+    public let commands: DaemonCommands
+    public let router: SyncCommandRouter
+    public let gpsd: GPSDSource
+    public let notifier: SystemdNotifier
+    /// For the start-up line in the journal.
+    let targetCount: Int
+}

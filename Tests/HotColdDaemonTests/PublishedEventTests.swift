@@ -1,0 +1,26 @@
+import Foundation
+import HotColdCore
+import HotColdDaemon
+import HotColdProtocol
+import HotColdTestSupport
+import Testing
+
+/// The daemon's own events (gpsd lost, the outbox grew) are numbered and laid out like the
+/// engine's, so the log's reader can replay them for `watch` with `since`.
+@Suite struct PublishedEventTests {
+    static let when = ISO8601.parse("2026-11-23T19:00:00.000Z")!
+
+    @Test func queuedCarriesItsNumberRightAfterItsClass() throws {
+        let line = PublishedEvent.queued(QueuedEvent(time: Self.when, pending: 3)).line(seq: 812)
+        #expect(line == #"{"class":"QUEUED","seq":812,"time":"2026-11-23T19:00:00.000Z","pending":3}"#)
+        #expect(PublishedLineHeader(utf8: Array(line.utf8)) == PublishedLineHeader(className: "QUEUED", seq: 812))
+        #expect(try QueuedEvent.decode(line: line) == QueuedEvent(seq: 812, time: Self.when, pending: 3))
+        let lost = PublishedEvent.gpsLost(time: Self.when, reason: "gone").line(seq: 813)
+        #expect(try JSONSchemaCheck.failures([line, lost], schema: "event.schema.json") == "")
+    }
+
+    @Test func queuedGoesOnlyToThoseWatchingForIt() {
+        let filter = PublishedEvent.queued(QueuedEvent(time: Self.when, pending: 1)).filter
+        #expect(filter == .watchers(className: "QUEUED", targetID: nil))
+    }
+}
