@@ -8,6 +8,4 @@ if wants("readers") { benchReaders() }
 if wants("store") { benchStore() }
 if wants("replay") { benchReplay() }
 if wants("gpx") { benchGPX() }
-if which.contains("gpx-track") { benchGPXTrack(xmlParser: false) }
-if which.contains("gpx-track-xmlparser") { benchGPXTrack(xmlParser: true) }
 if which.contains("mqtt") { benchMQTT() }   // only when asked: it starts a broker and N bridges
