@@ -37,14 +37,17 @@ let package = Package(
         // The socket's wire: Codable requests (validated while decoding), replies, events, error
         // codes, and the one line client. Links neither the daemon nor the store.
         .target(name: "HotColdProtocol", dependencies: ["HotColdCore"]),
+        // The one XML reader: a streaming scanner for GPX (replay's track points, the importers'
+        // waypoints). No Foundation, no libxml2.
+        .target(name: "XMLStream"),
         // Fix sources: gpsd through libgps, and replay readers (NMEA 0183, gpsd JSON, GPX).
-        .target(name: "GPSInput", dependencies: ["HotColdCore", "CGPS"]),
+        .target(name: "GPSInput", dependencies: ["HotColdCore", "XMLStream", "CGPS"]),
         // TOML configuration shared by the client and the daemon.
         .target(name: "HotColdConfig", dependencies: ["HotColdCore", "TOMLKit"]),
         // SQLite through GRDB: places, user state, imports and exports, spatial queries.
         .target(
             name: "HotColdStore",
-            dependencies: ["HotColdCore", "HotColdProtocol", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["HotColdCore", "HotColdProtocol", "XMLStream", .product(name: "GRDB", package: "GRDB.swift")]),
         // The socket's `sync` command and QUEUED event (hotcold-sync <-> hotcoldd): Codable wire types and caps. No networking.
         .target(name: "HotColdSyncProtocol", dependencies: ["HotColdStore"]),
         // The Big Things web API: HTTP client (FoundationNetworking), outbox delivery, catalogue sync,

@@ -1,11 +1,11 @@
 import Foundation
+import HotColdCore
 
-/// Capped exponential backoff with jitter, for retryable failures (408, 429, 5xx, timeouts,
-/// connection failures).
-///
-/// The n-th consecutive failure waits `min(cap, base · 2^(n-1))`, of which the upper half is
-/// jittered ("equal jitter": half fixed, half random) so many cars coming back online do not
-/// retry in step. The jitter source is injectable, so tests are deterministic.
+/// When to retry a web-sync request after retryable failures (408, 429, 5xx, timeouts,
+/// connection failures): the server's Retry-After when it gives one, else HotColdCore's
+/// ``Backoff`` (the n-th consecutive failure waits `min(cap, base · 2^(n-1))`) with its equal
+/// jitter, so many cars coming back online do not retry in step. The jitter source is
+/// injectable, so tests are deterministic.
 ///
 /// ```swift
 /// let p = RetryPolicy(base: 1, cap: 300, jitter: { 0.5 })
@@ -13,29 +13,25 @@ import Foundation
 /// p.delay(afterFailures: 20)  // 225 s (cap 300, three quarters with jitter 0.5)
 /// ```
 public struct RetryPolicy: Sendable {
-    public var base: Double
-    public var cap: Double
+    public var backoff: Backoff
     /// A number in 0..<1.
     public var jitter: @Sendable () -> Double
     /// The longest Retry-After honoured as given (longer is clamped: a server's typo must not
     /// park the outbox for a year).
     public var maxRetryAfter: Double
 
+    /// `base` and `cap` in seconds.
     public init(base: Double = 2, cap: Double = 900, maxRetryAfter: Double = 86_400,
                 jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
-        self.base = base
-        self.cap = cap
+        backoff = Backoff(initial: .seconds(base.isFinite ? base : 0), cap: .seconds(cap.isFinite ? cap : 0))
         self.maxRetryAfter = maxRetryAfter
         self.jitter = jitter
     }
 
     /// Seconds to wait after the `failures`-th consecutive failure (1-based).
     public func delay(afterFailures failures: Int) -> Double {
-        let n = max(failures, 1)
-        let exp = base * pow(2, Double(min(n - 1, 62)))
-        let d = min(cap, exp)
-        let j = min(max(jitter(), 0), 1)
-        return d / 2 + j * d / 2
+        let d = backoff.delay(afterFailures: failures, jitter: jitter())
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
     /// The wait for a failure: the server's Retry-After when given (clamped), else the backoff.

@@ -7,4 +7,5 @@ if wants("engine") { benchEngine() }
 if wants("readers") { benchReaders() }
 if wants("store") { benchStore() }
 if wants("replay") { benchReplay() }
+if wants("gpx") { benchGPX() }
 if which.contains("mqtt") { benchMQTT() }   // only when asked: it starts a broker and N bridges

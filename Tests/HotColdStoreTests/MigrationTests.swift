@@ -25,8 +25,10 @@ import Testing
         }
         try queue.close()
         let store = try Store.open(path: path)
-        let applied = try store.database.read { db in try StoreMigrations.migrator.appliedIdentifiers(db) }
-        #expect(applied == Set(StoreMigrations.identifiers))
+        let migrator = StoreMigrations.migrator
+        let completed = try store.database.read { db in try migrator.completedMigrations(db) }
+        #expect(completed == migrator.migrations && completed.first == "v1" && completed.count >= 4)
+        #expect(try store.database.read { db in try migrator.hasCompletedMigrations(db) })
         #expect(try store.place(id: "GC2T9RW")?.geocache?.code == "GC2T9RW")
         let state = try store.userState(placeID: "GC2T9RW", user: "alice")
         #expect(state.seen && state.rating?.stars == 4)

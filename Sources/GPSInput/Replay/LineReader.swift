@@ -3,12 +3,13 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import XMLStream
 
 /// Reads a file descriptor in 64 KiB chunks and hands out lines as byte slices, so memory stays
 /// flat whatever the file size and no `String` is built per line.
 ///
 /// The slices point into the reader's buffer and are valid until the next call.
-final class LineReader {
+final class LineReader: XMLByteSource {
     enum Result {
         /// One line without its `\n` (a trailing `\r` is kept: callers decide). `terminated` is false
         /// only for a last line that the file ends in the middle of.

@@ -28,7 +28,7 @@ public final class TrackReader {
     private enum Decoder {
         case nmea(NMEAReader)
         case gpsdJSON(GPSDJSONReader)
-        case gpx(GPXReader)
+        case gpx(GPXTrackReader)
     }
 
     /// The file's size in bytes when opened (for progress: how far `bytesRead` has to go).
@@ -64,7 +64,7 @@ public final class TrackReader {
         switch format {
         case .nmea: decoder = .nmea(NMEAReader(lines: lines))
         case .gpsdJSON: decoder = .gpsdJSON(GPSDJSONReader(lines: lines))
-        case .gpx: decoder = .gpx(GPXReader(lines: lines, path: path))
+        case .gpx: decoder = .gpx(GPXTrackReader(lines: lines, path: path))
         }
         self.fd = fd
         ok = true

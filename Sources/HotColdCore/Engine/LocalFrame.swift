@@ -13,8 +13,9 @@ public struct LocalFrame: Sendable {
 
     public init(origin: Coordinate) {
         self.origin = origin
-        let a = 6_378_137.0
-        let e2 = 0.00669437999014
+        // The one WGS84 definition (Geodesy/Ellipsoid.swift): e² exactly f(2 - f), not retyped.
+        let a = WGS84.a
+        let e2 = WGS84.e2
         let phi = origin.latitude * .pi / 180
         let s = sin(phi)
         let w = (1 - e2 * s * s).squareRoot()

@@ -120,7 +120,7 @@ public final class Bridge: @unchecked Sendable {
     /// Connects to the broker and relays until `stop()`.
     public func run() throws {
         try client.start()
-        var backoff = Backoff(initial: 0.1, maximum: settings.daemonReconnectMax)
+        var backoff = Backoff(initial: .milliseconds(100), cap: .seconds(settings.daemonReconnectMax))
         var complained = false
         while !stopping {
             persist()
@@ -134,7 +134,8 @@ public final class Bridge: @unchecked Sendable {
                 connection.maxLineBytes = SequencedEvent.maximumLineBytes
             } catch {
                 if !complained { log("cannot reach the daemon: \(error); retrying"); complained = true }
-                sleep(backoff.delay())
+                let wait = backoff.nextDelay()
+                sleep(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
                 continue
             }
             complained = false

@@ -7,9 +7,8 @@ import GRDB
 /// try StoreMigrations.migrator.migrate(dbPool)
 /// ```
 public enum StoreMigrations {
-    /// Identifiers in order; the first is the schema of the first release.
-    public static let identifiers = ["v1", "v2-outbox", "v3-quotas", "v4-visit-departure"]
-
+    /// Registered in order; the first is the schema of the first release. The migrator itself
+    /// lists them (`migrations`) and says which a database has (`completedMigrations(_:)`).
     public static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
         m.registerMigration("v1", migrate: v1)

@@ -15,10 +15,9 @@ import HotColdCore
 /// ```
 public enum GPXImporter {
     public static func parse(_ data: Data, file: String) throws(ImportError) -> ImportBatch {
-        let reader = GPXReader()
-        let result = reader.read(data)
-        guard result.ok else {
-            throw .malformed(file: file, line: result.line, column: result.column, message: result.message)
+        let reader: GPXWaypointReader
+        do { reader = try GPXWaypointReader.read(data) } catch {
+            throw .malformed(file: file, line: error.line, column: error.column, message: "malformed XML: \(error.message)")
         }
         guard reader.sawGPXRoot else { throw .unrecognisedFormat(file: file, reason: "the XML root is not <gpx>") }
         var batch = ImportBatch(format: .gpx)

@@ -2,9 +2,11 @@ import Foundation
 import HotColdCore
 import HotColdStore
 
-/// Reads `--targets FILE`: a JSON array of `{"id","name","lat","lon","kind"?}`, a Big Things
-/// catalogue (`{"things":[...]}`, the bundled file's and the web API's shape), or a geocache
-/// GPX file (imported through the store's own importer into a scratch database).
+/// Reads `--targets FILE`: a JSON array of `{"id","name","lat","lon","kind"?}` (replay's own
+/// small format), or any file `hotcold import` reads — a Big Things catalogue or API list, a
+/// geocache GPX file, GeoJSON, a locations feed — through the importers' parse step, so replay
+/// sees the places an import would store (the catalogue's `same_object_as` rows dropped, the same
+/// rows refused) without a database.
 enum TargetsFile {
     struct Row: Decodable {
         var id: String
@@ -12,12 +14,6 @@ enum TargetsFile {
         var lat: Double
         var lon: Double
         var kind: String?
-        /// Catalogue rows that duplicate another row say so; replay keeps only the original.
-        var same_object_as: String?
-    }
-
-    struct Catalogue: Decodable {
-        var things: [Row]
     }
 
     static func load(_ path: String) throws -> [Target] {
@@ -27,19 +23,42 @@ enum TargetsFile {
         } catch {
             throw CLIError("cannot read targets file \(path): \(error.localizedDescription)")
         }
-        if data.first(where: { !$0.isWhitespace }) == UInt8(ascii: "<") {
-            return try loadGPX(path)
+        if data.first(where: { !$0.isWhitespace }) == UInt8(ascii: "[") {
+            return try loadRows(data, path: path)
         }
-        let rows: [Row]
-        let isCatalogue = data.first(where: { !$0.isWhitespace }) == UInt8(ascii: "{")
+        return try loadImportable(data, path: path)
+    }
+
+    /// A file the importers read: its places (GPX's in id order), inactive ones included (a replay
+    /// may be of a drive past a cache since archived). Rows the importer would skip are named
+    /// on stderr and left out, as `hotcold import` does.
+    private static func loadImportable(_ data: Data, path: String) throws -> [Target] {
+        let batch: ImportBatch
         do {
-            rows = isCatalogue
-                ? try JSONDecoder().decode(Catalogue.self, from: data).things.filter { $0.same_object_as == nil }.map { r in
-                    var r = r
-                    r.kind = r.kind ?? "bigthing"
-                    return r
-                }
-                : try JSONDecoder().decode([Row].self, from: data)
+            batch = try Importer.parse(data, file: path, user: CurrentUser.name)
+        } catch {
+            throw CLIError("\(error)")          // names the file, line and column itself
+        }
+        for issue in batch.skipped.prefix(5) { FileHandle.standardError.write(Data("hotcold: \(path): skipped \(issue)\n".utf8)) }
+        if batch.skipped.count > 5 {
+            FileHandle.standardError.write(Data("hotcold: \(path): skipped \(batch.skipped.count - 5) more rows\n".utf8))
+        }
+        // From GPX, geocaches and their waypoints (plain waypoints would be custom locations).
+        let targets = batch.places.map(\.place)
+            .filter { batch.format != .gpx || $0.kind == .geocache || $0.kind == .waypoint }
+            .map(\.target)
+        guard !targets.isEmpty else {
+            throw CLIError(batch.format == .gpx ? "\(path): no geocaches or waypoints in this GPX file"
+                                                : "\(path): no places to use as targets in this \(batch.format.rawValue) file")
+        }
+        // File order otherwise: the engine reports targets at the same instant in this order.
+        return batch.format == .gpx ? targets.sorted { $0.id < $1.id } : targets
+    }
+
+    private static func loadRows(_ data: Data, path: String) throws -> [Target] {
+        let rows: [Row]
+        do {
+            rows = try JSONDecoder().decode([Row].self, from: data)
         } catch let DecodingError.dataCorrupted(ctx) {
             throw CLIError("\(path): not valid JSON: \(ctx.debugDescription) \(describe(ctx.codingPath))")
         } catch let DecodingError.keyNotFound(key, ctx) {
@@ -58,26 +77,6 @@ enum TargetsFile {
             targets.append(Target(id: r.id, name: r.name, kind: TargetKind(r.kind ?? "point"), coordinate: c))
         }
         return targets
-    }
-
-    /// Geocaches (and their waypoints) from a GPX file, read by the same code that imports them.
-    private static func loadGPX(_ path: String) throws -> [Target] {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hotcold-replay-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        do {
-            let store = try Store.open(path: dir.appendingPathComponent("targets.sqlite").path)
-            _ = try store.importFile(at: URL(fileURLWithPath: path), strict: false, user: CurrentUser.name)
-            let targets = try store.targets(filter: TargetFilter(kinds: [.geocache, .waypoint], includeInactive: true))
-            guard !targets.isEmpty else { throw CLIError("\(path): no geocaches or waypoints in this GPX file") }
-            return targets.sorted { $0.id < $1.id }
-        } catch let e as CLIError {
-            throw e
-        } catch let e as ImportError {
-            throw CLIError("\(e)")          // names the file, line and column itself
-        } catch {
-            throw CLIError("\(path): \(error)")
-        }
     }
 
     private static func describe(_ path: [any CodingKey]) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import XMLStream
 
 /// GPX 1.0 / 1.1 → fixes, one per `trkpt` or `rtept` (waypoints are places, not a track).
 ///
@@ -10,7 +11,7 @@ import HotColdCore
 ///
 /// Points without time are skipped as `.noTime`. XML that breaks before the first point throws a
 /// `TrackReadError` with line and column; after it, reading stops, and the stats say where.
-final class GPXReader {
+final class GPXTrackReader {
     private let scanner: XMLScanner
     private let path: String
     private(set) var stats = ReplayStats()
