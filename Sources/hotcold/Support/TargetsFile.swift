@@ -30,18 +30,14 @@ enum TargetsFile {
     }
 
     /// A file the importers read: its places (GPX's in id order), inactive ones included (a replay
-    /// may be of a drive past a cache since archived). Rows the importer would skip are named
-    /// on stderr and left out, as `hotcold import` does.
+    /// may be of a drive past a cache since archived). Rows the importer would skip (and
+    /// `hotcold import` names) are left out quietly: replay's stderr is for the track.
     private static func loadImportable(_ data: Data, path: String) throws -> [Target] {
         let batch: ImportBatch
         do {
             batch = try Importer.parse(data, file: path, user: CurrentUser.name)
         } catch {
             throw CLIError("\(error)")          // names the file, line and column itself
-        }
-        for issue in batch.skipped.prefix(5) { FileHandle.standardError.write(Data("hotcold: \(path): skipped \(issue)\n".utf8)) }
-        if batch.skipped.count > 5 {
-            FileHandle.standardError.write(Data("hotcold: \(path): skipped \(batch.skipped.count - 5) more rows\n".utf8))
         }
         // From GPX, geocaches and their waypoints (plain waypoints would be custom locations).
         let targets = batch.places.map(\.place)
