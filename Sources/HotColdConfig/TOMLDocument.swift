@@ -28,9 +28,8 @@ public struct TOMLDocument {
 
     /// Parses and checks `text` (named `file` in errors).
     public init(text: String, file: String, known: [String: Set<String>]) throws(ConfigError) {
-        if let line = TOMLHeaderCheck.firstBadHeader(in: text) {
-            throw ConfigError(file: file, line: line, key: nil,
-                              message: "not valid TOML: a table header must start with a name (letters, digits, _ or -, or a quoted name)")
+        if let problem = TOMLPreflight.firstProblem(in: text) {
+            throw ConfigError(file: file, line: problem.line, key: nil, message: "not valid TOML: \(problem.message)")
         }
         do {
             root = try TOMLTable(string: text)

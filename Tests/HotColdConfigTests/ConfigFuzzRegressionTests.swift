@@ -32,3 +32,37 @@ import Testing
         #expect(throws: ConfigError.self) { try ConfigLoader.parse("[ ]\n", file: "empty.toml") }
     }
 }
+
+/// toml++ asserted (abort) on a `}` where an array expects an element; the fuzzer found
+/// `allowed_users = [}` in a [socket] section.
+@Suite struct ConfigArrayBraceRegressionTests {
+    @Test("a '}' where an array element should be is a ConfigError naming its line",
+          arguments: ["allowed_users = [}", "allowed_users = [ }", "allowed_users = [\"a\", }", "allowed_users = [[}]]",
+                      "allowed_users = [ # note\n}", "allowed_users = [\n\n}", "allowed_users = [{}, }"])
+    func braceForElement(value: String) {
+        let text = "[gpsd]\nport = 2947\n[socket]\n\(value)\n"
+        let braceLine = 3 + value.split(separator: "\n", omittingEmptySubsequences: false).count
+        #expect {
+            _ = try ConfigLoader.parse(text, file: "bad.toml")
+        } throws: { error in
+            guard let e = error as? ConfigError else { return false }
+            return e.line == braceLine && e.file == "bad.toml" && e.message.contains("'}'")
+        }
+    }
+
+    @Test("braces and brackets inside strings, comments and inline tables are not counted")
+    func bracesElsewherePass() throws {
+        let text = """
+            # a comment with [} in it
+            [socket]
+            allowed_users = ["[}", '[,}', \"\"\"x
+            [}\"\"\", "esc\\"[}"]  # [}
+            allowed_groups = [
+              "hotcold", # },
+            ]
+            """
+        let c = try ConfigLoader.parse(text, file: "ok.toml")
+        #expect(c.socket.allowedUsers == ["[}", "[,}", "x\n[}", "esc\"[}"])
+        #expect(c.socket.allowedGroups == ["hotcold"])
+    }
+}
