@@ -3,9 +3,24 @@ import Foundation
 import Glibc
 #endif
 
-/// Real Unix users and groups for tests of the installed layout (tests run as root). Names carry
-/// a per-run suffix so concurrent test runs never share an account, and `remove()` deletes
-/// everything it created.
+/// A real Unix user made by `UnixAccounts`.
+public struct UnixUser: Sendable {
+    public let name: String
+    public let uid: UInt32
+    public let gid: UInt32                  // its own group's
+}
+
+/// Real Unix users and groups for tests of the installed layout and of other users' clients
+/// (tests run as root and skip themselves otherwise). Names carry a per-run suffix so concurrent
+/// test runs never share an account, and `remove()` (or deinit) deletes everything it created.
+///
+/// ```swift
+/// let accounts = UnixAccounts()
+/// defer { accounts.remove() }
+/// let group = try accounts.group("hct")
+/// let alice = try accounts.user("hca", groups: [group])
+/// print(alice.name, alice.uid)
+/// ```
 public final class UnixAccounts: @unchecked Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -21,9 +36,10 @@ public final class UnixAccounts: @unchecked Sendable {
         suffix = String(UInt32(truncatingIfNeeded: getpid()), radix: 36) + String(UInt16.random(in: 0...UInt16.max), radix: 36)
     }
 
-    /// Whether this process may create accounts (root with useradd available).
+    /// Whether accounts can be made and used here (root, with the shadow tools, setpriv and python3).
     public static var available: Bool {
-        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/useradd")
+        getuid() == 0 && ["/usr/sbin/useradd", "/usr/sbin/userdel", "/usr/sbin/groupadd", "/usr/bin/setpriv", "/usr/bin/python3"]
+            .allSatisfy(FileManager.default.isExecutableFile(atPath:))
     }
 
     /// Creates a group; returns its name.
@@ -35,16 +51,25 @@ public final class UnixAccounts: @unchecked Sendable {
         return name
     }
 
-    /// Creates a system user with no home and no login shell, in `groups` besides its own.
+    /// Creates a system user with no home and no login shell, with its own group and in `groups`.
+    /// Bases are distinct within one `UnixAccounts`.
     @discardableResult
-    public func user(_ base: String, groups extra: [String] = []) throws -> String {
+    public func user(_ base: String, groups extra: [String] = []) throws -> UnixUser {
         let name = "\(base)\(suffix)"
         var args = ["--system", "--no-create-home", "--home-dir", "/nonexistent",
                     "--shell", "/usr/sbin/nologin", "--user-group"]
         if !extra.isEmpty { args += ["--groups", extra.joined(separator: ",")] }
         try run("/usr/sbin/useradd", args + [name])
         users.append(name)
-        return name
+        guard let pw = getpwnam(name) else { throw Failure(description: "useradd \(name): no passwd entry afterwards") }
+        return UnixUser(name: name, uid: pw.pointee.pw_uid, gid: pw.pointee.pw_gid)
+    }
+
+    /// A uid with no passwd entry (54321, or the next free one above it).
+    public static func unusedUID() -> UInt32 {
+        var uid: UInt32 = 54321
+        while getpwuid(uid) != nil { uid += 1 }
+        return uid
     }
 
     /// The command line that runs `executable` as `user` with that user's own groups (as a login
@@ -53,7 +78,6 @@ public final class UnixAccounts: @unchecked Sendable {
         ["--reuid=\(user)", "--regid=\(primaryGroup ?? user)", "--init-groups", "--reset-env", "--"]
     }
 
-    public func uid(_ user: String) -> uid_t? { getpwnam(user).map { $0.pointee.pw_uid } }
     public func gid(ofGroup group: String) -> gid_t? { getgrnam(group).map { $0.pointee.gr_gid } }
 
     public func remove() {

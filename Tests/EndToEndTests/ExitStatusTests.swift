@@ -80,7 +80,7 @@ import Glibc
     }
 
     @Test("77: the daemon refuses a write (not_allowed), or the socket's mode keeps the user out",
-          .enabled(if: UnixUser.available))
+          .enabled(if: UnixAccounts.available))
     func noPermission() throws {
         let config = try TemporaryDirectory("hotcold-exit")
         defer { config.remove() }
@@ -92,7 +92,7 @@ import Glibc
             """.write(toFile: config.path("hc.toml"), atomically: true, encoding: .utf8)
         let daemon = try DaemonProcess(arguments: ["--config", config.path("hc.toml"), "--gpsd", "127.0.0.1:1"])
         defer { daemon.stop() }
-        let uid = UnixUser.unusedUID()
+        let uid = UnixAccounts.unusedUID()
         // Reading is open to anyone who can open the socket; writing is not.
         let status = try hotcold(asUID: uid, ["status", "--socket", daemon.socketPath])
         #expect(status.status == 0, "exit \(status.status): \(status.stderr)")

@@ -10,7 +10,7 @@ import Glibc
 /// UDP while clients of other, real Unix users (made with useradd, connected through
 /// `setpriv` so the kernel reports their credentials) misbehave. In each test the daemon goes
 /// on counting fixes and answering everyone else.
-@Suite(.serialized, .enabled(if: UnixUser.available && GPSDHarness.gpsdAvailable))
+@Suite(.serialized, .enabled(if: UnixAccounts.available && GPSDHarness.gpsdAvailable))
 struct HostileClientTests {
     let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 10)
     static let banana = "halans:d0577fb8cf"
@@ -23,18 +23,18 @@ struct HostileClientTests {
         let feeder: NMEAFeeder
         let root: LineClient
         let config: TemporaryDirectory
-        var users: [UnixUser] = []
+        let accounts: UnixAccounts
 
-        /// On failure the users are removed too.
-        convenience init(allowed: [String], extra: String, track: SyntheticTrack, users: [UnixUser] = []) throws {
-            do { try self.init(allowed, extra, track, users) } catch {
-                users.forEach { $0.remove() }
+        /// On failure the accounts are removed too.
+        convenience init(allowed: [String], extra: String, track: SyntheticTrack, accounts: UnixAccounts) throws {
+            do { try self.init(allowed, extra, track, accounts) } catch {
+                accounts.remove()
                 throw error
             }
         }
 
-        private init(_ allowed: [String], _ extra: String, _ track: SyntheticTrack, _ users: [UnixUser]) throws {
-            self.users = users
+        private init(_ allowed: [String], _ extra: String, _ track: SyntheticTrack, _ accounts: UnixAccounts) throws {
+            self.accounts = accounts
             config = try TemporaryDirectory("hotcold-hostile")
             let p = track.point(second: 600)
             try """
@@ -80,7 +80,7 @@ struct HostileClientTests {
             daemon.stop()
             gpsd.terminate()
             config.remove()
-            for u in users { u.remove() }
+            accounts.remove()
         }
     }
 
@@ -104,15 +104,15 @@ struct HostileClientTests {
     }
 
     /// Two users made before the daemon starts (so its configuration can name them).
-    func twoUsers() throws -> (UnixUser, UnixUser) {
-        let a = try UnixUser.create(prefix: "caps")
-        do { return (a, try UnixUser.create(prefix: "caps")) } catch { a.remove(); throw error }
+    func twoUsers() throws -> (UnixAccounts, UnixUser, UnixUser) {
+        let accounts = UnixAccounts()
+        do { return (accounts, try accounts.user("hcca"), try accounts.user("hccb")) } catch { accounts.remove(); throw error }
     }
 
     @Test func aPipeliningWriterSlowsOnlyItself() throws {
-        let (writer, other) = try twoUsers()
+        let (accounts, writer, other) = try twoUsers()
         let rig = try Rig(allowed: [writer.name, other.name], extra: "write_burst = 100000\nwrites_per_second = 100000",
-                          track: track, users: [writer, other])
+                          track: track, accounts: accounts)
         defer { rig.stop() }
         let before = try rig.fixes()
         let n = 3000
@@ -140,8 +140,8 @@ struct HostileClientTests {
     }
 
     @Test func aWriteFloodBeyondTheRateIsRefusedAsBusy() throws {
-        let (flooder, other) = try twoUsers()
-        let rig = try Rig(allowed: [flooder.name, other.name], extra: "", track: track, users: [flooder, other])   // burst 20, 5/s
+        let (accounts, flooder, other) = try twoUsers()
+        let rig = try Rig(allowed: [flooder.name, other.name], extra: "", track: track, accounts: accounts)   // burst 20, 5/s
         defer { rig.stop() }
         let before = try rig.fixes()
         let start = Date()
@@ -163,8 +163,8 @@ struct HostileClientTests {
     }
 
     @Test func aUserOverTheConnectionCapIsRefusedOthersAreNot() throws {
-        let (hog, other) = try twoUsers()
-        let rig = try Rig(allowed: [], extra: "max_clients_per_user = 8", track: track, users: [hog, other])
+        let (accounts, hog, other) = try twoUsers()
+        let rig = try Rig(allowed: [], extra: "max_clients_per_user = 8", track: track, accounts: accounts)
         defer { rig.stop() }
         let before = try rig.fixes()
         let c = try rig.client(hog, ["connect", rig.daemon.socketPath, "12"])
@@ -185,8 +185,8 @@ struct HostileClientTests {
     }
 
     @Test func aQuotaReachedNamesItselfAndStopsOnlyThatUser() throws {
-        let (a, b) = try twoUsers()
-        let rig = try Rig(allowed: [a.name, b.name], extra: "[quotas]\nlocations_per_user = 5", track: track, users: [a, b])
+        let (accounts, a, b) = try twoUsers()
+        let rig = try Rig(allowed: [a.name, b.name], extra: "[quotas]\nlocations_per_user = 5", track: track, accounts: accounts)
         defer { rig.stop() }
         let before = try rig.fixes()
         let adds = (0..<6).map { #"{"cmd":"store","op":"add","name":"Spot \#($0)","lat":-30.3,"lon":153.1}"# }
@@ -199,8 +199,8 @@ struct HostileClientTests {
     }
 
     @Test func renamingOrDeletingAnotherUsersLocationIsRefused() throws {
-        let (owner, intruder) = try twoUsers()
-        let rig = try Rig(allowed: [owner.name, intruder.name], extra: "", track: track, users: [owner, intruder])
+        let (accounts, owner, intruder) = try twoUsers()
+        let rig = try Rig(allowed: [owner.name, intruder.name], extra: "", track: track, accounts: accounts)
         defer { rig.stop() }
         let before = try rig.fixes()
         let added = try ask(rig, owner, [#"{"cmd":"store","op":"add","name":"Camp","lat":-30.3,"lon":153.1}"#])
@@ -226,9 +226,10 @@ struct HostileClientTests {
     }
 
     @Test func aUIDWithoutAPasswdEntryIsRecordedAsHashUID() throws {
-        let uid = UnixUser.unusedUID()
-        let other = try UnixUser.create(prefix: "caps")
-        let rig = try Rig(allowed: [String(uid), other.name], extra: "", track: track, users: [other])
+        let uid = UnixAccounts.unusedUID()
+        let accounts = UnixAccounts()
+        let other = try accounts.user("hcco")
+        let rig = try Rig(allowed: [String(uid), other.name], extra: "", track: track, accounts: accounts)
         defer { rig.stop() }
         let before = try rig.fixes()
         let c = try ForeignClient(uid: uid, gid: uid, arguments: ["ask", rig.daemon.socketPath])

@@ -27,10 +27,10 @@ struct InstalledLayoutTests {
             // The socket's group (who may connect) and the writers' group (allowed_groups).
             group = try accounts.group("hct")
             writers = try accounts.group("hcw")
-            daemonUser = try accounts.user("hcd", groups: [group])
-            member = try accounts.user("hca", groups: [group, writers])
-            reader = try accounts.user("hcr", groups: [group])
-            outsider = try accounts.user("hcm")
+            daemonUser = try accounts.user("hcd", groups: [group]).name
+            member = try accounts.user("hca", groups: [group, writers]).name
+            reader = try accounts.user("hcr", groups: [group]).name
+            outsider = try accounts.user("hcm").name
             root = try TemporaryDirectory("hotcold-installed")
             // mkdtemp makes 0700; the users must be able to traverse to the run and files dirs.
             chmod(root.url.path, 0o755)
@@ -82,7 +82,7 @@ struct InstalledLayoutTests {
         let l = try Layout()
         var st = stat()
         #expect(stat(l.stateDir, &st) == 0 && st.st_mode & 0o777 == 0o700)
-        #expect(stat(l.database, &st) == 0 && st.st_uid == l.accounts.uid(l.daemonUser))
+        #expect(stat(l.database, &st) == 0 && st.st_uid == getpwnam(l.daemonUser)?.pointee.pw_uid)
         #expect(stat(l.socket, &st) == 0 && st.st_mode & 0o777 == 0o660)
         #expect(st.st_gid == l.accounts.gid(ofGroup: l.group))
         // The member cannot read the database file itself: every command below must use the socket.

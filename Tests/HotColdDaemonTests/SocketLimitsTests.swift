@@ -62,7 +62,7 @@ struct SocketLimitsTests {
             #expect(errorFields(refusal.first) == ["quota", "too many connections from uid \(getuid()) (at most 3 per user, socket.max_clients_per_user); close some and try again"])
             #expect(server.counters.connectionsRefused == 1)
             // Another uid is not affected (nobody, through setpriv and socat).
-            if UnixUser.available, FileManager.default.isExecutableFile(atPath: "/usr/bin/socat") {
+            if UnixAccounts.available, FileManager.default.isExecutableFile(atPath: "/usr/bin/socat") {
                 let r = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
                                            ["--reuid=65534", "--regid=65534", "--clear-groups",
                                             "/usr/bin/socat", "-t", "5", "-", "UNIX-CONNECT:\(path)"],
@@ -96,7 +96,7 @@ struct SocketLimitsTests {
 
     @Test("a slow name service delays only the new client's greeting, never the loop")
     func slowNameLookup() throws {
-        guard UnixUser.available, FileManager.default.isExecutableFile(atPath: "/usr/bin/socat") else { return }
+        guard UnixAccounts.available, FileManager.default.isExecutableFile(atPath: "/usr/bin/socat") else { return }
         var o = quietOptions()
         o.nameLookup = { uid in
             if uid == 65534 { usleep(1_500_000) }
@@ -122,14 +122,12 @@ struct SocketLimitsTests {
     }
 
     @Test("groups come from the connecting process, not the group database",
-          .enabled(if: UnixUser.available && FileManager.default.isExecutableFile(atPath: "/usr/bin/socat")))
+          .enabled(if: UnixAccounts.available && FileManager.default.isExecutableFile(atPath: "/usr/bin/socat")))
     func kernelGroups() throws {
-        let user = try UnixUser.create(prefix: "grp")
-        defer { user.remove() }
-        let group = "hc-g-\(UUID().uuidString.prefix(6).lowercased())"
-        _ = try Subprocess.run(URL(fileURLWithPath: "/usr/sbin/groupadd"), [group])
-        defer { _ = try? Subprocess.run(URL(fileURLWithPath: "/usr/sbin/groupdel"), [group]) }
-        _ = try Subprocess.run(URL(fileURLWithPath: "/usr/sbin/usermod"), ["-aG", group, user.name])
+        let accounts = UnixAccounts()
+        defer { accounts.remove() }
+        let group = try accounts.group("hcg")
+        let user = try accounts.user("hcgu", groups: [group])
         let gid = try #require(getgrnam(group)).pointee.gr_gid
         try withServer(mode: 0o666) { _, handler, path in
             func connect(_ groupArg: String) throws -> ClientInfo {

@@ -3,48 +3,6 @@ import Foundation
 import Glibc
 #endif
 
-/// A real Unix user made for one test with `useradd` (no home, no login) and removed with
-/// `userdel` afterwards. Tests that use it run as root and skip themselves otherwise.
-///
-/// ```swift
-/// let alice = try UnixUser.create()
-/// defer { alice.remove() }
-/// print(alice.name, alice.uid)
-/// ```
-public struct UnixUser: Sendable {
-    public let name: String
-    public let uid: UInt32
-    public let gid: UInt32
-
-    /// Whether users can be made here (root, with useradd, setpriv and /usr/bin/python3).
-    public static var available: Bool {
-        getuid() == 0 && ["/usr/sbin/useradd", "/usr/sbin/userdel", "/usr/bin/setpriv", "/usr/bin/python3"]
-            .allSatisfy(FileManager.default.isExecutableFile(atPath:))
-    }
-
-    /// Creates `hc-<prefix>-<random>` with its own group.
-    public static func create(prefix: String = "t") throws -> UnixUser {
-        let name = "hc-\(prefix)-\(UUID().uuidString.prefix(6).lowercased())"
-        let r = try Subprocess.run(URL(fileURLWithPath: "/usr/sbin/useradd"),
-                                   ["--system", "--no-create-home", "--user-group", "--shell", "/usr/sbin/nologin", name])
-        guard r.status == 0, let pw = getpwnam(name) else {
-            throw TestFailure("useradd \(name): \(r.stderr)")
-        }
-        return UnixUser(name: name, uid: pw.pointee.pw_uid, gid: pw.pointee.pw_gid)
-    }
-
-    public func remove() {
-        _ = try? Subprocess.run(URL(fileURLWithPath: "/usr/sbin/userdel"), [name])
-    }
-
-    /// A uid with no passwd entry (54321, or the next free one above it).
-    public static func unusedUID() -> UInt32 {
-        var uid: UInt32 = 54321
-        while getpwuid(uid) != nil { uid += 1 }
-        return uid
-    }
-}
-
 /// `Tests/Clients/hostile_client.py` run as another uid through `setpriv`, its stdin held
 /// open until `finish()`: a client process whose credentials are really that user's.
 public final class ForeignClient: @unchecked Sendable {
