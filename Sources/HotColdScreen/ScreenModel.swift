@@ -74,8 +74,9 @@ public struct ScreenModel: Sendable, Equatable {
     /// `hunt` or `roam`, from `STATUS`.
     public var trackingMode: String?
     public private(set) var targets: [String: TargetView] = [:]
-    /// The hottest tier level seen; the gauge's full scale. The default ladder's is 7
-    /// (`burning`); a longer ladder raises it when its hotter tiers are seen.
+    /// The hottest tier level: the gauge's full scale. The daemon's ladder sets it (`STATUS`
+    /// `tracking.tiers`, protocol minor 4); before that, or from an older daemon, it is the
+    /// default ladder's 7 (`burning`), raised when hotter tiers are seen.
     public private(set) var hottestTier = 7
 
     /// Most targets kept (a roam can track hundreds; a screen shows a dozen).
@@ -130,6 +131,9 @@ public struct ScreenModel: Sendable, Equatable {
             noteFix(at: f.time)
         }
         trackingMode = Self.word(status.tracking.mode)
+        if let tiers = status.tracking.tiers, (1...Self.maximumTier + 1).contains(tiers.count) {
+            hottestTier = tiers.count - 1
+        }
         var next: [String: TargetView] = [:]
         for t in status.targets.prefix(Self.maximumTargets) {
             guard var v = Self.view(t.target, distance: t.distanceM, bearing: t.bearingDeg, tier: t.tier,

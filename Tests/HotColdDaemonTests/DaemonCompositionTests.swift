@@ -57,6 +57,7 @@ import Testing
             return (client, status)
         }
         #expect(status.counters.fixes == 3 && status.targets.first?.target.name == "Roadside Thing", "\(status)")
+        #expect(status.tracking.tiers == ["freezing", "chilly", "cold", "cool", "mild", "warm", "hot", "burning"])
 
         await group.triggerGracefulShutdown()
         try await running.value

@@ -13,13 +13,14 @@ enum ScreenFixtures {
                                 bearingDeg: bearing, tier: tier, tierName: tierName, trend: trend, arrived: arrived)
     }
 
-    static func status(_ targets: [StatusReply.TargetState], speed: Double? = 0.2, track: Double? = nil) -> StatusReply {
+    static func status(_ targets: [StatusReply.TargetState], speed: Double? = 0.2, track: Double? = nil,
+                       tiers: [String]? = nil) -> StatusReply {
         StatusReply(
             time: t0, uptimeS: 60,
             gps: .init(link: "connected", state: "fix",
                        lastFix: .init(time: t0, lat: -30.3, lon: 153.1, mode: 3, accuracyM: 5, speedMps: speed,
                                       trackDeg: track, satellites: 9)),
-            tracking: .init(mode: "hunt", candidates: targets.count, tracked: targets.count), targets: targets,
+            tracking: .init(mode: "hunt", candidates: targets.count, tracked: targets.count, tiers: tiers), targets: targets,
             counters: .init(fixes: 1, fixesAccepted: 1, fixesUntimed: 0, outliers: 0, outOfOrder: 0, events: 0, visitErrors: 0),
             latencyUs: .init(samples: 0, p50: 0, p99: 0, max: 0))
     }

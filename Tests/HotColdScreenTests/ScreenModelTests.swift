@@ -26,6 +26,21 @@ import Testing
         #expect(ScreenRenderer.render(m, width: 40, height: 10, style: .plain)[0].hasPrefix("GPS lost"))
     }
 
+    /// A configured ladder of four tiers fills the gauge at its own hottest, not at the default's.
+    @Test func theDaemonsLadderSetsTheGaugesFullScale() throws {
+        var m = ScreenModel(socketPath: "/s", now: F.t0)
+        m.apply(F.status([F.target("a", "Big Banana", 40, tier: 3, tierName: "here")]))
+        #expect(m.hottestTier == 7)                       // an older daemon: the default ladder
+        m.apply(F.status([F.target("a", "Big Banana", 40, tier: 3, tierName: "here")], tiers: ["far", "near", "close", "here"]))
+        #expect(m.hottestTier == 3)
+        let lines = ScreenRenderer.render(m, width: 40, height: 12, style: .plain)
+        let gauge = try #require(lines.first { $0.hasSuffix(" here") }, "\(lines)")
+        #expect(gauge.contains("#") && !gauge.contains("."), "\(lines)")
+        // A ladder beyond what a screen accepts is ignored, not trusted.
+        m.apply(F.status([], tiers: Array(repeating: "x", count: 500)))
+        #expect(m.hottestTier == 3)
+    }
+
     @Test func theFixAgeCountsFromWhenTheScreenSawTheFix() {
         var m = ScreenModel(socketPath: "/s", now: F.t0.addingTimeInterval(1000))
         m.apply(F.status([]))

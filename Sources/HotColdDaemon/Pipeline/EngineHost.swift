@@ -246,7 +246,7 @@ public final class EngineHost: Sendable {
                        lastFix: lastFix),
             tracking: .init(mode: s.trackingDescription.modeName, radiusM: s.trackingDescription.radius,
                             filter: s.trackingDescription.filter, candidates: s.engine.targets.count,
-                            tracked: s.engine.trackedCount),
+                            tracked: s.engine.trackedCount, tiers: s.engine.config.tiers.tiers.reversed().map(\.name)),
             targets: s.engine.snapshot().map { t in
                 StatusReply.TargetState(target: t.target, distanceM: t.distance, bearingDeg: t.bearing, tier: t.tier.level,
                                         tierName: t.tier.name, trend: t.trend.rawValue, arrived: t.arrived)

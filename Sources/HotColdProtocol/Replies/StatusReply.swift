@@ -96,12 +96,17 @@ public struct StatusReply: FixedClassMessage, Equatable {
         public var filter: String?
         public var candidates: Int
         public var tracked: Int
-        public init(mode: String, radiusM: Double? = nil, filter: String? = nil, candidates: Int, tracked: Int) {
+        /// The tier ladder's names, coldest (level 0) first: a target's `tier` indexes it, and
+        /// `tiers.count - 1` is the hottest level (a gauge's full scale). Since minor 4.
+        public var tiers: [String]?
+        public init(mode: String, radiusM: Double? = nil, filter: String? = nil, candidates: Int, tracked: Int,
+                    tiers: [String]? = nil) {
             self.mode = mode
             self.radiusM = Finite.round(radiusM, 0)
             self.filter = filter
             self.candidates = candidates
             self.tracked = tracked
+            self.tiers = tiers
         }
     }
 

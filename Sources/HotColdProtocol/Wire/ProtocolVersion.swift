@@ -5,11 +5,14 @@
 /// `observations`, `outbox`, `export`/`download`) and the uploads (`upload`/`chunk`, `import`,
 /// `submit`), so that every `hotcold` command can go through the daemon. Minor 2 added `seq`
 /// on every event, `watch` with `since` (`replay`, `since_gap`), `visits` and `sequence` in
-/// `STATUS`, and `at` in `POLL`.
+/// `STATUS`, and `at` in `POLL`. Minor 3 added `report` (companion services' state, shown in
+/// `STATUS` `services`), the `store` `delete` operation, `seq` on `QUEUED`, and `track_deg` and
+/// `satellites` in `STATUS` `last_fix`. Minor 4 added the tier ladder (`tiers`) to `STATUS`
+/// `tracking`.
 public enum ProtocolVersion {
     public static let release = "0.1.0"
     public static let major = 1
-    public static let minor = 3
+    public static let minor = 4
 
     /// The greeting as a reply value.
     public static var reply: VersionReply {
