@@ -3,11 +3,12 @@ import HotColdCore
 /// Draws a `ScreenModel` as lines for a terminal of a given size: pure, so every layout is a
 /// unit test.
 ///
-/// The nearest target is shown large at the top (name, distance and arrow, a tier gauge, trend
-/// and ETA), the other targets below as many as fit, GPS state in a banner on top and the link
-/// to the daemon at the foot. When the terminal is too short, lines go in a fixed order (spacing
-/// first, then the other targets, the footer, the banner, and the focus's own lines from the
-/// bottom up) so even 20×6 keeps name, distance, tier and trend. No line is wider than `width`
+/// The nearest target is shown large at the top (name, the distance in three-row digits in the
+/// tier's colour, distance and arrow, a tier gauge, trend and ETA), the other targets below as
+/// many as fit, GPS state in a banner on top and the link to the daemon at the foot. When the
+/// terminal is too short, lines go in a fixed order (spacing first, then the other targets, the
+/// big digits, the footer, the banner, and the focus's own lines from the bottom up) so even
+/// 20×6 keeps name, distance, tier and trend. No line is wider than `width`
 /// cells, counting wide and zero-width characters as a terminal does.
 ///
 /// ```swift
@@ -28,34 +29,43 @@ public enum ScreenRenderer {
         if !others.isEmpty { slots.append(Slot(.spacing, rule(width: width, style: style))) }
         for t in others { slots.append(Slot(.other, row(t, model: model, width: width))) }
         slots.append(Slot(.footer, footer(model)))
-        return fit(slots, height: height).map { $0.line.fitted(to: width) }
+        return fit(slots, height: height).flatMap(\.lines).map { $0.fitted(to: width) }
     }
 
     // MARK: - Priorities
 
     /// What a line is, in the order lines give way on a short terminal (last goes first).
     enum Part: Int, Comparable {
-        case name, distance, tier, trend, banner, footer, other, spacing
+        case name, distance, tier, trend, banner, footer, large, other, spacing
         static func < (a: Part, b: Part) -> Bool { a.rawValue < b.rawValue }
     }
 
+    /// One line, or lines that stay or go together (the big digits).
     struct Slot {
         var part: Part
-        var line: StyledLine
+        var lines: [StyledLine]
         init(_ part: Part, _ line: StyledLine) {
             self.part = part
-            self.line = line
+            lines = [line]
+        }
+        init(_ part: Part, lines: [StyledLine]) {
+            self.part = part
+            self.lines = lines
         }
     }
 
-    /// Drops the least needed lines (the lowest of them first) until `height` remain.
+    /// Keeps the most needed slots that fit in `height` lines, in screen order: slots are taken
+    /// by priority (top to bottom within a part), each if it still fits, so a block too tall
+    /// for what is left (the big digits) gives its room to single lines after it.
     static func fit(_ slots: [Slot], height: Int) -> [Slot] {
-        var kept = slots
-        while kept.count > height, let worst = kept.map(\.part).max(),
-              let i = kept.lastIndex(where: { $0.part == worst }) {
-            kept.remove(at: i)
+        var keep = Array(repeating: false, count: slots.count)
+        var used = 0
+        for i in slots.indices.sorted(by: { (slots[$0].part, $0) < (slots[$1].part, $1) })
+        where used + slots[i].lines.count <= height {
+            keep[i] = true
+            used += slots[i].lines.count
         }
-        return kept
+        return slots.indices.filter { keep[$0] }.map { slots[$0] }
     }
 
     // MARK: - Sections
@@ -130,7 +140,17 @@ public enum ScreenRenderer {
 
         var trend = StyledLine(trendText(t.trend), trendInk(t.trend))
         if let eta = t.etaS { trend.add("   ETA \(TimeText.eta(eta))") }
-        return [Slot(.name, StyledLine(t.name, .strong)), Slot(.distance, distance), Slot(.tier, tier), Slot(.trend, trend)]
+        return [Slot(.name, StyledLine(t.name, .strong))]
+            + [Slot(.large, lines: bigDistance(t.distanceM, ink: tierInk, width: width, style: style))].filter { !$0.lines.isEmpty }
+            + [Slot(.distance, distance), Slot(.tier, tier), Slot(.trend, trend)]
+    }
+
+    /// The distance in `BigText`, when it fits the width and the terminal draws blocks (not in
+    /// plain style, where a display may show bytes as sent).
+    static func bigDistance(_ metres: Double, ink: Ink, width: Int, style: ScreenStyle) -> [StyledLine] {
+        let text = DistanceFormat.text(metres)
+        guard style != .plain, let w = BigText.width(text), w <= width, let rows = BigText.rows(text) else { return [] }
+        return rows.map { StyledLine($0, ink) }
     }
 
     /// A bar filled in proportion to the tier, in the tier's colour: one glance tells cold

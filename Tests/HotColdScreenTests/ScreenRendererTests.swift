@@ -29,6 +29,43 @@ import Testing
         #expect(text.contains("Big Banana"))
     }
 
+    /// The focus's distance, three rows tall under its name in the tier's colour: "850 m".
+    @Test func theDistanceIsDrawnBigWhenThereIsRoom() throws {
+        let lines = plain(F.hunt(), 60, 20)
+        let name = try #require(lines.firstIndex(of: "Big Banana"))
+        #expect(Array(lines[(name + 1)...(name + 3)]) == [
+            "█▀█ █▀▀ █▀█   ▄▄▄▄ ",
+            "█▀█ ▀▀█ █ █   █ █ █",
+            "▀▀▀ ▀▀▀ ▀▀▀   ▀ ▀ ▀",
+        ], "\(lines)")
+        #expect(lines[name + 4].hasPrefix("850 m  ↗ NE"))
+        let coloured = ScreenRenderer.render(F.hunt(), width: 60, height: 20, style: .colour)
+        #expect(coloured[name + 1].hasPrefix("\u{1B}[31m█▀█ █▀▀"), "hot is red: \(coloured[name + 1].debugDescription)")
+        // Not in plain style, not when wider than the screen, and the first to go when short
+        // (after the other targets): 11 rows keep the four focus lines, banner and footer.
+        #expect(!plain(F.hunt(), 60, 20, .plain).contains { $0.contains("█▀▀") })
+        #expect(!plain(F.hunt(), 18, 20).contains { $0.contains("█▀▀") })
+        #expect(plain(F.hunt(), 19, 20).contains { $0.hasPrefix("█▀█ █▀▀ █▀█") })
+        // The three rows stay or go together: 9 rows hold banner, name, big digits, distance,
+        // tier, trend and footer (the spacing and the others gone); 8 rows drop the digits and
+        // give their room to the two nearest other targets.
+        let nine = plain(F.hunt(), 60, 9)
+        #expect(nine.filter { $0.contains("▀") && !$0.contains("░") }.count == 3 && !nine.contains { $0.hasPrefix("Giant Koala") }, "\(nine)")
+        let eight = plain(F.hunt(), 60, 8)
+        #expect(!eight.contains { $0.contains("█▀▀") } && eight.contains { $0.hasPrefix("850 m") } && eight.count == 8
+                && eight[5].hasPrefix("Giant Koala") && eight[7].hasPrefix("● hotcoldd"), "\(eight)")
+    }
+
+    @Test("every character DistanceFormat writes has a glyph, and every glyph is 3 rows of one width")
+    func bigTextCoversDistances() throws {
+        for m in [0.0, 7, 99.4, 850, 999.4, 1_000, 1_234, 9_949, 9_951, 12_345, 987_654, 20_000_000] {
+            let text = DistanceFormat.text(m)
+            let rows = try #require(BigText.rows(text), "\(text)")
+            #expect(rows.count == 3 && Set(rows.map(DisplayWidth.of)).count == 1 && DisplayWidth.of(rows[0]) == BigText.width(text))
+        }
+        #expect(BigText.rows("850 ft") == nil && BigText.width("?") == nil)
+    }
+
     @Test func tinyTerminalKeepsNameDistanceTierAndTrend() {
         let lines = plain(F.hunt(), 20, 6)
         #expect(lines.count == 6)
