@@ -2,7 +2,7 @@ import Foundation
 import HotColdTestSupport
 import Testing
 
-@Suite("systemd units and make install")
+@Suite("systemd units (daemon, sync, MQTT bridge) and make install")
 struct UnitFileTests {
     static let analyze = "/usr/bin/systemd-analyze"
     static var haveAnalyze: Bool { FileManager.default.isExecutableFile(atPath: analyze) }
@@ -10,10 +10,11 @@ struct UnitFileTests {
     /// The units with ExecStart pointing at the built binary (verify wants it to exist).
     func stagedUnits() throws -> TemporaryDirectory {
         let dir = try TemporaryDirectory("hotcold-units")
-        for unit in ["hotcoldd.service", "hotcoldd.socket", "hotcold-sync.service"] {
+        for unit in ["hotcoldd.service", "hotcoldd.socket", "hotcold-sync.service", "hotcold-mqtt.service"] {
             let text = try String(contentsOf: TestData.repo("systemd/\(unit)"), encoding: .utf8)
                 .replacingOccurrences(of: "/usr/local/bin/hotcoldd ", with: Binaries.url("hotcoldd").path + " ")
                 .replacingOccurrences(of: "/usr/local/bin/hotcold-sync ", with: Binaries.url("hotcold-sync").path + " ")
+                .replacingOccurrences(of: "/usr/local/bin/hotcold-mqtt ", with: Binaries.url("hotcold-mqtt").path + " ")
             try text.write(toFile: dir.path(unit), atomically: true, encoding: .utf8)
         }
         return dir
@@ -25,19 +26,19 @@ struct UnitFileTests {
         defer { dir.remove() }
         let r = try Subprocess.run(URL(fileURLWithPath: Self.analyze),
                                    ["verify", dir.path("hotcoldd.service"), dir.path("hotcoldd.socket"),
-                                    dir.path("hotcold-sync.service")],
+                                    dir.path("hotcold-sync.service"), dir.path("hotcold-mqtt.service")],
                                    currentDirectory: dir.url)
         #expect(r.status == 0)
         #expect(r.stdout + r.stderr == "")
     }
 
-    /// hotcoldd at most 1.3 (no network but gpsd on localhost); hotcold-sync, which must
-    /// reach the internet, at most 2.0.
-    @Test("systemd-analyze security rates hotcoldd at most 1.3 and hotcold-sync at most 2.0", .enabled(if: haveAnalyze))
+    /// hotcoldd at most 1.3 (no network but gpsd on localhost); hotcold-sync and hotcold-mqtt,
+    /// which must reach the internet or a broker, at most 2.0.
+    @Test("systemd-analyze security rates hotcoldd at most 1.3 and the bridges at most 2.0", .enabled(if: haveAnalyze))
     func security() throws {
         let dir = try stagedUnits()
         defer { dir.remove() }
-        for (unit, limit) in [("hotcoldd.service", 1.3), ("hotcold-sync.service", 2.0)] {
+        for (unit, limit) in [("hotcoldd.service", 1.3), ("hotcold-sync.service", 2.0), ("hotcold-mqtt.service", 2.0)] {
             let r = try Subprocess.run(URL(fileURLWithPath: Self.analyze),
                                        ["security", "--offline=true", "--no-pager", dir.path(unit)],
                                        currentDirectory: dir.url)
@@ -67,6 +68,13 @@ struct UnitFileTests {
                        "SupplementaryGroups=hotcold", "SocketBindDeny=any", "Restart=on-failure"] {
             #expect(sync.contains(needle), "hotcold-sync.service lacks \(needle)")
         }
+        let mqtt = try String(contentsOf: TestData.repo("systemd/hotcold-mqtt.service"), encoding: .utf8)
+        for needle in ["ExecStart=/usr/local/bin/hotcold-mqtt --config /usr/local/etc/hotcold/hotcold-mqtt.toml",
+                       "DynamicUser=yes", "SupplementaryGroups=hotcold", "StateDirectory=hotcold-mqtt",
+                       "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK", "SocketBindDeny=any",
+                       "LoadCredential=mqtt-password:", "After=hotcoldd.service"] {
+            #expect(mqtt.contains(needle), "hotcold-mqtt.service lacks \(needle)")
+        }
         let socket = try String(contentsOf: TestData.repo("systemd/hotcoldd.socket"), encoding: .utf8)
         for needle in ["ListenStream=/run/hotcold/hotcold.sock", "SocketMode=0660", "SocketGroup=hotcold"] {
             #expect(socket.contains(needle), "hotcoldd.socket lacks \(needle)")
@@ -90,6 +98,9 @@ struct UnitFileTests {
         #expect(mode("/usr/local/bin/hotcoldd") == 0o755)
         #expect(mode("/usr/local/bin/hotcold") == 0o755)
         #expect(mode("/usr/local/bin/hotcold-sync") == 0o755)
+        #expect(mode("/usr/local/bin/hotcold-mqtt") == 0o755)
+        #expect(mode("/usr/local/lib/systemd/system/hotcold-mqtt.service") == 0o644)
+        #expect(mode("/usr/local/etc/hotcold/hotcold-mqtt.toml") == 0o644)
         #expect(mode("/usr/local/lib/systemd/system/hotcold-sync.service") == 0o644)
         #expect(mode("/usr/local/lib/systemd/system/hotcoldd.service") == 0o644)
         #expect(mode("/usr/local/lib/systemd/system/hotcoldd.socket") == 0o644)
