@@ -108,6 +108,53 @@ import Glibc
         #expect(daemon.process.isRunning)
     }
 
+    /// A scripted stand-in for the daemon (Tests/Clients/scripted_daemon.py) answering every
+    /// request with `reply`; the greeting is the real protocol's.
+    func withScriptedDaemon(replying reply: String, _ body: (String) throws -> Void) throws {
+        let dir = try TemporaryDirectory("hotcold-exit")
+        defer { dir.remove() }
+        let path = dir.path("hc.sock")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = [TestData.repo("Tests/Clients/scripted_daemon.py").path, path,
+                       #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":4}"#, reply]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        // SIGKILL: a child of the test runner may start with SIGTERM blocked.
+        defer { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() }
+        let ready = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        guard ready.hasPrefix("ready") else { throw TestFailure("scripted daemon: \(ready)") }
+        try body(path)
+    }
+
+    @Test("75 when the daemon is busy or a quota is reached, 70 for its internal error, 76 for a reply that is not the protocol",
+          arguments: [
+              (#"{"class":"ERROR","code":"busy","command":"hunt","message":"busy: a write is in flight"}"#, Int32(75)),
+              (#"{"class":"ERROR","code":"quota","command":"hunt","message":"quota reached: 10000 locations"}"#, 75),
+              (#"{"class":"ERROR","code":"internal","command":"hunt","message":"internal error"}"#, 70),
+              (#"{"class":"TRACKING","mode":"sideways"}"#, 76),
+              ("this is not JSON", 76),
+          ])
+    func daemonReplies(reply: String, expected: Int32) throws {
+        try withScriptedDaemon(replying: reply) { path in
+            let r = try hotcold(["hunt", banana, "--socket", path])
+            #expect(r.status == expected, "exit \(r.status): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("hotcold hunt: "), "\(r.stderr)")
+        }
+    }
+
+    @Test("74: a database file that is not a database (--db)")
+    func ioError() throws {
+        let dir = try TemporaryDirectory("hotcold-exit")
+        defer { dir.remove() }
+        let db = dir.path("hc.sqlite")
+        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: db))
+        let r = try hotcold(["things", "--db", db])
+        #expect(r.status == 74, "exit \(r.status): \(r.stderr)")
+        #expect(r.stderr.contains(db), "\(r.stderr)")
+    }
+
     @Test("78: a configuration file that is wrong")
     func configuration() throws {
         let dir = try TemporaryDirectory("hotcold-exit")

@@ -167,7 +167,12 @@ public final class LineClient: @unchecked Sendable {
                 throw error
             }
             guard let line else { throw .closed(path: path, waitingFor: cls) }
-            let c = WireCoding.className(of: line)
+            // Classes we do not know are skipped (a newer daemon may send them); a line that is
+            // not a JSON object with a class is not the protocol at all.
+            guard let c = WireCoding.className(of: line) else {
+                throw .badReply(ProtocolError(.badJSON, command: nil,
+                                              "a line that is not a JSON object with a class: \(line.prefix(80).debugDescription)"))
+            }
             if c == cls { return line }
             if c == ErrorReply.wireClass {
                 do { _ = try WireCoding.decode(ErrorReply.self, from: line) } catch { throw .badReply(error) }
