@@ -144,6 +144,7 @@ if Context.environment["HOTCOLD_FUZZ"] == "1" {
         ("import-store", ["HotColdStore", .product(name: "GRDB", package: "GRDB.swift")]),
         ("config", ["HotColdConfig", "HotColdCore"]),
         ("proto-request", ["HotColdProtocol"]),
+        ("daemon-lines", ["HotColdProtocol", "HotColdScreen", "HotColdMQTT"]),
     ]
     package.targets += [
         .target(name: "FuzzSupport", dependencies: ["HotColdCore"], path: "Fuzz/Support"),

@@ -17,6 +17,18 @@ import Testing
         #expect(pubs.allSatisfy { !$0.retain })
     }
 
+    /// Found by fuzzing (target daemon-lines): JSONDecoder skips a field it does not decode
+    /// without checking its value, so a broken line reached subscribers as it was. The bridge
+    /// publishes the daemon's encoding of what it decoded: a real daemon's line is unchanged
+    /// (above), a broken or extended one comes out well-formed without the unknown field.
+    @Test func whatIsPublishedIsAlwaysWellFormedJSON() throws {
+        let broken = #"{"class":"GPS","seq":10,"time":"2024-11-23T07:25:05.000Z","state":"stale","x_new":7.632.395}"#
+        let e = try SequencedEvent(line: broken)
+        let payload = try #require(HotColdLayout.publications(for: e, topics: topics).first?.payload)
+        #expect(payload == #"{"class":"GPS","seq":10,"time":"2024-11-23T07:25:05.000Z","state":"stale"}"#)
+        #expect((try? JSONSerialization.jsonObject(with: Data(payload.utf8))) != nil)
+    }
+
     @Test func stateIsRetainedWithTheLastFixAndTargets() throws {
         let s = StatusSnapshot(gpsState: "fix",
                                lastFix: .init(time: Date(timeIntervalSince1970: 1_735_689_600), coordinate: Coordinate(latitude: -30.3, longitude: 153.1),

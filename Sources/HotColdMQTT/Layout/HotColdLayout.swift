@@ -3,7 +3,7 @@ import HotColdCore
 
 /// hotcold's own topic layout. Pure: the same event gives the same messages.
 ///
-/// - `…/event`: every event, the daemon's line verbatim (with its `seq`), not retained;
+/// - `…/event`: every event, the daemon's line (with its `seq`; re-encoded, so always well-formed), not retained;
 /// - `…/visit`: ARRIVED and DEPARTED again, for subscribers that want only visits;
 /// - `…/state`: retained `STATE` (last fix, tracked targets), from the daemon's `status`;
 /// - `…/status`: retained `online`; `offline` is the MQTT Last Will.

@@ -2,8 +2,8 @@ import Foundation
 import HotColdCore
 import HotColdProtocol
 
-/// One daemon event as the bridge relays it: the line exactly as it came off the socket (the
-/// hotcold layout publishes it verbatim), its sequence number, and the decoded event.
+/// One daemon event as the bridge relays it: the line (the hotcold layout publishes it), its
+/// sequence number, and the decoded event.
 ///
 /// `seq` is nil from a daemon older than protocol 1.1; such events are still published, but
 /// nothing can be acknowledged or resumed (see `Bridge`).
@@ -38,7 +38,11 @@ public struct SequencedEvent: Sendable, Equatable {
             seq = nil
         }
         event = message.event
-        self.line = line
+        // Published re-encoded, not as read: JSONDecoder skips the values of fields it does not
+        // decode without checking them (fuzzing passed `"x":7.632.395` through), and the
+        // brokers' subscribers must only ever get well-formed JSON. The daemon's own encoder
+        // gives a real daemon's line back byte for byte; fields a newer daemon added are dropped.
+        self.line = message.seq.map { message.event.jsonLine(seq: $0) } ?? message.event.jsonLine
     }
 }
 
