@@ -5,10 +5,13 @@
 /// fuzzing (`scripts/fuzz`, target tpv-engine): `{x"class":"TPV"}`, `{"class":"TPV""class":"TPV"}`
 /// and even the valid JSON `{"class":"DEVICES","devices":[{"class":"DEVICE","path":7}]}` hang it,
 /// so one such line from a broken or hostile gpsd would freeze the reader thread for good.
+/// Well-formed lines hang it too whenever an object fails to parse (a member of the wrong type,
+/// a key over 30 bytes) and the bytes `"class":` occur again later in the line: the retry
+/// finds that second tag, fails again and never moves on (`{"class":"TPV","mode":"x","class":"TPV"}`).
 ///
 /// Only what the source uses gets through: a single well-formed JSON object (RFC 8259, nesting
-/// at most ``maximumDepth`` deep) whose first member is `"class"` naming TPV, SKY or WATCH,
-/// which is exactly what gpsd writes for those.
+/// at most ``maximumDepth`` deep) whose first member is `"class"` naming TPV, SKY or WATCH and
+/// in which `"class":` occurs nowhere else, which is exactly what gpsd writes for those.
 ///
 /// ```swift
 /// GPSDLineGuard.accepts(Array(#"{"class":"TPV","mode":3}"#.utf8)[...])   // true
@@ -16,6 +19,7 @@
 /// ```
 enum GPSDLineGuard {
     static let maximumDepth = 8
+    static let classTag = Array(#""class":"#.utf8)
     static let classes: [[UInt8]] = [Array(#"{"class":"TPV""#.utf8), Array(#"{"class":"SKY""#.utf8),
                                      Array(#"{"class":"WATCH""#.utf8)]
 
@@ -28,6 +32,7 @@ enum GPSDLineGuard {
               text[text.startIndex + prefix.count] == UInt8(ascii: ",")
                 || text[text.startIndex + prefix.count] == UInt8(ascii: "}")
         else { return false }
+        guard !text.dropFirst(1 + classTag.count).containsTag(classTag) else { return false }
         var scanner = Scanner(bytes: text)
         guard scanner.value(depth: 0) else { return false }
         scanner.skipSpace()
@@ -141,5 +146,18 @@ enum GPSDLineGuard {
         func isHex(_ c: UInt8) -> Bool {
             (0x30...0x39).contains(c) || (0x41...0x46).contains(c) || (0x61...0x66).contains(c)
         }
+    }
+}
+
+private extension ArraySlice<UInt8> {
+    /// Whether `tag` occurs anywhere in these bytes (a plain substring search, as libgps's `strstr`).
+    func containsTag(_ tag: [UInt8]) -> Bool {
+        guard count >= tag.count else { return false }
+        var i = startIndex
+        while i <= endIndex - tag.count {
+            if self[i] == tag[0], self[i..<(i + tag.count)].elementsEqual(tag) { return true }
+            i += 1
+        }
+        return false
     }
 }

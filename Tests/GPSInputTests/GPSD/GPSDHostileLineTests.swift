@@ -15,6 +15,12 @@ struct GPSDHostileLineTests {
         #"{x"class":"TPV"}"#,
         #"{"class":"TPV""class":"TPV""#,
         #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":7}]}"#,
+        // Well-formed JSON of a class the source reads: an object libgps fails on, then the
+        // class tag again (as a member, inside a key, or in a second object on the line).
+        #"{"class":"TPV","mode":"x","class":"TPV"}"#,
+        #"{"class":"TPV","\#(String(repeating: "m", count: 31))":7,"class":"SKY"}"#,
+        #"{"class":"TPV","mode":"x","a\"class":"TPV"}"#,
+        #"{"class":"WATCH","enable":"x","b":{"class":"TPV"}}"#,
     ]
 
     @Test("the guard refuses the lines that hang libgps", arguments: hangingLines)
