@@ -27,8 +27,28 @@ public struct MotionDetector: Sendable {
     /// or a gap, before the anchor test (`isMoving`) has seen enough fixes.
     public private(set) var followsReportedSpeed = false
 
-    /// Per-axis sigma assumed when a fix states no error.
+    /// Per-axis sigma assumed when a fix states no error and none has been learned yet.
     static let unknownSigma = 3.0
+    /// Largest sigma learned from the scatter (a poor receiver's; more would blunt motion).
+    static let maxLearnedSigma = 25.0
+    /// Fixes the learned scatter averages over, at most (older ones fade).
+    static let learnedSpan = 120.0
+
+    /// For fixes that state no error: the per-axis scatter seen while the receiver's own
+    /// Doppler speed said it stood still (so the wander is all error), never below
+    /// `unknownSigma`.
+    private var learnedSigma: Double {
+        min(MotionDetector.maxLearnedSigma, max(MotionDetector.unknownSigma, learnedVariance.squareRoot()))
+    }
+    private var learnedVariance = 0.0, learnedCount = 0.0
+
+    /// A 95 % horizontal error (metres) to judge fixes that state none by, once the scatter
+    /// has been learned from enough standing fixes (`learnedSigma`); nil before that.
+    public var learnedError: Double? {
+        learnedCount >= MotionDetector.learnedMinimum ? 2 * learnedSigma : nil
+    }
+    /// Standing fixes needed before the learned scatter stands in for a stated error.
+    static let learnedMinimum = 10.0
 
     private var frame: LocalFrame?
     // Anchor: sum of the still fixes' positions in `frame` and their count, and when it began.
@@ -45,8 +65,13 @@ public struct MotionDetector: Sendable {
 
     public init() {}
 
-    /// Forgets everything (after a gap, a no-fix stretch or an outlier reset).
-    public mutating func reset() { self = MotionDetector() }
+    /// Forgets everything (after a gap, a no-fix stretch or an outlier reset) but the scatter
+    /// learned for this receiver.
+    public mutating func reset() {
+        let (v, n) = (learnedVariance, learnedCount)
+        self = MotionDetector()
+        (learnedVariance, learnedCount) = (v, n)
+    }
 
     /// How far (metres) a still receiver with this sigma can be expected to wander.
     public static func stillRadius(sigma: Double, config c: EngineConfig) -> Double {
@@ -60,7 +85,7 @@ public struct MotionDetector: Sendable {
 
     /// Adds a trusted fix at time `t`.
     public mutating func update(_ here: Coordinate, t: Double, accuracy: Double?, speed: Double?, config c: EngineConfig) {
-        sigma = accuracy.map { max($0 / 2, 0.5) } ?? MotionDetector.unknownSigma
+        sigma = accuracy.map { max($0 / 2, 0.5) } ?? learnedSigma
         var p = frame?.project(here) ?? (x: .infinity, y: 0)
         if !(abs(p.x) <= 20_000 && abs(p.y) <= 20_000) {
             // Re-centre the flat frame every 20 km; the history starts again with it.
@@ -102,6 +127,10 @@ public struct MotionDetector: Sendable {
                 haveStep = true
             }
         }
+        // Doppler speed does not share the position error: a receiver that reports standing
+        // on this fix and the last is not moving, however far its positions wander.
+        let dopplerStill = speed.map { $0 < c.trendSteadySpeed } == true && prevSpeed >= 0
+            && prevSpeed < c.trendSteadySpeed
         prevX = p.x; prevY = p.y; prevT = t; havePrev = true
         prevSpeed = speed ?? -1
 
@@ -111,10 +140,18 @@ public struct MotionDetector: Sendable {
         }
         let ax = sumX / count, ay = sumY / count
         let ox = p.x - ax, oy = p.y - ay
+        if accuracy == nil, dopplerStill, !isMoving, count >= 3 {
+            learnedCount = min(learnedCount + 1, MotionDetector.learnedSpan)
+            learnedVariance += ((ox * ox + oy * oy) / 2 - learnedVariance) / learnedCount
+        }
         // The anchor of a short stand is itself uncertain (its fixes share their error).
         let stood = 1 + (t - anchorSince) / c.stillCorrelationSeconds
         let reach = radius * (1 + 1 / stood).squareRoot()
         if ox * ox + oy * oy > reach * reach {
+            if dopplerStill && !isMoving {
+                beyond = 0
+                return
+            }
             // Beyond: motion once enough consecutive fixes were beyond on the same side.
             if beyond > 0, ox * beyondX + oy * beyondY > 0 {
                 beyond += 1

@@ -187,6 +187,8 @@ public struct ProximityEngine: Sendable {
         let moving = motion.isMoving
         if case .roam = mode { refreshRoam(around: here) }
         let accuracy = fix.horizontalError
+        // Decisions weigh a fix that states no error by the scatter learned for the receiver.
+        let judgedAccuracy = accuracy ?? motion.learnedError
         let segment = segmentStart.flatMap { t - $0.1 <= config.passMaxGapSeconds ? $0.0 : nil }
 
         // The fix's end of every distance measured on this fix.
@@ -214,18 +216,18 @@ public struct ProximityEngine: Sendable {
                 continue
             }
             let previousDistance = trackers[k].distance
-            let tierChanged = trackers[k].tier.update(distance: g.distance, accuracy: accuracy,
+            let tierChanged = trackers[k].tier.update(distance: g.distance, accuracy: judgedAccuracy,
                                                       ladder: config.tiers, config: config,
                                                       stillSlack: stillSlack, coherent: coherent,
                                                       followsSpeed: followsSpeed, previousDistance: previousDistance)
-            let trendChanged = trackers[k].trend.add(t: t, distance: g.distance, accuracy: accuracy,
+            let trendChanged = trackers[k].trend.add(t: t, distance: g.distance, accuracy: judgedAccuracy,
                                                     speed: fix.speed, moving: moving, config: config)
             var pass: Double? = nil
             if let start = segment, previousDistance.isFinite {
                 pass = Self.passDistance(from: start, to: here, frame: trackers[k].frame,
                                          d0: previousDistance, d1: g.distance, radius: config.arrivalRadius)
             }
-            let outcome = trackers[k].arrival.update(t: t, distance: g.distance, accuracy: accuracy,
+            let outcome = trackers[k].arrival.update(t: t, distance: g.distance, accuracy: judgedAccuracy,
                                                      passDistance: pass, stillSlack: stillSlack, config: config)
             trackers[k].distance = g.distance
             trackers[k].bearing = g.bearing

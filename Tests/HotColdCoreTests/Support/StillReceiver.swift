@@ -22,7 +22,8 @@ enum StillNoise: CustomStringConvertible, Sendable {
 ///
 /// `sigma` is the per-axis 1-sigma error; the stated 95 % error (`eph`) is 2σ, a receiver
 /// claiming good accuracy. Spikes, when asked for, are single fixes 35–50 m off in a random
-/// direction, 20–60 s apart, stating the same accuracy as the rest.
+/// direction, 20–60 s apart, stating the same accuracy as the rest. With `statesAccuracy`
+/// false the fixes carry no `eph` at all, as from a GPX track or NMEA without GST.
 struct StillReceiver {
     var position: Coordinate
     var sigma: Double
@@ -34,6 +35,7 @@ struct StillReceiver {
     var interval: Double = 1
     var start: Double = 1_700_000_000
     var seed: UInt64 = 1
+    var statesAccuracy = true
 
     func fixes() -> [Fix] {
         var rng = SeededRandom(seed: seed)
@@ -67,7 +69,7 @@ struct StillReceiver {
                                longitude: position.longitude + dx * degPerMetreLon)
             let speed = speedNoise.map { abs($0 * rng.gaussian()) }
             out.append(Fix(time: Date(timeIntervalSince1970: start + t), coordinate: c, mode: .threeD,
-                           eph: 2 * sigma, speed: speed))
+                           eph: statesAccuracy ? 2 * sigma : nil, speed: speed))
         }
         return out
     }
