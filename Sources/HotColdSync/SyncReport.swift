@@ -30,6 +30,9 @@ public struct SyncReport: Sendable {
     /// A sentence naming what could not be reached and where, when the server could not be
     /// reached (or refused our credentials); nil when it answered.
     public var unreachable: String?
+    /// What the server answered that was not kept (a delivered rating's reply with its numbers
+    /// out of range), a sentence each.
+    public var notes: [String] = []
 
     public init() {}
 
@@ -60,6 +63,7 @@ public struct SyncReport: Sendable {
         for f in failed {
             lines.append("  failed #\(f.id ?? 0) \(f.kind.rawValue)\(f.placeId.map { " " + $0 } ?? ""): \(f.lastError ?? "")")
         }
+        for n in notes { lines.append("  note: \(n)") }
         return lines.joined(separator: "\n")
     }
 }

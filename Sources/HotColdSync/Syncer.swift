@@ -169,7 +169,8 @@ public final class Syncer: Sendable {
     }
 
     enum Outcome {
-        case delivered(APIResponse, catalogue: (placeID: String, rating: Double?, votes: Int?)?)
+        /// `note`: what of the server's reply was not kept, and why.
+        case delivered(APIResponse, catalogue: (placeID: String, rating: Double?, votes: Int?)?, note: String?)
         case final(status: Int?, message: String, body: Data?)
         /// `transport`: no HTTP reply at all (what went wrong, without the URL).
         case retry(status: Int?, message: String, retryAfter: Double?, transport: String?)
@@ -201,8 +202,9 @@ public final class Syncer: Sendable {
             let outcome = await deliver(item)
             do {
                 switch outcome {
-                case .delivered(let r, let catalogue):
+                case .delivered(let r, let catalogue, let note):
                     try store.markOutboxDelivered(id: id, status: r.status, response: r.body, catalogue: catalogue, at: now())
+                    if let note { report.notes.append(note) }
                     if let done = try store.outboxItem(id: id) { report.delivered.append(done) }
                     afterID = id
                 case .final(let status, let message, let body):
@@ -264,16 +266,18 @@ public final class Syncer: Sendable {
         case 200, 201:
             // The reply must be the promised JSON: otherwise it may be a proxy's page, and the
             // resend (same key) will fetch the real one.
-            guard let o = r.jsonObject, o["id"] != nil else {
+            let reply: DeliveryReply
+            do { reply = try DeliveryReply(body: r.body) } catch {
                 return .retry(status: r.status, message: "HTTP \(r.status) with a reply that is not the expected JSON object",
                               retryAfter: nil, transport: nil)
             }
-            if item.kind == .rating, let placeID = item.placeId {
-                let rating = (o["rating"] as? NSNumber)?.doubleValue
-                let votes = (o["votes"] as? NSNumber)?.intValue
-                return .delivered(r, catalogue: (placeID, rating, votes))
+            let note = reply.dropped.isEmpty ? nil
+                : "#\(item.id ?? 0) \(item.kind.rawValue)\(item.placeId.map { " " + $0 } ?? ""): the server's reply was kept without its "
+                  + reply.dropped.joined(separator: " and ")
+            if item.kind == .rating, let placeID = item.placeId, reply.rating != nil || reply.votes != nil {
+                return .delivered(r, catalogue: (placeID, reply.rating, reply.votes), note: note)
             }
-            return .delivered(r, catalogue: nil)
+            return .delivered(r, catalogue: nil, note: note)
         case 401, 403:
             return .credentials("The Big Things API at \(r.url.absoluteString) refused our credentials (HTTP \(r.status)): \(r.errorMessage).")
         case 408, 429, 500...599:

@@ -158,7 +158,7 @@ extension SyncRequest {
                     throw fail("catalogue.place_id", "must be 1–\(SyncWire.maxPlaceIDBytes) bytes")
                 }
                 if let r = c.rating, !(r.isFinite && (0...5).contains(r)) { throw fail("catalogue.rating", "must be 0–5") }
-                if let v = c.votes, !(0...1_000_000_000).contains(v) { throw fail("catalogue.votes", "must be 0–1000000000") }
+                if let v = c.votes, !(0...SyncWire.maxVotes).contains(v) { throw fail("catalogue.votes", "must be 0–\(SyncWire.maxVotes)") }
             }
         case .failed:
             try itemID()

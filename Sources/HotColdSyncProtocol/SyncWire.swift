@@ -27,6 +27,8 @@ public enum SyncWire {
     public static let maxETagBytes = 512
     public static let maxSourceBytes = 2048
     public static let maxPlaceIDBytes = 200
+    /// Largest catalogue vote count a delivery may report.
+    public static let maxVotes = 1_000_000_000
     /// ±1e10 s around 1970: 1653 to 2286.
     public static let maxAbsoluteTime = 1e10
     /// Catalogue uploads in progress across all clients, in declared bytes.

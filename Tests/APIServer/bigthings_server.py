@@ -16,7 +16,7 @@ The contract:
 Switches, through the control endpoint (JSON bodies):
   POST /_control/faults   {"faults": [FAULT, ...]}  appended to a queue; each API request
                           (not /_control) takes the first matching fault, whose "count" drops by one.
-      FAULT = {"action": "status"|"hang"|"drop"|"malformed"|"redirect"|"oversized",
+      FAULT = {"action": "status"|"hang"|"drop"|"malformed"|"redirect"|"oversized"|"body",
                "when": "before"|"after",   # before: the request is not processed;
                                            # after: processed (counted), then the reply misbehaves
                "count": 1, "status": 500, "retry_after": "1", "error": "message",
@@ -26,6 +26,8 @@ Switches, through the control endpoint (JSON bodies):
       oversized: a 200 (or "status") JSON body of "size" bytes; "chunked": true sends it with
                  Transfer-Encoding: chunked (no Content-Length), so only counting while reading
                  can refuse it.
+      body: with "when": "after", the processed status with "body" (any JSON) as the reply,
+            e.g. a rating reply whose numbers are out of range.
   POST /_control/release  releases every hung request
   POST /_control/clear    drops every queued fault
   POST /_control/catalogue {"things": [...], "updated": ...} replaces the catalogue (new ETag)
@@ -170,6 +172,9 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(fault.get("status", 302), {"error": "moved"}, {"Location": fault["location"]})
         elif action == "oversized":
             self.oversized(fault.get("status", 200), int(fault.get("size", 2 << 20)), fault.get("chunked", False))
+        elif action == "body":
+            status = processed_reply[0] if processed_reply else 200
+            self.reply(status, raw=json.dumps(fault.get("body")).encode())
         elif action == "malformed":
             status = processed_reply[0] if processed_reply else 200
             self.reply(status, raw=b'{"id": "oops", "rating": ')

@@ -52,6 +52,40 @@ import Testing
         try await server.release()
     }
 
+    /// The reply's numbers cross the network: out of range or of the wrong type, they are
+    /// dropped with a note, and the rating still counts as delivered (the server took it; a
+    /// resend would only fetch the same numbers). Before, votes 1e300 became Int.min, which
+    /// the daemon refused, so a daemon-backed outbox retried the item at every sync.
+    @Test func aRatingReplyWithNumbersOutOfRangeIsDeliveredWithoutThem() async throws {
+        let server = try ReferenceServer(); defer { server.stop() }
+        let f = try SyncFixture(); defer { f.remove() }
+        _ = await f.syncer(server).sync()     // the catalogue first
+        let before = try #require(try f.store.place(id: "api:banana")?.bigThing)
+
+        try f.store.rate(placeID: "api:banana", user: "alice", stars: 4)
+        try f.store.rate(placeID: "api:merino", user: "alice", stars: 2)
+        try await server.faults([
+            ["action": "body", "when": "after", "path": "banana", "body": ["id": "api:banana", "rating": 1e300, "votes": true]],
+            ["action": "body", "when": "after", "path": "merino", "body": ["id": "api:merino", "rating": 4.5, "votes": 2.5]],
+        ])
+        let r = await f.syncer(server).sync()
+        #expect(r.delivered.count == 2 && r.failed.isEmpty && r.pending == 0, "\(r.summary)")
+        #expect(r.notes.count == 2, "\(r.notes)")
+        #expect(r.notes.contains { $0.contains("api:banana") && $0.contains("rating 1e+300 is not a number from 0 to 5") && $0.contains("votes") })
+        #expect(r.notes.contains { $0.contains("api:merino") && $0.contains("votes 2.5 is not a whole number") && !$0.contains("rating 4.5") }, "\(r.notes)")
+        #expect(r.summary.contains("note: #"))
+
+        // Nothing out of range reached the catalogue; the one good number did.
+        let banana = try #require(try f.store.place(id: "api:banana")?.bigThing)
+        #expect(banana.rating == before.rating && banana.votes == before.votes)
+        let merino = try #require(try f.store.place(id: "api:merino")?.bigThing)
+        #expect(merino.rating == 4.5)
+        // Each counted once, and a second sync sends nothing.
+        #expect(try await server.int("ratings_counted") == 2)
+        let again = await f.syncer(server).sync()
+        #expect(again.delivered.isEmpty && again.pending == 0)
+    }
+
     @Test func finalRefusalsAreKeptWithTheServersMessage() async throws {
         let server = try ReferenceServer(); defer { server.stop() }
         let f = try SyncFixture(); defer { f.remove() }

@@ -187,11 +187,6 @@ public struct APIResponse: Sendable {
         let text = String(decoding: body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? "HTTP \(status) with no message" : "HTTP \(status): \(text)"
     }
-
-    /// The JSON object in the body, or nil.
-    public var jsonObject: [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
-    }
 }
 
 /// No acceptable HTTP reply: the server could not be reached, did not answer in time, or
