@@ -23,6 +23,37 @@ import Testing
         return (firstTrend(events, .hotter, after: t0), firstTrend(events, .colder, after: t0 + 200))
     }
 
+    /// The pass as a GPX writer that puts speed 0 on every point records it. The trend trusts
+    /// the reported speed (a range rate above it is a jump, not travel), so no hotter/colder;
+    /// but positions that go further than any error wanders outweigh that speed for motion, so
+    /// the tiers and the arrival come as on the true pass.
+    @Test func aTrackWhoseSpeedIsAlwaysZeroStillChangesTierAndArrives() {
+        var track = SyntheticDrive(start: Geodesic.direct(from: origin, bearing: 270, distance: 3000))
+        track.drive(bearing: 90, distance: 6000, speed: 15)
+        let zeroed = track.fixes.map { f -> Fix in
+            var z = f
+            z.speed = 0
+            return z
+        }
+        let target = Target(id: "t", name: "T", coordinate: Geodesic.direct(from: origin, bearing: 0, distance: 30))
+        func tiers(_ events: [Event]) -> [String] {
+            events.proximities.map { "\($0.tier)" }.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+        }
+        // Motion itself: declared within a few fixes of leaving the 100 m the speed could veto.
+        var motion = MotionDetector()
+        var movingAt: Double?
+        for f in zeroed where movingAt == nil {
+            motion.update(f.coordinate!, t: f.time.timeIntervalSince1970, accuracy: f.horizontalError, speed: f.speed,
+                          config: EngineConfig())
+            if motion.isMoving { movingAt = f.time.timeIntervalSince1970 - t0 }
+        }
+        #expect(movingAt.map { $0 <= 15 } == true, "moving after \(String(describing: movingAt)) s at 15 m/s")
+        let truth = run(track.fixes, [target]), zero = run(zeroed, [target])
+        print("speed 0 pass: tiers \(tiers(zero)), truth \(tiers(truth)); arrivals \(zero.arrivals.count)")
+        #expect(tiers(zero) == tiers(truth))
+        #expect(zero.arrivals.count == 1 && truth.arrivals.count == 1)
+    }
+
     /// Stop at a red light for 60 s: seconds to `steady` after stopping, to `hotter` after moving on.
     func redLight() -> (steady: Double?, hotter: Double?) {
         var track = SyntheticDrive(start: Geodesic.direct(from: origin, bearing: 270, distance: 3000))

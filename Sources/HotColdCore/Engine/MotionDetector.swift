@@ -49,6 +49,9 @@ public struct MotionDetector: Sendable {
     }
     /// Standing fixes needed before the learned scatter stands in for a stated error.
     static let learnedMinimum = 10.0
+    /// How far (metres, at least) positions may wander from the anchor while the Doppler speed
+    /// says standing before they are believed over it.
+    static let dopplerVetoReach = 100.0
 
     private var frame: LocalFrame?
     // Anchor: sum of the still fixes' positions in `frame` and their count, and when it began.
@@ -148,7 +151,10 @@ public struct MotionDetector: Sendable {
         let stood = 1 + (t - anchorSince) / c.stillCorrelationSeconds
         let reach = radius * (1 + 1 / stood).squareRoot()
         if ox * ox + oy * oy > reach * reach {
-            if dopplerStill && !isMoving {
+            // Unless the positions have gone further than any error wanders: a file whose
+            // writer put speed 0 on every point must still show motion, only later.
+            let veto = max(4 * reach, MotionDetector.dopplerVetoReach)
+            if dopplerStill && !isMoving && ox * ox + oy * oy <= veto * veto {
                 beyond = 0
                 return
             }
