@@ -142,7 +142,7 @@ if Context.environment["HOTCOLD_FUZZ"] == "1" {
         ("replay-gpx", ["ReplayFuzzCheck"]),
         ("import-parse", ["HotColdStore", "HotColdCore"]),
         ("import-store", ["HotColdStore", .product(name: "GRDB", package: "GRDB.swift")]),
-        ("config", ["HotColdConfig", "HotColdCore"]),
+        ("config", ["HotColdConfig", "HotColdCore", "HotColdMQTT"]),
         ("proto-request", ["HotColdProtocol"]),
         ("daemon-lines", ["HotColdProtocol", "HotColdScreen", "HotColdMQTT"]),
     ]
