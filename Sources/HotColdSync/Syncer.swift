@@ -267,7 +267,7 @@ public final class Syncer: Sendable {
             // The reply must be the promised JSON: otherwise it may be a proxy's page, and the
             // resend (same key) will fetch the real one.
             let reply: DeliveryReply
-            do { reply = try DeliveryReply(body: r.body) } catch {
+            do { reply = try JSONDecoder().decode(DeliveryReply.self, from: r.body) } catch {
                 return .retry(status: r.status, message: "HTTP \(r.status) with a reply that is not the expected JSON object",
                               retryAfter: nil, transport: nil)
             }

@@ -32,7 +32,7 @@ enum GPSDLineGuard {
               text[text.startIndex + prefix.count] == UInt8(ascii: ",")
                 || text[text.startIndex + prefix.count] == UInt8(ascii: "}")
         else { return false }
-        guard !text.dropFirst(1 + classTag.count).containsTag(classTag) else { return false }
+        guard text.dropFirst(1 + classTag.count).firstRange(of: classTag) == nil else { return false }
         var scanner = Scanner(bytes: text)
         guard scanner.value(depth: 0) else { return false }
         scanner.skipSpace()
@@ -146,18 +146,5 @@ enum GPSDLineGuard {
         func isHex(_ c: UInt8) -> Bool {
             (0x30...0x39).contains(c) || (0x41...0x46).contains(c) || (0x61...0x66).contains(c)
         }
-    }
-}
-
-private extension ArraySlice<UInt8> {
-    /// Whether `tag` occurs anywhere in these bytes (a plain substring search, as libgps's `strstr`).
-    func containsTag(_ tag: [UInt8]) -> Bool {
-        guard count >= tag.count else { return false }
-        var i = startIndex
-        while i <= endIndex - tag.count {
-            if self[i] == tag[0], self[i..<(i + tag.count)].elementsEqual(tag) { return true }
-            i += 1
-        }
-        return false
     }
 }

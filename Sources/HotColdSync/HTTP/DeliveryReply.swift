@@ -10,42 +10,45 @@ import HotColdSyncProtocol
 /// took the rating, and retrying would only fetch the same numbers again.
 ///
 /// ```swift
-/// let reply = try DeliveryReply(body: Data(#"{"id":"x","rating":4.2,"votes":9}"#.utf8))
-/// reply.rating   // 4.2
+/// let reply = try JSONDecoder().decode(DeliveryReply.self, from: Data(#"{"id":"x","rating":4.2,"votes":9.5}"#.utf8))
+/// reply.rating    // 4.2
+/// reply.dropped   // ["votes 9.5 is not a whole number from 0 to 1000000000"]
 /// ```
-struct DeliveryReply {
+struct DeliveryReply: Decodable {
     var rating: Double?
     var votes: Int?
-    /// What was dropped and why ("rating 1e+300 is not 0–5").
+    /// What was dropped and why.
     var dropped: [String] = []
 
-    struct NotTheReply: Error {}
+    private enum Key: String, CodingKey { case id, rating, votes }
 
-    init(body: Data) throws(NotTheReply) {
-        guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
-              let id = object["id"], !(id is NSNull) else { throw NotTheReply() }
-        // Decoded field by field, so one bad number costs only itself.
-        struct Rating: Decodable { var rating: Double? }
-        struct Votes: Decodable { var votes: Int? }
-        let decoder = JSONDecoder()
-        if object["rating"] != nil {
-            if let r = (try? decoder.decode(Rating.self, from: body))?.rating, r.isFinite, (0...5).contains(r) {
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        guard c.contains(.id), try !c.decodeNil(forKey: .id) else {
+            throw DecodingError.keyNotFound(Key.id, .init(codingPath: [], debugDescription: "no id"))
+        }
+        // Field by field, so one bad number costs only itself.
+        if c.contains(.rating) {
+            if let r = try? c.decode(Double.self, forKey: .rating), r.isFinite, (0...5).contains(r) {
                 rating = r
             } else {
-                dropped.append("rating \(Self.shown(object["rating"])) is not a number from 0 to 5")
+                dropped.append("rating \(Self.shown(c, .rating)) is not a number from 0 to 5")
             }
         }
-        if object["votes"] != nil {
-            if let v = (try? decoder.decode(Votes.self, from: body))?.votes, (0...SyncWire.maxVotes).contains(v) {
+        if c.contains(.votes) {
+            if let v = try? c.decode(Int.self, forKey: .votes), (0...SyncWire.maxVotes).contains(v) {
                 votes = v
             } else {
-                dropped.append("votes \(Self.shown(object["votes"])) is not a whole number from 0 to \(SyncWire.maxVotes)")
+                dropped.append("votes \(Self.shown(c, .votes)) is not a whole number from 0 to \(SyncWire.maxVotes)")
             }
         }
     }
 
-    private static func shown(_ value: Any?) -> String {
-        guard let value else { return "null" }
-        return String(String(describing: value).prefix(40))
+    /// A refused value as the note names it: the number, or what kind of value it was.
+    private static func shown(_ c: KeyedDecodingContainer<Key>, _ key: Key) -> String {
+        if let d = try? c.decode(Double.self, forKey: key) { return "\(d)" }
+        if let b = try? c.decode(Bool.self, forKey: key) { return "\(b)" }
+        if (try? c.decodeNil(forKey: key)) == true { return "null" }
+        return "(not a number)"
     }
 }
