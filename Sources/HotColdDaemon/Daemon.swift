@@ -58,24 +58,25 @@ public final class Daemon: Sendable {
         let config = current.withLock { $0 }
         let reload: @Sendable () -> Void = { [self] in
             _ = parts.notifier.reloading()
-            _ = parts.outputs.log?.reopen()
+            parts.outputs.log?.requestReopen()
             self.reloadConfiguration(parts)
             _ = parts.notifier.ready(status: parts.host.summary())
         }
         let tracking = parts.host.trackingDescription
         let startLine = "hotcoldd \(ProtocolVersion.release): gpsd \(config.gpsd.host):\(config.gpsd.port), socket \(parts.server.path ?? "?"), log \(config.log.path); \(tracking.modeName) with \(parts.targetCount) targets"
         return [
-            EventOutputService(outputs: parts.outputs),
+            LogWriterService(writer: parts.outputs.log ?? LogWriter(log: nil, logger: logger)),
+            OutputStageService(stage: parts.stage),
             SocketService(server: parts.server),
             GPSDReadingService(gpsd: parts.gpsd, host: parts.host, notifier: parts.notifier, logger: logger, startLine: startLine),
-            HeartbeatService(host: parts.host, notifier: parts.notifier),
+            HeartbeatService(host: parts.host, stage: parts.stage, notifier: parts.notifier),
             ReloadService(reload: reload),
         ]
     }
 
     /// Opens the store, the log and the socket (listening), and wires the engine's host and
     /// the command handlers; gpsd is not read until the services run.
-    public func assemble() throws -> DaemonParts {
+    public func assemble(notifier: SystemdNotifier = SystemdNotifier()) throws -> DaemonParts {
         let config = current.withLock { $0 }
         let places = openStore(config)
         let (targets, description) = initialTargets(config, places: places)
@@ -88,15 +89,16 @@ public final class Daemon: Sendable {
                                      logger: logger)
         let restored = restoredArrivals(places)
         let server = try openSocket(config.socket)
-        let outputs = EventPublisher(socket: server, log: log, sequence: sequence, logger: logger)
+        let outputs = EventPublisher(socket: server, log: LogWriter(log: log, logger: logger), sequence: sequence, logger: logger)
+        let stage = OutputStage(publisher: outputs, logger: logger)
         let host = EngineHost(
             engine: ProximityEngine(targets: targets, mode: description.mode, config: config.engine),
-            tracking: description, sink: outputs, places: places,
+            tracking: description, sink: stage, places: places,
             arrivalUser: CurrentUser.name, restored: restored, logger: logger)
         // The web API is not the daemon's business (no HTTP, no TLS, no token here): the
         // separate hotcold-sync process delivers the outbox through the socket's `sync`
         // command, woken by the QUEUED events this announcer sends when something is queued.
-        let announcer = places.map { OutboxAnnouncer(store: $0.store, sink: outputs) }
+        let announcer = places.map { OutboxAnnouncer(store: $0.store, sink: stage) }
         let configPath = self.configPath
         let commands = DaemonCommands(
             host: host, server: server,
@@ -114,9 +116,9 @@ public final class Daemon: Sendable {
             inner: commands, server: server, store: places?.store, announcer: announcer,
             authorisation: authorisation(config.socket), logger: logger)
         try server.start(handler: router)
-        return DaemonParts(places: places, server: server, outputs: outputs, host: host, commands: commands,
+        return DaemonParts(places: places, server: server, outputs: outputs, stage: stage, host: host, commands: commands,
                            router: router, gpsd: GPSDSource(host: config.gpsd.host, port: config.gpsd.port),
-                           notifier: SystemdNotifier(), targetCount: targets.count)
+                           notifier: notifier, targetCount: targets.count)
     }
 
     /// Storage is optional at run time: a database that cannot be opened is reported and the
@@ -249,8 +251,7 @@ public final class Daemon: Sendable {
         commands.setAuthorisation(policy)
         router.setAuthorisation(policy)
         if fresh.log.path != old.log.path {
-            outputs.log?.close()
-            outputs.log = EventLog(path: fresh.log.path, logger: logger)
+            outputs.log?.replace(with: EventLog(path: fresh.log.path, logger: logger))
         }
         if fresh.tracking != old.tracking {
             let (targets, description) = initialTargets(fresh, places: places)

@@ -10,6 +10,8 @@ public struct DaemonParts: Sendable {
     public let places: StorePlaceRecords?
     public let server: SocketServer
     public let outputs: EventPublisher
+    /// The engine's sink: numbers and fans out events on a thread of its own.
+    public let stage: OutputStage
     public let host: EngineHost
     public let commands: DaemonCommands
     public let router: SyncCommandRouter

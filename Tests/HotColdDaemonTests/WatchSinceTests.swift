@@ -16,6 +16,8 @@ import Testing
         let server: SocketServer
         let publisher: EventPublisher
         let log: EventLog
+        let writer: LogWriter
+        private let writerDone = DispatchSemaphore(value: 0)
         let host: EngineHost
         let socketPath: String
         var logPath: String { log.path }
@@ -28,7 +30,13 @@ import Testing
             options.logger = quiet
             server = try SocketServer(endpoint: .path(socketPath, mode: 0o600), options: options)
             log = EventLog(path: dir.path("events.jsonl"), logger: quiet)
-            publisher = EventPublisher(socket: server, log: log,
+            writer = LogWriter(log: log, logger: quiet)
+            // The log's writer on its own thread, as LogWriterService runs it in the daemon.
+            Thread { [writer, writerDone] in
+                writer.run()
+                writerDone.signal()
+            }.start()
+            publisher = EventPublisher(socket: server, log: writer,
                                        sequence: EventSequence(path: dir.path("event-seq"), logger: quiet),
                                        limits: limits, logger: quiet)
             host = EngineHost(engine: ProximityEngine(targets: [], mode: .hunt),
@@ -40,6 +48,8 @@ import Testing
         }
 
         deinit {
+            writer.finish()
+            _ = writerDone.wait(timeout: .now() + 5)
             server.shutdown()
             dir.remove()
         }
@@ -54,6 +64,11 @@ import Testing
                     publisher.publish(.engine(.gps(.init(time: time, state: .fix))))
                 }
             }
+        }
+
+        /// Waits until the writer has put everything queued in the file.
+        func settle() {
+            for _ in 0..<1000 where (writer.status?.queued ?? 0) > 0 { usleep(2000) }
         }
 
         func client() throws -> LineClient {
@@ -103,10 +118,12 @@ import Testing
     @Test func rotatedLogIsReadAndAGapIsReported() throws {
         let rig = try Rig()
         rig.publish(100)
+        rig.settle()
         // logrotate: move the file, then SIGHUP reopens the path.
         #expect(rename(rig.logPath, rig.logPath + ".1") == 0)
-        rig.log.reopen()
+        rig.writer.requestReopen()
         rig.publish(100)
+        rig.settle()
         let c = try rig.client()
         try c.send(#"{"cmd":"watch","since":50}"#)
         let reply = try c.read(class: "WATCH")

@@ -221,7 +221,8 @@ public final class DaemonCommands: SocketCommandHandler {
         let extras = status()
         let log = extras.logStatus.map {
             StatusReply.Log(path: $0.path, writing: $0.isWriting, error: $0.error,
-                            linesWritten: $0.linesWritten, linesLost: $0.linesLost)
+                            linesWritten: $0.linesWritten, linesLost: $0.linesLost, queued: $0.queued,
+                            dropped: $0.dropped, gaps: $0.gaps, stalledS: $0.stalledSeconds)
         }
         let mayWrite = client.map(self.mayWrite) ?? true
         return StatusReply(

@@ -3,23 +3,33 @@ import Glibc
 import Logging
 import Synchronization
 
-/// The JSON-lines event log: one complete line per event, written with one `write(2)` to a
-/// file opened with `O_APPEND`, so lines from this process never interleave or split and
-/// every line is in the kernel (visible to `tail -f`) when `append` returns.
+/// The JSON-lines event log: complete lines only, written with `write(2)` to a file opened
+/// with `O_APPEND`, so lines never interleave and every line is in the kernel (visible to
+/// `tail -f`) when the write returns.
 ///
-/// Logging never stops the daemon. When the file cannot be opened or written (directory
-/// missing, disk full, permissions) the log records the error in `status`, reports it once
-/// through `logger` (the journal), counts the lost lines, and tries again — reopening the
-/// file — on a later `append`, at most once per `retryInterval`. When a retry succeeds it
-/// says so and carries on. If a write failed halfway through a line, the next line written
-/// starts with a newline so that the fragment stands alone.
+/// The file never keeps part of a line: when a write stops halfway (disk full), the file is
+/// truncated back to where that write began, so a reader never finds a fragment that looks
+/// like an event. (Should even the truncation fail, the next write starts with a newline, and
+/// the reader skips any line that does not end its object.)
+///
+/// Only the ``LogWriter``'s thread writes in the daemon; whatever `write(2)` does to it (a
+/// frozen or slow disk, a FIFO nobody reads) holds up that thread and nothing else. Opening
+/// never blocks either (a FIFO without a reader is an error, retried later).
+///
+/// When the file cannot be opened or written (directory missing, disk full, permissions) the
+/// log records the error in `status`, reports it once through `logger` (the journal), and
+/// tries again, reopening the file. When a retry succeeds it says so and carries on.
+/// `append` (single lines, rate-limited retries, lost lines counted here) is the simple use;
+/// ``write(block:lines:)`` is the writer's: it always tries and leaves the counting of what
+/// could not be written to its caller, which keeps the lines and tries again.
 ///
 /// `reopen()` is for SIGHUP after logrotate has moved the file: it closes the file and opens
 /// the path again, creating a new file.
 ///
 /// ```swift
 /// let log = EventLog(path: "/var/log/hotcold/events.jsonl")
-/// log.append(event.jsonLine)      // any thread
+/// log.append(event.jsonLine)      // one line
+/// log.write(block: bytes, lines: 3)   // three whole lines, all or none
 /// log.reopen()                    // on SIGHUP
 /// if let problem = log.status.error { ... }
 /// ```
@@ -125,11 +135,16 @@ public final class EventLog: Sendable {
     private func open(_ s: inout State) -> Report? {
         if s.fd >= 0 { Glibc.close(s.fd) }
         s.lastAttempt = clock.now
-        s.fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode_t(mode))
+        // O_NONBLOCK only while opening: a FIFO without a reader fails (ENXIO) instead of
+        // waiting for one; writes then block as usual, on the writer's thread.
+        s.fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, mode_t(mode))
         guard s.fd >= 0 else {
             let code = errno
-            return fail(&s, "cannot open \(path): \(String(cString: strerror(code)))")
+            let why = code == ENXIO ? "no process is reading it" : String(cString: strerror(code))
+            return fail(&s, "cannot open \(path): \(why)")
         }
+        let flags = fcntl(s.fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(s.fd, F_SETFL, flags & ~O_NONBLOCK) }
         var st = stat()
         if fstat(s.fd, &st) == 0, st.st_size == 0 { s.needsNewline = false }
         return nil
@@ -137,27 +152,67 @@ public final class EventLog: Sendable {
 
     private func write(_ line: String, _ s: inout State) -> (Bool, Report?) {
         var bytes: [UInt8] = []
-        let prefix = s.needsNewline ? 1 : 0
-        bytes.reserveCapacity(line.utf8.count + 2)
-        if s.needsNewline { bytes.append(UInt8(ascii: "\n")) }
+        bytes.reserveCapacity(line.utf8.count + 1)
         bytes.append(contentsOf: line.utf8)
         bytes.append(UInt8(ascii: "\n"))
+        let (ok, report) = writeWhole(bytes, lines: 1, &s)
+        if !ok { s.lost += 1 }
+        return (ok, report)
+    }
+
+    /// Writes `bytes` (whole lines, each ending in a newline) or, on failure, nothing: a write
+    /// that stopped halfway is cut off again with `ftruncate`.
+    private func writeWhole(_ block: [UInt8], lines: Int, _ s: inout State) -> (Bool, Report?) {
+        var bytes: [UInt8] = []
+        if s.needsNewline {
+            bytes.reserveCapacity(block.count + 1)
+            bytes.append(UInt8(ascii: "\n"))
+            bytes.append(contentsOf: block)
+        } else {
+            bytes = block
+        }
+        // Where this write begins: O_APPEND writes at the end, and only this process appends.
+        let start = lseek(s.fd, 0, SEEK_END)
         var done = 0
         while done < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(s.fd, $0.baseAddress! + done, bytes.count - done) }
             if n > 0 { done += n; continue }
             let code = n < 0 ? errno : ENOSPC
             if code == EINTR { continue }
-            if done > prefix { s.needsNewline = true } else if done == prefix { s.needsNewline = false }
-            s.lost += 1
+            if done > 0 {
+                // Keep no fragment: back to where the write began (a FIFO cannot be cut; a
+                // newline then keeps the next line apart from what was sent).
+                if start < 0 || ftruncate(s.fd, start) != 0 { s.needsNewline = true }
+            }
             return (false, fail(&s, "cannot write \(path): \(String(cString: strerror(code)))"))
         }
         s.needsNewline = false
-        s.written += 1
+        s.written += lines
         guard s.error != nil else { return (true, nil) }
         s.error = nil
         s.failingSince = nil
         return (true, .recovered(lost: s.lost))
+    }
+
+    /// Writes a block of whole lines (each ending in a newline), all or none; opens the file
+    /// first when it is not open. Never rate-limited and never counts lost lines: the caller
+    /// keeps what was not written and decides when to try again. May block as long as the
+    /// file's `write(2)` does — call it from the writer's own thread.
+    public func write(block: [UInt8], lines: Int) -> Bool {
+        let (ok, report) = state.withLock { s -> (Bool, Report?) in
+            if s.fd < 0 || s.error != nil {
+                let report = open(&s)
+                if s.fd < 0 { return (false, report) }
+            }
+            return writeWhole(block, lines: lines, &s)
+        }
+        report.map { emit($0) }
+        return ok
+    }
+
+    /// Counts lines given up by the caller of ``write(block:lines:)`` (for `status`).
+    public func countLost(_ n: Int) {
+        state.withLock { $0.lost += n }
     }
 
     private func fail(_ s: inout State, _ message: String) -> Report? {

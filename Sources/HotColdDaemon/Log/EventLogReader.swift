@@ -57,7 +57,7 @@ public struct EventLogReader: Sendable {
 
         for file in [path, path + ".1"] where !reachedAfter && !stopped {
             scanBackward(file, scanned: &scanned) { bytes in
-                guard let h = PublishedLineHeader(utf8: bytes) else { return true }
+                guard let h = Self.header(bytes) else { return true }
                 if h.seq >= before { return true }
                 if h.seq <= after {
                     reachedAfter = true
@@ -87,6 +87,15 @@ public struct EventLogReader: Sendable {
         return Result(lines: lines, isComplete: false, firstSeq: first)
     }
 
+    /// The header of a whole published line: a line that does not end its object (a fragment
+    /// of a failed write that could not be cut off) is no event, whatever its start says.
+    static func header(_ bytes: ArraySlice<UInt8>) -> PublishedLineHeader? {
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        guard end > bytes.startIndex, bytes[end - 1] == UInt8(ascii: "}") else { return nil }
+        return PublishedLineHeader(utf8: bytes)
+    }
+
     /// The highest number in the log (current file, else `.1`), reading only its tail.
     public func lastSequence(path: String) -> Int? {
         var reader = self
@@ -95,7 +104,7 @@ public struct EventLogReader: Sendable {
             var best: Int? = nil
             var scanned = 0
             reader.scanBackward(file, scanned: &scanned) { bytes in
-                guard let h = PublishedLineHeader(utf8: bytes) else { return true }
+                guard let h = Self.header(bytes) else { return true }
                 best = h.seq
                 return false
             }

@@ -13,4 +13,12 @@ public struct EventLogStatus: Sendable, Equatable {
     public var linesWritten: Int
     /// Lines that could not be written since the log was created.
     public var linesLost: Int
+    /// Lines waiting for the disk in the ``LogWriter``'s queue.
+    public var queued = 0
+    /// Lines the writer gave up because too many waited (each hole has a GAP line in the file).
+    public var dropped = 0
+    /// GAP markers written.
+    public var gaps = 0
+    /// How long the write in progress has not returned (a stalled disk), when 1 s or more.
+    public var stalledSeconds: Double?
 }

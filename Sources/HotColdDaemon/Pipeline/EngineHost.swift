@@ -208,7 +208,7 @@ public final class EngineHost: Sendable {
 
     public var hasPlaceRecords: Bool { places != nil }
     /// The publisher, when the sink is the daemon's (for `watch` with `since`).
-    public var publisher: EventPublisher? { sink as? EventPublisher }
+    public var publisher: EventPublisher? { (sink as? OutputStage)?.publisher ?? sink as? EventPublisher }
 
     /// Visits for `status` and `poll`: where the device is, and how storing them goes.
     public var visits: VisitsStatus {

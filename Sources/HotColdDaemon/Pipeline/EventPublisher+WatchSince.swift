@@ -9,7 +9,8 @@ extension EventPublisher {
     ///
     /// The live side is registered first, under the publishing lock: from that moment the
     /// client's live events are buffered here (its socket subscription accepts nothing), and
-    /// every event numbered below that moment is already in the log. A thread of its own then
+    /// every event numbered below that moment is in the log's file or still in its writer's
+    /// queue, whose lines are taken at the same moment and sent after the file's. A thread of its own then
     /// reads the log (never the socket loop or the engine), sends the `WATCH` reply (with
     /// `since_gap`, the first number it is complete from, when the log no longer reaches back
     /// to `since`), the
@@ -19,19 +20,20 @@ extension EventPublisher {
     /// Returns nil when the replay has started (the reply comes from it), or an `ERROR` line.
     public func watch(client: ClientID, subscription: Subscription, since: Int, reply: WatchReply) -> String? {
         guard let socket else { return Self.error(.internal, "no socket") }
-        let started = state.withLock { s -> (end: Int, logPath: String?)? in
+        let started = state.withLock { s -> (end: Int, logPath: String?, pending: [EventLogReader.Line])? in
             if s.catchUps[client] == nil, s.catchUps.count >= limits.maxConcurrent { return nil }
             s.catchUps[client] = CatchUp(subscription: subscription)
             // Stays "watching" (so a client that shut its write side is not closed) but accepts nothing.
             socket.setWatch(client: client, Subscription(watching: true, classes: [], targets: nil))
-            return (sequence.peekNext, s.log?.path)
+            let end = sequence.peekNext
+            return (end, log?.path, log?.pending(before: end) ?? [])
         }
         guard let started else {
             return Self.error(.busy, "\(limits.maxConcurrent) clients are replaying from the log already; try again in a moment")
         }
         let thread = Thread { [self] in
             replay(client: client, subscription: subscription, since: since, end: started.end,
-                   logPath: started.logPath, reply: reply, socket: socket)
+                   logPath: started.logPath, pending: started.pending, reply: reply, socket: socket)
         }
         thread.name = "hotcold.watch-since"
         thread.start()
@@ -47,18 +49,35 @@ extension EventPublisher {
     public var catchingUp: Int { state.withLock { $0.catchUps.count } }
 
     private func replay(client: ClientID, subscription: Subscription, since: Int, end: Int,
-                        logPath: String?, reply: WatchReply, socket: SocketServer) {
+                        logPath: String?, pending: [EventLogReader.Line], reply: WatchReply, socket: SocketServer) {
         let wantsTargets = subscription.targets != nil
-        let result: EventLogReader.Result
+        // A GAP marker goes to every replay that crosses its hole, whatever classes it asked for.
+        let accepts = { (className: String, bytes: ArraySlice<UInt8>) -> Bool in
+            if className == GapEvent.wireClass { return true }
+            let target = wantsTargets && className != "GPS" ? Self.targetID(bytes) : nil
+            return subscription.accepts(.watchers(className: className, targetID: target))
+        }
+        var result: EventLogReader.Result
         if let logPath {
             result = limits.reader.read(path: logPath, after: since, before: end) { header, bytes in
-                let target = wantsTargets && header.className != "GPS" ? Self.targetID(bytes) : nil
-                return subscription.accepts(.watchers(className: header.className, targetID: target))
+                accepts(header.className, bytes)
             }
         } else {
             let complete = since + 1 >= end
             result = .init(lines: [], isComplete: complete, firstSeq: complete ? since + 1 : end)
         }
+        // What the writer had not written when the replay began follows the file's lines (some
+        // may have reached the file since: numbers already sent are skipped when pacing).
+        let waiting = pending.filter { line in
+            guard line.seq > since, let h = EventLogReader.header(Array(line.text.utf8)[...]) else { return false }
+            return accepts(h.className, Array(line.text.utf8)[...])
+        }
+        if result.lines.isEmpty, !result.isComplete, let first = pending.first(where: { $0.seq > since }) {
+            // The file had nothing of the range; the queue may start right where it should.
+            let from = (try? GapEvent.decode(line: first.text))?.firstSeq ?? first.seq
+            if from <= since + 1 { result.isComplete = true }
+        }
+        result.lines += waiting
         var o = reply
         o.since = since
         if !result.isComplete { o.sinceGap = result.firstSeq }

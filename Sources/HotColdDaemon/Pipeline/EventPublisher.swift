@@ -3,20 +3,20 @@ import HotColdCore
 import Logging
 import Synchronization
 
-/// The daemon's sink: numbers every event, appends it to the log and queues it for the
-/// socket's watchers, in one order under one lock, so a number, a log position and a socket
-/// position always agree. Clients catching up after `watch` with `since` get the live events
+/// The output stage's work for one event: numbers it, writes its line once, queues it for the
+/// socket's watchers and hands it to the log's writer, in one order under one lock, so a
+/// number, a log position and a socket position always agree. Nothing here waits: the socket
+/// and the log's writer only queue. In the daemon only the ``OutputStage``'s thread calls
+/// ``publish(_:)``; the engine never does. Clients catching up after `watch` with `since` get the live events
 /// buffered here until their replay from the log is done (see ``watch(client:subscription:since:reply:)``).
 ///
 /// ```swift
-/// let publisher = EventPublisher(socket: server, log: log, sequence: seq, logger: logger)
+/// let publisher = EventPublisher(socket: server, log: LogWriter(log: log, logger: logger), sequence: seq, logger: logger)
 /// publisher.publish(.engine(event))   // {"class":"PROXIMITY","seq":42,…} to the log and the socket
 /// ```
 public final class EventPublisher: EventSink {
     struct State {
-        var log: EventLog?
         var catchUps: [ClientID: CatchUp] = [:]
-        var published = 0
     }
 
     /// A client replaying from the log: live events it wants wait here meanwhile.
@@ -29,23 +29,20 @@ public final class EventPublisher: EventSink {
 
     let state: Mutex<State>
     public let socket: SocketServer?
+    /// The event log's writer (nil: no log).
+    public let log: LogWriter?
     public let sequence: EventSequence
     let logger: Logger
     let limits: CatchUpLimits
 
-    public init(socket: SocketServer?, log: EventLog?, sequence: EventSequence,
+    public init(socket: SocketServer?, log: LogWriter?, sequence: EventSequence,
                 limits: CatchUpLimits = CatchUpLimits(), logger: Logger) {
         self.socket = socket
-        self.state = Mutex(State(log: log))
+        self.log = log
+        self.state = Mutex(State())
         self.sequence = sequence
         self.limits = limits
         self.logger = logger
-    }
-
-    /// The log; replaced on reload when its path changes.
-    public var log: EventLog? {
-        get { state.withLock { $0.log } }
-        set { state.withLock { $0.log = newValue } }
     }
 
     public func publish(_ event: PublishedEvent) {
@@ -53,9 +50,8 @@ public final class EventPublisher: EventSink {
             let seq = sequence.next()
             let line = event.line(seq: seq)
             let filter = event.filter
-            s.log?.append(line)
+            log?.enqueue(seq: seq, line: line)
             _ = socket?.broadcast(line: line, filter: filter)
-            s.published += 1
             guard !s.catchUps.isEmpty else { return }
             for id in Array(s.catchUps.keys) {
                 guard var c = s.catchUps[id], !c.overflowed, c.subscription.accepts(filter) else { continue }
@@ -71,9 +67,6 @@ public final class EventPublisher: EventSink {
             }
         }
     }
-
-    /// Events published since start.
-    public var publishedCount: Int { state.withLock { $0.published } }
 }
 
 /// Bounds on `watch` with `since`.

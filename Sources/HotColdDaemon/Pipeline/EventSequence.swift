@@ -10,9 +10,10 @@ import Synchronization
 /// both that and the last number found in the log, and the first block is reserved before any
 /// event leaves; later blocks are reserved in the background once half of the current one is
 /// used, so ``next()`` never waits for the disk. A restart skips what was reserved and not
-/// used: gaps are fine, repeats are not. Only a burst of more than half a block before the
-/// background write lands makes ``next()`` wait for it (at the default 10,000, that is 5,000
-/// events within one fsync).
+/// used: gaps are fine, repeats are not. ``next()`` never waits for the disk, not even when a
+/// burst outruns the reservation or the disk stalls mid-`fsync`: numbers beyond the reservation
+/// are given out and counted (`unreserved`: only those could repeat after a crash) until the
+/// background write lands.
 ///
 /// When the file cannot be written (read-only, disk full), numbering goes on past the
 /// reservation rather than stopping the engine; the problem is reported once, shown in
@@ -40,7 +41,6 @@ public final class EventSequence: Sendable {
         var extending = false
         var lastFailure: ContinuousClock.Instant?
         var error: String?
-        var unreserved = 0
     }
     private let state: Mutex<State>
 
@@ -86,14 +86,9 @@ public final class EventSequence: Sendable {
 
     /// The next number. Never blocks on I/O; reserves the following block in the background.
     public func next() -> Int {
-        if state.withLock({ $0.next > $0.reservedThrough && $0.error == nil }) {
-            // Outran the reservation: wait for the write in flight, or make one now.
-            writer.sync { reserveNow() }
-        }
         let (n, reserve) = state.withLock { s -> (Int, Int?) in
             let n = s.next
             s.next += 1
-            if n > s.reservedThrough { s.unreserved += 1 }
             guard !s.extending, s.next + blockSize / 2 > s.reservedThrough else { return (n, nil) }
             if let f = s.lastFailure, clock.now - f < retryInterval { return (n, nil) }
             s.extending = true
@@ -108,7 +103,8 @@ public final class EventSequence: Sendable {
 
     public var status: Status {
         state.withLock { s in
-            Status(last: s.next - 1, reservedThrough: s.reservedThrough, unreserved: s.unreserved, error: s.error)
+            Status(last: s.next - 1, reservedThrough: s.reservedThrough,
+                   unreserved: max(0, s.next - 1 - s.reservedThrough), error: s.error)
         }
     }
 
@@ -119,35 +115,33 @@ public final class EventSequence: Sendable {
         writer.async { [self] in store(target) }
     }
 
-    /// On the writer queue: reserves a block above what is used now, if still needed.
-    private func reserveNow() {
-        let target = state.withLock { s -> Int? in
-            guard s.next > s.reservedThrough, s.error == nil else { return nil }
-            s.extending = true
-            return max(s.reservedThrough, s.next - 1) + blockSize
-        }
-        if let target { store(target) }
-    }
-
-    /// On the writer queue: writes `target` (never less than what was written before).
+    /// On the writer queue: writes `target` (never less than what was written before), and
+    /// again at once while numbers handed out meanwhile (a burst faster than an `fsync`, or a
+    /// disk that stalled) are not covered by half a block.
     private func store(_ target: Int) {
-        let target = max(target, state.withLock { $0.reservedThrough })
-        let problem = Self.store(target, at: path)
-        let report: String? = state.withLock { s in
-            s.extending = false
-            if let problem {
-                let first = s.error == nil
-                s.error = problem
-                s.lastFailure = clock.now
-                return first ? "event sequence: \(problem); numbering goes on, but a crash before it can be stored may repeat numbers" : nil
+        var target = max(target, state.withLock { $0.reservedThrough })
+        while true {
+            let problem = Self.store(target, at: path)
+            let (report, again) = state.withLock { s -> (String?, Int?) in
+                if let problem {
+                    s.extending = false
+                    let first = s.error == nil
+                    s.error = problem
+                    s.lastFailure = clock.now
+                    return (first ? "event sequence: \(problem); numbering goes on, but a crash before it can be stored may repeat numbers" : nil, nil)
+                }
+                s.reservedThrough = max(s.reservedThrough, target)
+                s.lastFailure = nil
+                let again = s.next + blockSize / 2 > s.reservedThrough ? s.next - 1 + blockSize : nil
+                if again == nil { s.extending = false }
+                guard s.error != nil else { return (nil, again) }
+                s.error = nil
+                return ("event sequence: reserved through \(target) again", again)
             }
-            s.reservedThrough = max(s.reservedThrough, target)
-            s.lastFailure = nil
-            guard s.error != nil else { return nil }
-            s.error = nil
-            return "event sequence: reserved through \(target) again"
+            if let report { problem == nil ? logger.notice("\(report)") : logger.error("\(report)") }
+            guard let again else { return }
+            target = again
         }
-        if let report { problem == nil ? logger.notice("\(report)") : logger.error("\(report)") }
     }
 
     // MARK: - The file

@@ -2,10 +2,13 @@ import HotColdCore
 import ServiceLifecycle
 
 /// Once a second: lets the engine notice missing fixes (stale), pings the systemd watchdog
-/// (only after the engine lock was taken, so a wedged engine stops the pings), and refreshes
-/// STATUS= when it changed.
+/// when every stage certifies progress — the engine (its lock could be taken) and the output
+/// stage (idle, or it moved events since the last beat) — and refreshes STATUS= when it
+/// changed. The log's writer is not certified: a stalled disk is the world's fault, not a hung
+/// daemon (it shows in `status`), and restarting would not unstick it.
 struct HeartbeatService: Service {
     let host: EngineHost
+    let stage: OutputStage
     let notifier: SystemdNotifier
 
     func run() async throws {
@@ -14,7 +17,7 @@ struct HeartbeatService: Service {
             var lastStatus = ""
             while !Task.isCancelled {
                 host.tick()
-                _ = notifier.watchdogIfDue()
+                if stage.certifyProgress() { _ = notifier.watchdogIfDue() }
                 let s = host.summary()
                 if s != lastStatus {
                     _ = notifier.status(s)

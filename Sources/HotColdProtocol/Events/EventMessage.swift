@@ -76,7 +76,7 @@ public enum EventMessage: Sendable, Equatable {
 }
 
 /// PROXIMITY: distance, direction, tier and trend of one target.
-public struct ProximityEvent: FixedClassMessage, Equatable {
+public struct ProximityEvent: FixedClassMessage, SequencedMessage, Equatable {
     public static let wireClass = "PROXIMITY"
     public var seq: Int?
     public var time: Date
@@ -107,7 +107,7 @@ public struct ProximityEvent: FixedClassMessage, Equatable {
 }
 
 /// ARRIVED or DEPARTED.
-public struct PassageEvent: WireMessage, Equatable {
+public struct PassageEvent: SequencedMessage, Equatable {
     public var wireClass: String
     public var seq: Int?
     public var time: Date
@@ -137,7 +137,7 @@ public struct PassageEvent: WireMessage, Equatable {
 }
 
 /// GPS: the receiver's state changed.
-public struct GPSEvent: FixedClassMessage, Equatable {
+public struct GPSEvent: FixedClassMessage, SequencedMessage, Equatable {
     public static let wireClass = "GPS"
     public var seq: Int?
     public var time: Date

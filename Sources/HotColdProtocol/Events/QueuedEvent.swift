@@ -11,7 +11,7 @@ import Foundation
 /// ```json
 /// {"class":"QUEUED","seq":812,"time":"2026-11-23T19:00:00.000Z","pending":1}
 /// ```
-public struct QueuedEvent: FixedClassMessage, Equatable {
+public struct QueuedEvent: FixedClassMessage, SequencedMessage, Equatable {
     public static let wireClass = "QUEUED"
     public var seq: Int?
     /// The wall clock when it was queued (not the fix timeline: nothing about it is positional).

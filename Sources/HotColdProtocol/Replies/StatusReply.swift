@@ -196,12 +196,25 @@ public struct StatusReply: FixedClassMessage, Equatable {
         public var error: String?
         public var linesWritten: Int
         public var linesLost: Int
-        public init(path: String, writing: Bool, error: String? = nil, linesWritten: Int, linesLost: Int) {
+        /// Lines waiting for the disk (the log's writer has its own thread and queue).
+        public var queued: Int?
+        /// Lines given up because too many waited; each hole has a GAP line in the log.
+        public var dropped: Int?
+        /// GAP lines written.
+        public var gaps: Int?
+        /// Seconds the write in progress has not returned (a stalled disk), from 1 s on.
+        public var stalledS: Double?
+        public init(path: String, writing: Bool, error: String? = nil, linesWritten: Int, linesLost: Int,
+                    queued: Int? = nil, dropped: Int? = nil, gaps: Int? = nil, stalledS: Double? = nil) {
             self.path = path
             self.writing = writing
             self.error = error
             self.linesWritten = linesWritten
             self.linesLost = linesLost
+            self.queued = queued
+            self.dropped = dropped
+            self.gaps = gaps
+            self.stalledS = stalledS.map { ($0 * 10).rounded() / 10 }
         }
     }
 }

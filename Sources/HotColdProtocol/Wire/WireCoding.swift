@@ -47,6 +47,19 @@ public enum WireCoding {
     /// The encoder does not promise key order, so `class` is written first here and the body
     /// (an object) follows; the body never has a `class` key of its own.
     public static func line<M: WireMessage>(_ message: M) -> String {
+        line(message, seq: nil)
+    }
+
+    /// An event line: `{"class":"…","seq":N,` then the rest of the body, the order the event
+    /// log's reader (`PublishedLineHeader`) and every subscriber rely on.
+    public static func line<M: SequencedMessage>(_ message: M) -> String {
+        guard let seq = message.seq else { return line(message, seq: nil) }
+        var body = message
+        body.seq = nil
+        return line(body, seq: seq)
+    }
+
+    private static func line<M: WireMessage>(_ message: M, seq: Int?) -> String {
         let body: Data
         do {
             body = try encoder().encode(message)
@@ -57,6 +70,7 @@ public enum WireCoding {
         }
         var out = "{\"class\":"
         JSONLine.appendQuoted(message.wireClass, to: &out)
+        if let seq { out.append(",\"seq\":\(seq)") }
         let text = String(decoding: body, as: UTF8.self)
         if text != "{}" {
             out.append(",")
@@ -113,6 +127,11 @@ public protocol WireMessage: Codable, Sendable {
     var wireClass: String { get }
     /// Told the class its line had, for types whose class is not fixed. Default: nothing.
     mutating func wireClassDecoded(_ name: String)
+}
+
+/// An event the daemon numbers: its line carries `"seq"` right after `"class"`.
+public protocol SequencedMessage: WireMessage {
+    var seq: Int? { get set }
 }
 
 /// A reply or event whose class is always the same.
