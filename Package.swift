@@ -147,7 +147,7 @@ if Context.environment["HOTCOLD_FUZZ"] == "1" {
         ("daemon-lines", ["HotColdProtocol", "HotColdScreen", "HotColdMQTT"]),
     ]
     package.targets += [
-        .target(name: "FuzzSupport", dependencies: ["HotColdCore"], path: "Fuzz/Support"),
+        .target(name: "FuzzSupport", dependencies: ["HotColdCore", "HotColdProtocol"], path: "Fuzz/Support"),
         .target(name: "ReplayFuzzCheck", dependencies: ["FuzzSupport", "GPSInput", "HotColdCore"],
                 path: "Fuzz/Targets/replay"),
     ]

@@ -1,19 +1,26 @@
 import HotColdCore
+import HotColdProtocol
 
 /// Checks what every event line must be: only finite numbers (no inf or nan), parsed back by
-/// `Event(jsonLine:)` and re-encoded to the same bytes; distances ≥ 0, bearings in [0, 360],
+/// the protocol's one definition of events and re-encoded to the same bytes; distances ≥ 0, bearings in [0, 360],
 /// tiers on the default ladder.
 public func checkEvent(_ event: Event) {
-    let line = event.jsonLine
+    let line = EventMessage(event).line
     for bad in [":inf", ":-inf", ":nan", ":-nan", "Infinity", "NaN"] {
         fuzzCheck(!line.contains(bad), "non-finite number in \(line)")
     }
-    let back: Event
-    do { back = try Event(jsonLine: line) } catch {
+    let back: EventMessage
+    do {
+        guard let m = try EventMessage.decode(line: line) else {
+            fuzzCheck(false, "\(line) is not read back as an event")
+            return
+        }
+        back = m
+    } catch {
         fuzzCheck(false, "\(line) does not parse back: \(error)")
         return
     }
-    fuzzCheck(back.jsonLine == line, "\(line) re-encodes as \(back.jsonLine)")
+    fuzzCheck(back.line == line, "\(line) re-encodes as \(back.line)")
     switch event {
     case .proximity(let p):
         fuzzCheck(p.distance.isFinite && p.distance >= 0, "distance \(p.distance)")

@@ -187,8 +187,8 @@ import Testing
         track.drive(bearing: 20, distance: 5000, speed: 12, jitter: 4)
         let targets = [Target(id: "a", name: "A", coordinate: origin),
                        Target(id: "b", name: "B", coordinate: Geodesic.direct(from: origin, bearing: 90, distance: 700))]
-        let a = run(track.fixes, targets).map(\.jsonLine)
-        let b = run(track.fixes, targets).map(\.jsonLine)
+        let a = run(track.fixes, targets)
+        let b = run(track.fixes, targets)
         #expect(a == b)
         #expect(!a.isEmpty)
     }

@@ -112,8 +112,8 @@ import Testing
             f.time = f.time.addingTimeInterval(5)
             return f
         }
-        let a = run(fixes, restored: ["big-banana"], targets: [target]).0.map(\.jsonLine)
-        let b = run(fixes, restored: ["big-banana"], targets: [target]).0.map(\.jsonLine)
+        let a = run(fixes, restored: ["big-banana"], targets: [target]).0
+        let b = run(fixes, restored: ["big-banana"], targets: [target]).0
         #expect(a == b)
     }
 }

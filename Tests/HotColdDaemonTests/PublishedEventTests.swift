@@ -12,7 +12,7 @@ import Testing
 
     @Test func queuedCarriesItsNumberRightAfterItsClass() throws {
         let line = PublishedEvent.queued(QueuedEvent(time: Self.when, pending: 3)).line(seq: 812)
-        #expect(line == #"{"class":"QUEUED","seq":812,"time":"2026-11-23T19:00:00.000Z","pending":3}"#)
+        #expect(line == #"{"class":"QUEUED","seq":812,"pending":3,"time":"2026-11-23T19:00:00.000Z"}"#)
         #expect(PublishedLineHeader(utf8: Array(line.utf8)) == PublishedLineHeader(className: "QUEUED", seq: 812))
         #expect(try QueuedEvent.decode(line: line) == QueuedEvent(seq: 812, time: Self.when, pending: 3))
         let lost = PublishedEvent.gpsLost(time: Self.when, reason: "gone").line(seq: 813)

@@ -119,8 +119,8 @@ struct SocketServerTests {
                                             target: TargetRef(id: "banana", name: "Big Banana", kind: .bigThing),
                                             distance: 12))
             #expect(BroadcastFilter(event) == .watchers(className: "ARRIVED", targetID: "banana"))
-            #expect(server.broadcast(line: event.jsonLine, filter: BroadcastFilter(event)) == 2)
-            #expect(some.nextLine() == event.jsonLine)
+            #expect(server.broadcast(line: EventMessage(event).line, filter: BroadcastFilter(event)) == 2)
+            #expect(some.nextLine() == EventMessage(event).line)
         }
     }
 

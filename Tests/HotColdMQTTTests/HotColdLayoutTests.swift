@@ -7,11 +7,11 @@ import Testing
     let topics = Topics(prefix: "hotcold", user: "jane", device: "car")
 
     @Test func everyEventGoesVerbatimToTheEventTopicAndVisitsAlsoToVisit() throws {
-        let arrived = #"{"class":"ARRIVED","seq":9,"time":"2024-11-23T07:25:04.000Z","target":{"id":"a","name":"A","kind":"point"},"distance_m":83.1}"#
+        let arrived = #"{"class":"ARRIVED","seq":9,"distance_m":83.1,"target":{"id":"a","kind":"point","name":"A"},"time":"2024-11-23T07:25:04.000Z"}"#
         let pubs = HotColdLayout.publications(for: try SequencedEvent(line: arrived), topics: topics)
         #expect(pubs == [Publication(topic: "hotcold/jane/car/event", payload: arrived),
                          Publication(topic: "hotcold/jane/car/visit", payload: arrived)])
-        let gps = #"{"class":"GPS","seq":10,"time":"2024-11-23T07:25:05.000Z","state":"stale"}"#
+        let gps = #"{"class":"GPS","seq":10,"state":"stale","time":"2024-11-23T07:25:05.000Z"}"#
         #expect(HotColdLayout.publications(for: try SequencedEvent(line: gps), topics: topics)
                 == [Publication(topic: "hotcold/jane/car/event", payload: gps)])
         #expect(pubs.allSatisfy { !$0.retain })
@@ -25,7 +25,7 @@ import Testing
         let broken = #"{"class":"GPS","seq":10,"time":"2024-11-23T07:25:05.000Z","state":"stale","x_new":7.632.395}"#
         let e = try SequencedEvent(line: broken)
         let payload = try #require(HotColdLayout.publications(for: e, topics: topics).first?.payload)
-        #expect(payload == #"{"class":"GPS","seq":10,"time":"2024-11-23T07:25:05.000Z","state":"stale"}"#)
+        #expect(payload == #"{"class":"GPS","seq":10,"state":"stale","time":"2024-11-23T07:25:05.000Z"}"#)
         #expect((try? JSONSerialization.jsonObject(with: Data(payload.utf8))) != nil)
     }
 

@@ -2,7 +2,7 @@
 // → the proximity engine (hunt and roam) → event JSON lines.
 //
 // Invariants: nothing traps; every event line holds only finite numbers (no inf/nan), parses
-// back with `Event(jsonLine:)` and re-encodes to the same bytes; distances are ≥ 0 and finite,
+// back through the protocol's `EventMessage` and re-encodes to the same bytes; distances are ≥ 0 and finite,
 // bearings within [0, 360], tiers within the ladder.
 import CGPS
 import Foundation

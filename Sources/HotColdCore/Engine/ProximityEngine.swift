@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// var engine = ProximityEngine(targets: [bigBanana], mode: .hunt)
 /// for fix in track {
-///     for event in engine.process(fix) { print(event.jsonLine) }
+///     for event in engine.process(fix) { handle(event) }
 /// }
 /// ```
 public struct ProximityEngine: Sendable {

@@ -1,7 +1,7 @@
 /// The head of a line the daemon published: `{"class":"NAME","seq":N,…`, read without parsing
 /// the rest of the object.
 ///
-/// The daemon writes these two fields first and always in this form (see `Event.jsonLine(seq:)`),
+/// The daemon writes these two fields first and always in this form (see `WireCoding.line` for a `SequencedMessage`),
 /// so reading the log back to replay events since a number needs no JSON parser for the lines
 /// it skips. Anything else (an old line without `seq`, a fragment left by a failed write) is
 /// not a header, and the caller skips it.

@@ -28,7 +28,7 @@ import Synchronization
 ///
 /// ```swift
 /// let log = EventLog(path: "/var/log/hotcold/events.jsonl")
-/// log.append(event.jsonLine)      // one line
+/// log.append(line)                // one line
 /// log.write(block: bytes, lines: 3)   // three whole lines, all or none
 /// log.reopen()                    // on SIGHUP
 /// if let problem = log.status.error { ... }

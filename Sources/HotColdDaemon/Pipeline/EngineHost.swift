@@ -203,7 +203,7 @@ public final class EngineHost: Sendable {
     }
 
     public func poll() -> [String] {
-        state.withLock { $0.engine.poll().map(\.jsonLine) }
+        state.withLock { $0.engine.poll() }.map { EventMessage($0).line }
     }
 
     public var hasPlaceRecords: Bool { places != nil }

@@ -13,25 +13,16 @@ public enum PublishedEvent: Sendable, Equatable {
     case gpsLost(time: Date, reason: String)
     case queued(QueuedEvent)
 
-    /// The wire line with `"seq":N` right after `"class"`.
+    /// The wire line with `"seq":N` right after `"class"`, written by the protocol's one
+    /// definition of each message (the same encoder every client reads with).
     public func line(seq: Int) -> String {
         switch self {
         case .engine(let e):
-            return e.jsonLine(seq: seq)
+            EventMessage(e, seq: seq).line
         case .gpsLost(let time, let reason):
-            var o = JSONLine(class: "GPS")
-            o.add("seq", seq)
-            o.add("time", time: time)
-            o.add("state", GPSState.lost.rawValue)
-            o.add("reason", reason)
-            return o.text
+            WireCoding.line(GPSEvent(seq: seq, time: time, state: .lost, reason: reason))
         case .queued(let q):
-            // By hand like the others: the log's reader finds `seq` right after `class`.
-            var o = JSONLine(class: QueuedEvent.wireClass)
-            o.add("seq", seq)
-            o.add("time", time: q.time)
-            o.add("pending", q.pending)
-            return o.text
+            WireCoding.line(QueuedEvent(seq: seq, time: q.time, pending: q.pending))
         }
     }
 

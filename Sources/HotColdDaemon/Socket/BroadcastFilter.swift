@@ -3,7 +3,7 @@ import HotColdCore
 /// Who a `SocketServer.broadcast` line is for.
 ///
 /// ```swift
-/// server.broadcast(line: event.jsonLine, filter: BroadcastFilter(event))
+/// server.broadcast(line: EventMessage(event).line, filter: BroadcastFilter(event))
 /// server.broadcast(line: notice, filter: .everyone)
 /// ```
 public enum BroadcastFilter: Sendable, Equatable {

@@ -16,7 +16,7 @@ import Synchronization
 /// ```swift
 /// let server = try SocketServer(endpoint: .path("/run/hotcold/hotcold.sock", mode: 0o660))
 /// try server.start(handler: Commands(server: server))
-/// server.broadcast(line: event.jsonLine, filter: BroadcastFilter(event))   // any thread
+/// server.broadcast(line: EventMessage(event).line, filter: BroadcastFilter(event))   // any thread
 /// print(server.counters)
 /// server.shutdown()   // stop accepting, flush briefly, close, remove the socket file
 /// ```

@@ -40,9 +40,10 @@ public struct SequencedEvent: Sendable, Equatable {
         event = message.event
         // Published re-encoded, not as read: JSONDecoder skips the values of fields it does not
         // decode without checking them (fuzzing passed `"x":7.632.395` through), and the
-        // brokers' subscribers must only ever get well-formed JSON. The daemon's own encoder
-        // gives a real daemon's line back byte for byte; fields a newer daemon added are dropped.
-        self.line = message.seq.map { message.event.jsonLine(seq: $0) } ?? message.event.jsonLine
+        // brokers' subscribers must only ever get well-formed JSON. The protocol's encoder (the
+        // daemon's too) gives a real daemon's line back byte for byte; fields a newer daemon
+        // added are dropped.
+        self.line = message.line
     }
 }
 

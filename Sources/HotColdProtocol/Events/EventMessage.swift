@@ -50,7 +50,7 @@ public enum EventMessage: Sendable, Equatable {
         }
     }
 
-    /// The line for this event (`Event.jsonLine` is the daemon's faster equivalent).
+    /// The line for this event: how the daemon publishes it and `hotcold replay` prints it.
     public var line: String {
         switch self {
         case .proximity(let p): WireCoding.line(p)

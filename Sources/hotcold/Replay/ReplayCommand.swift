@@ -3,6 +3,7 @@ import Foundation
 import GPSInput
 import HotColdConfig
 import HotColdCore
+import HotColdProtocol
 
 /// `hotcold replay`: runs a recorded track through the engine and prints the events.
 struct ReplayCommand: ParsableCommand {
@@ -82,7 +83,7 @@ struct ReplayCommand: ParsableCommand {
             events.removeAll(keepingCapacity: true)
             engine.process(fix, into: &events)
             for e in events {
-                out.line(format == .json ? e.jsonLine : EventText.line(e))
+                out.line(format == .json ? EventMessage(e).line : EventText.line(e))
             }
         }
         out.flush()

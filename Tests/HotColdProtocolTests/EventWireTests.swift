@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 import HotColdTestSupport
 import Testing
 
@@ -20,8 +21,9 @@ import Testing
     }
 
     @Test func classComesFirstAndUnitsAreInNames() {
-        let line = samples[0].jsonLine
-        #expect(line.hasPrefix("{\"class\":\"PROXIMITY\",\"time\":\"2023-11-14T22:13:20.250Z\""))
+        let line = EventMessage(samples[0]).line
+        #expect(line.hasPrefix("{\"class\":\"PROXIMITY\","))
+        #expect(line.contains("\"time\":\"2023-11-14T22:13:20.250Z\""))
         #expect(line.contains("\"distance_m\":1234.568"))
         #expect(line.contains("\"speed_mps\":13.89"))
         #expect(line.contains("\"eta_s\":89"))
@@ -29,25 +31,25 @@ import Testing
     }
 
     @Test func optionalFieldsAreOmittedNotNull() {
-        let line = samples[1].jsonLine
+        let line = EventMessage(samples[1]).line
         #expect(!line.contains("accuracy_m") && !line.contains("null"))
         #expect(line.contains("\"distance_m\":0,"))
     }
 
     @Test func roundTrips() throws {
         for e in samples {
-            let back = try Event(jsonLine: e.jsonLine)
-            #expect(back.jsonLine == e.jsonLine)
+            let back = try #require(try EventMessage.decode(line: EventMessage(e).line)).event
+            #expect(EventMessage(back).line == EventMessage(e).line)
             #expect(back.className == e.className)
         }
     }
 
     @Test func linesParseAsJSON() throws {
         for e in samples {
-            let obj = try JSONSerialization.jsonObject(with: Data(e.jsonLine.utf8)) as? [String: Any]
+            let obj = try JSONSerialization.jsonObject(with: Data(EventMessage(e).line.utf8)) as? [String: Any]
             #expect(obj?["class"] as? String == e.className)
         }
-        let obj = try JSONSerialization.jsonObject(with: Data(samples[2].jsonLine.utf8)) as! [String: Any]
+        let obj = try JSONSerialization.jsonObject(with: Data(EventMessage(samples[2]).line.utf8)) as! [String: Any]
         let t = obj["target"] as! [String: Any]
         #expect(t["name"] as? String == "Die \"Quelle\"\n")
     }
@@ -55,7 +57,7 @@ import Testing
     @Test func linesMatchTheJSONSchema() throws {
         // Validated by a real JSON Schema implementation (Python jsonschema), not by us.
         let schema = TestData.repo("schema/event.schema.json").path
-        let lines = samples.map(\.jsonLine).joined(separator: "\n") + "\n"
+        let lines = samples.map { EventMessage($0).line }.joined(separator: "\n") + "\n"
         let script = """
             import json, sys, jsonschema
             schema = json.load(open(sys.argv[1]))

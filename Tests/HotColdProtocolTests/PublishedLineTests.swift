@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 import HotColdTestSupport
 import Testing
 
@@ -21,29 +22,29 @@ import Testing
     @Test func seqFollowsClassAndTheRestIsUnchanged() throws {
         for (i, e) in samples.enumerated() {
             let seq = 1 + i * 1_000_003
-            let line = e.jsonLine(seq: seq)
-            let plain = e.jsonLine
-            #expect(line.hasPrefix("{\"class\":\"\(e.className)\",\"seq\":\(seq),\"time\":"))
+            let line = EventMessage(e, seq: seq).line
+            let plain = EventMessage(e).line
+            #expect(line.hasPrefix("{\"class\":\"\(e.className)\",\"seq\":\(seq),"))
             // Removing the seq gives exactly the replay line: the goldens stay as they are.
             #expect(line.replacingOccurrences(of: ",\"seq\":\(seq)", with: "") == plain)
             // And it still reads back as the same event.
-            #expect(try Event(jsonLine: line) == e)
+            #expect(try #require(try EventMessage.decode(line: line)).event == e)
         }
     }
 
     @Test func headerReadsClassAndSeq() {
         for (i, e) in samples.enumerated() {
-            let h = PublishedLineHeader(utf8: Array(e.jsonLine(seq: 40 + i).utf8))
+            let h = PublishedLineHeader(utf8: Array(EventMessage(e, seq: 40 + i).line.utf8))
             #expect(h == PublishedLineHeader(className: e.className, seq: 40 + i))
         }
         // Works on a slice in the middle of a buffer, as the log reader passes it.
-        let buffer = Array(("junk\n" + samples[1].jsonLine(seq: 987_654_321_012) + "\n").utf8)
+        let buffer = Array(("junk\n" + EventMessage(samples[1], seq: 987_654_321_012).line + "\n").utf8)
         #expect(PublishedLineHeader(utf8: buffer[5..<(buffer.count - 1)])?.seq == 987_654_321_012)
     }
 
     @Test func headerRefusesWhatIsNotOurs() {
         let refused = [
-            samples[0].jsonLine,                                   // replay output: no seq
+            EventMessage(samples[0]).line,                                   // replay output: no seq
             #"{"class":"GPS","seq":-1,"time":"x"}"#,               // negative
             #"{"class":"GPS","seq":1e3,"time":"x"}"#,              // not an integer
             #"{"class":"GPS","seq":1234567890123456789,"x":1}"#,   // 19 digits
@@ -62,7 +63,7 @@ import Testing
     @Test func numberedLinesMatchTheJSONSchema() throws {
         // Validated by Python's jsonschema: seq is optional, an integer >= 1 when present.
         let schema = TestData.repo("schema/event.schema.json").path
-        let good = samples.enumerated().map { $0.element.jsonLine(seq: $0.offset + 1) } + samples.map(\.jsonLine)
+        let good = samples.enumerated().map { EventMessage($0.element, seq: $0.offset + 1).line } + samples.map { EventMessage($0).line }
             + [#"{"class":"GPS","seq":9,"time":"2024-11-23T07:00:01.000Z","state":"lost","reason":"gpsd closed the connection"}"#]
         let script = """
             import json, sys, jsonschema
@@ -76,7 +77,7 @@ import Testing
         let r = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, schema],
                                    input: Data((good.joined(separator: "\n") + "\n").utf8))
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
-        for broken in [samples[1].jsonLine(seq: 0), samples[1].jsonLine.replacingOccurrences(of: "\"time\"", with: "\"seq\":\"7\",\"time\"")] {
+        for broken in [EventMessage(samples[1], seq: 0).line, EventMessage(samples[1]).line.replacingOccurrences(of: "\"time\"", with: "\"seq\":\"7\",\"time\"")] {
             let r2 = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, schema],
                                         input: Data((broken + "\n").utf8))
             #expect(r2.status == 1, "accepted: \(broken)")
