@@ -1,0 +1,71 @@
+import Foundation
+import HotColdTestSupport
+import Testing
+
+/// The design's rules, checked on the tree and the built binaries so that a change breaking
+/// them fails here rather than in a review: the daemon links no network library (everything
+/// networked is a companion process); the engine's module imports nothing of ours and does no
+/// I/O (it is pure: fix in, events out); the protocol links neither the store nor the daemon
+/// (clients and companions link it alone).
+@Suite struct ArchitectureRulesTests {
+    static let projectModules = ["GPSInput", "HotColdConfig", "HotColdDaemon", "HotColdMQTT", "HotColdProtocol",
+                                 "HotColdScreen", "HotColdStore", "HotColdSync", "HotColdSyncProtocol", "HotColdWeb",
+                                 "HotColdFormats", "XMLStream", "CGPS", "CMosquitto", "GRDB", "TOMLKit", "NIO",
+                                 "AsyncHTTPClient", "Hummingbird", "Logging"]
+
+    /// Every Swift file of a module, with its text.
+    static func sources(_ module: String) throws -> [(String, String)] {
+        let root = TestData.repo("Sources/\(module)")
+        let files = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") } ?? []
+        return try files.sorted().map { ($0, try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8)) }
+    }
+
+    static func imports(_ text: String) -> [String] {
+        text.split(separator: "\n").compactMap { line in
+            let t = line.trimmingCharacters(in: .whitespaces)
+            guard t.hasPrefix("import ") || t.hasPrefix("@testable import ") || t.hasPrefix("@_exported import ") else { return nil }
+            return t.split(separator: " ").last.map(String.init)
+        }
+    }
+
+    @Test func theDaemonLinksNoNetworkLibrary() throws {
+        let r = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/ldd"), [Binaries.url("hotcoldd").path])
+        try #require(r.status == 0, "\(r.stderr)")
+        let linked = r.stdout.split(separator: "\n").compactMap { $0.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) }
+        let network = ["libcurl", "libssl", "libcrypto", "libFoundationNetworking", "libmosquitto", "libnghttp2",
+                       "libNIO", "libAsyncHTTPClient"]
+        let found = linked.filter { lib in network.contains { lib.hasPrefix($0) } }
+        #expect(found.isEmpty, "hotcoldd links \(found): networking belongs to the companion processes")
+        #expect(linked.contains { $0.hasPrefix("libgps") }, "ldd read the real binary: \(linked)")
+    }
+
+    @Test func theEngineImportsNothingOfOursAndDoesNoIO() throws {
+        let files = try Self.sources("HotColdCore")
+        #expect(files.count > 10)
+        // Words that mean files, sockets, processes, clocks or randomness. Comments are skipped.
+        let io = ["FileManager", "FileHandle", "fopen(", "URLSession", "Process(", "getenv(", "ProcessInfo",
+                  "Date()", "ContinuousClock.now", ".random(", "SystemRandomNumberGenerator", "DispatchQueue",
+                  "Thread(", "sleep(", "socket(", "String(contentsOf", "Data(contentsOf", ".write(to"]
+        for (name, text) in files {
+            let ours = Self.imports(text).filter { Self.projectModules.contains($0) }
+            #expect(ours.isEmpty, "HotColdCore/\(name) imports \(ours)")
+            let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+                .joined(separator: "\n")
+            let used = io.filter { code.contains($0) }
+            #expect(used.isEmpty, "HotColdCore/\(name) does I/O or reads a clock: \(used)")
+        }
+    }
+
+    @Test func theProtocolLinksNeitherTheStoreNorTheDaemon() throws {
+        let files = try Self.sources("HotColdProtocol")
+        #expect(files.count > 10)
+        for (name, text) in files {
+            let bad = Self.imports(text).filter { ["HotColdStore", "HotColdDaemon", "GRDB", "HotColdMQTT", "HotColdSync"].contains($0) }
+            #expect(bad.isEmpty, "HotColdProtocol/\(name) imports \(bad)")
+        }
+        let manifest = try String(contentsOf: TestData.repo("Package.swift"), encoding: .utf8)
+        let line = manifest.split(separator: "\n").first { $0.contains(#".target(name: "HotColdProtocol""#) }
+        #expect(line.map { !$0.contains("HotColdStore") && !$0.contains("HotColdDaemon") } == true, "\(line ?? "no target line")")
+    }
+}
