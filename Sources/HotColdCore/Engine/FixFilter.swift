@@ -112,9 +112,4 @@ public struct FixFilter: Sendable {
         outlierRun = 0
         runLast = nil
     }
-
-    public mutating func forgetPosition() {
-        last = nil
-        lastPosition = nil
-    }
 }

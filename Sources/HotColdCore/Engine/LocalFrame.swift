@@ -51,13 +51,4 @@ public struct LocalFrame: Sendable {
         let x = dLon * 111_330, y = (b.latitude - a.latitude) * 111_700
         return (x * x + y * y).squareRoot()
     }
-
-    /// Whether `approximateDistance(a, b) <= limit`, exactly, but without its sine and cosine
-    /// when the cheap upper bound already settles it (consecutive fixes, a receiver that has
-    /// not moved far), which is nearly always.
-    @inlinable
-    public static func isWithin(_ a: Coordinate, _ b: Coordinate, _ limit: Double) -> Bool {
-        if distanceUpperBound(a, b) <= limit { return true }
-        return approximateDistance(a, b) <= limit
-    }
 }

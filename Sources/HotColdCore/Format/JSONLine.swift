@@ -64,11 +64,6 @@ public struct JSONLine: Sendable {
         if let v { add(k, v, decimals: decimals) }
     }
 
-    public mutating func addNull(_ k: String) {
-        key(k)
-        out.append("null")
-    }
-
     public mutating func add(_ k: String, time: Date) {
         add(k, ISO8601.format(time))
     }

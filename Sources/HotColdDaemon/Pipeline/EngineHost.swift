@@ -69,7 +69,6 @@ public final class EngineHost: Sendable {
     /// The places restored as "at" when the daemon started.
     public let restored: Set<String>
     private let logger: Logger
-    public let startedAt = Date()
     private let startedMonotonic = ContinuousClock.now
 
     /// `restored`: the stored places the device is at already (open visits), handed to the engine.
@@ -206,7 +205,6 @@ public final class EngineHost: Sendable {
         state.withLock { $0.engine.poll() }.map { EventMessage($0).line }
     }
 
-    public var hasPlaceRecords: Bool { places != nil }
     /// The publisher, when the sink is the daemon's (for `watch` with `since`).
     public var publisher: EventPublisher? { (sink as? OutputStage)?.publisher ?? sink as? EventPublisher }
 
