@@ -68,6 +68,7 @@ public final class Daemon: Sendable {
             LogWriterService(writer: parts.outputs.log ?? LogWriter(log: nil, logger: logger)),
             OutputStageService(stage: parts.stage),
             SocketService(server: parts.server),
+            VisitRecorderService(recorder: parts.host.visitRecorder),
             GPSDReadingService(gpsd: parts.gpsd, host: parts.host, notifier: parts.notifier, logger: logger, startLine: startLine),
             HeartbeatService(host: parts.host, stage: parts.stage, notifier: parts.notifier),
             ReloadService(reload: reload),

@@ -45,6 +45,8 @@ import Testing
         limits.maxRetry = .milliseconds(200)
         let gate = EventGate(sink: sink, places: StorePlaceRecords(store: store), user: "tester",
                              limits: limits, logger: capture.logger)
+        // The recorder's loop on a thread of its own, as VisitRecorderService runs it.
+        if let recorder = gate.recorder { Thread { recorder.run() }.start() }
         defer { gate.recorder?.stop(grace: .zero) }
 
         let lock = try SQLiteLockHolder(database: path)
@@ -90,6 +92,8 @@ import Testing
         limits.maxRetry = .milliseconds(5)
         let gate = EventGate(sink: sink, places: StorePlaceRecords(store: store), user: "tester",
                              limits: limits, logger: LogCapture().logger)
+        // The recorder's loop on a thread of its own, as VisitRecorderService runs it.
+        if let recorder = gate.recorder { Thread { recorder.run() }.start() }
         defer { gate.recorder?.stop(grace: .zero) }
         gate.submit([.arrived(.init(time: t0, target: banana, distance: 60))])
         #expect(eventually { sink.classes == ["ARRIVED:halans:d0577fb8cf"] })
@@ -106,6 +110,8 @@ import Testing
         limits.capacity = 1
         let gate = EventGate(sink: sink, places: StorePlaceRecords(store: store), user: "tester",
                              limits: limits, logger: LogCapture().logger)
+        // The recorder's loop on a thread of its own, as VisitRecorderService runs it.
+        if let recorder = gate.recorder { Thread { recorder.run() }.start() }
         defer { gate.recorder?.stop(grace: .zero) }
         let lock = try SQLiteLockHolder(database: path)
         gate.submit([

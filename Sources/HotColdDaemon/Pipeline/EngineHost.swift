@@ -85,10 +85,9 @@ public final class EngineHost: Sendable {
         self.logger = logger
     }
 
-    /// Lets waiting visits be stored for up to `grace` (shutdown).
-    public func stop(grace: Duration = .seconds(2)) {
-        gate.recorder?.stop(grace: grace)
-    }
+    /// What stores visits off the engine's path (nil without a database); its loop runs in
+    /// ``VisitRecorderService``.
+    public var visitRecorder: VisitRecorder? { gate.recorder }
 
     // MARK: - Input
 

@@ -88,9 +88,6 @@ public final class VisitRecorder: Sendable {
         self.limits = limits
         self.logger = logger
         self.done = done
-        let thread = Thread { [self] in run() }
-        thread.name = "hotcold.visits"
-        thread.start()
     }
 
     /// Queues a change; returns its job, or nil when the queue is full (counted, reported).
@@ -134,7 +131,9 @@ public final class VisitRecorder: Sendable {
 
     // MARK: - The thread
 
-    private func run() {
+    /// The recorder's loop, on a thread of its own (``VisitRecorderService`` starts it in its
+    /// `run()`): returns after ``stop(grace:)``.
+    public func run() {
         while true {
             let next = state.withLock { s -> (Job?, ContinuousClock.Instant?, Bool) in
                 (s.head < s.queue.count ? s.queue[s.head] : nil, s.notBefore, s.stopping)

@@ -19,6 +19,5 @@ struct GPSDReadingService: Service {
         _ = notifier.stopping()
         logger.info("stopping")
         gpsd.stop()
-        host.stop()
     }
 }
