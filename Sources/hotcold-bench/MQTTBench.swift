@@ -187,7 +187,8 @@ private final class FleetRun: @unchecked Sendable {
 }
 
 /// A Unix socket that speaks just enough of the daemon's protocol for the bridge: a greeting,
-/// then the lines it is given. Requests (`watch`, `status`) are read and ignored.
+/// the `WATCH` reply to the bridge's first `watch` (the bridge relays nothing before it), then the
+/// lines it is given. Other requests (`status`, `report`) are read and ignored.
 private final class ReplaySocket: @unchecked Sendable {
     let listener: Int32
     private var client: Int32 = -1
@@ -216,13 +217,29 @@ private final class ReplaySocket: @unchecked Sendable {
             throw TestFailure("no bridge connected within \(timeout) s")
         }
         client = accept(listener, nil, nil)
-        send(#"{"class":"VERSION","release":"bench","proto_major":1,"proto_minor":1}"#)
-        // Drain whatever the bridge asks, so its sends never block.
+        send(#"{"class":"VERSION","release":"bench","proto_major":1,"proto_minor":3}"#)
+        // Drain whatever the bridge asks, so its sends never block; answer its first watch.
         let fd = client
-        Thread {
+        let watching = DispatchSemaphore(value: 0)
+        Thread { [self] in
             var buf = [UInt8](repeating: 0, count: 4096)
-            while recv(fd, &buf, buf.count, 0) > 0 {}
+            var text = ""
+            var answered = false
+            while true {
+                let n = recv(fd, &buf, buf.count, 0)
+                if n <= 0 { return }
+                guard !answered else { continue }
+                text += String(decoding: buf[..<n], as: UTF8.self)
+                if text.contains(#""cmd":"watch""#) {
+                    answered = true
+                    send(#"{"class":"WATCH","enable":true,"since":0,"replay":0}"#)
+                    watching.signal()
+                }
+            }
         }.start()
+        guard watching.wait(timeout: .now() + timeout) == .success else {
+            throw TestFailure("the bridge sent no watch within \(timeout) s")
+        }
     }
 
     func send(_ line: String) {

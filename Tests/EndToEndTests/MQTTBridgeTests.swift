@@ -99,20 +99,20 @@ struct MQTTBridgeTests {
             try Subprocess.run(Binaries.url("hotcold"), ["status", "--socket", dir.path("hc.sock")]).stdout
         }
         var shown = ""
-        for _ in 0..<50 where !shown.contains("hotcold-mqtt: connected, acked seq \(lastSeq), 0 pending") {
+        for _ in 0..<50 where !shown.contains("hotcold-mqtt-hotcold: connected, acked seq \(lastSeq), 0 pending") {
             usleep(200_000)
             shown = try status()
         }
-        #expect(shown.contains("hotcold-mqtt: connected, acked seq \(lastSeq), 0 pending (broker 127.0.0.1:\(broker.port), layout hotcold)"), "\(shown)")
+        #expect(shown.contains("hotcold-mqtt-hotcold: connected, acked seq \(lastSeq), 0 pending (broker 127.0.0.1:\(broker.port) as hotcold-t-car1-hotcold, layout hotcold)"), "\(shown)")
         // A clean stop says offline, retained for whoever asks later.
         bridge.stop()
         #expect(bridge.process.terminationStatus == 0)
         // …and the daemon shows the bridge gone with what it said last.
-        for _ in 0..<50 where !shown.contains("hotcold-mqtt: GONE") {
+        for _ in 0..<50 where !shown.contains("hotcold-mqtt-hotcold: GONE") {
             usleep(100_000)
             shown = try status()
         }
-        #expect(shown.contains("hotcold-mqtt: GONE (its connection closed; last said connected), acked seq \(lastSeq)"), "\(shown)")
+        #expect(shown.contains("hotcold-mqtt-hotcold: GONE (its connection closed; last said connected), acked seq \(lastSeq)"), "\(shown)")
         _ = late.wait { m in m.contains { $0.payload == "offline" } }
         let after = try MQTTSubscriber(port: broker.port, topics: ["hotcold/t/car1/status"])
         defer { after.stop() }
@@ -258,24 +258,31 @@ final class BridgeProcess {
     let process = Process()
     let stderrPath: String
 
-    init(dir: TemporaryDirectory, brokerPort: UInt16, device: String, layout: String = "hotcold") throws {
-        let config = dir.path("bridge-\(device).toml")
+    /// `extra`: TOML lines appended to the generated file (sections of their own, or keys for
+    /// the last section, `[bridge]`); `host` lets a test point it at something else.
+    init(dir: TemporaryDirectory, brokerPort: UInt16, device: String, layout: String = "hotcold",
+         clientID: String = "", stateDirectory: String? = nil, host: String = "127.0.0.1",
+         brokerExtra: [String] = [], extra: [String] = []) throws {
+        let config = dir.path("bridge-\(device)-\(layout).toml")
         try """
             [daemon]
             socket = "\(dir.path("hc.sock"))"
             reconnect_max = 0.5
             [broker]
-            host = "127.0.0.1"
+            host = "\(host)"
             port = \(brokerPort)
+            client_id = "\(clientID)"
             reconnect_max = 1
             keepalive = 5
+            \(brokerExtra.joined(separator: "\n"))
             [topics]
             layout = "\(layout)"
             user = "t"
             device = "\(device)"
             [bridge]
-            state_directory = "\(dir.path("bridge-state"))"
+            state_directory = "\(stateDirectory ?? dir.path("bridge-state"))"
             status_interval = 0.5
+            \(extra.joined(separator: "\n"))
             """.write(toFile: config, atomically: true, encoding: .utf8)
         stderrPath = dir.path("bridge-\(device)-\(UUID().uuidString.prefix(4)).stderr")
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
@@ -287,6 +294,11 @@ final class BridgeProcess {
     }
 
     var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// Lines of its log that contain `text`.
+    func lines(containing text: String) -> [String] {
+        stderr.split(separator: "\n").map(String.init).filter { $0.contains(text) }
+    }
 
     func kill9() {
         guard process.isRunning else { return }

@@ -28,6 +28,12 @@ public struct BridgeSettings: Sendable {
         self.maxPending = maxPending
     }
 
+    /// `hotcold-<user>-<device>-<layout>`: two bridges of one device (one per layout) must not
+    /// share a client id, or the broker hands the session back and forth between them.
+    public static func defaultClientID(user: String, device: String, layout: TopicLayout) -> String {
+        "hotcold-\(user)-\(device)-\(layout.rawValue)"
+    }
+
     /// Resolves `config` (read from `file`) against `environment` (`CREDENTIALS_DIRECTORY`,
     /// `STATE_DIRECTORY`). Errors name the key.
     public init(config c: BridgeConfiguration, file: String,
@@ -46,7 +52,8 @@ public struct BridgeSettings: Sendable {
         let prefix = c.topics.prefix.isEmpty ? c.topics.layout.defaultPrefix : c.topics.prefix
         var options = MosquittoClient.Options(
             host: c.broker.host, port: c.broker.port,
-            clientID: c.broker.clientID.isEmpty ? "hotcold-\(c.topics.user)-\(device)" : c.broker.clientID)
+            clientID: c.broker.clientID.isEmpty ? Self.defaultClientID(user: c.topics.user, device: device, layout: c.topics.layout)
+                : c.broker.clientID)
         options.keepalive = c.broker.keepalive
         options.maxInflight = c.broker.maxInflight
         options.reconnectMinSeconds = c.broker.reconnectMin

@@ -1,12 +1,16 @@
 import CMosquitto
 import Foundation
 
-/// One MQTT connection through libmosquitto, with its network thread (`mosquitto_loop_start`).
+/// One MQTT connection through libmosquitto, with a network thread of its own.
 ///
-/// libmosquitto is thread-safe: `publish` may be called from any thread while its own thread
-/// reads, writes, keeps the connection alive, resends unacknowledged QoS 1 messages after a
-/// reconnect (the session is persistent), and reconnects with capped exponential backoff
-/// (`mosquitto_reconnect_delay_set`). What happens is reported to `handler`, on that thread.
+/// libmosquitto is thread-safe: `publish` may be called from any thread while the network
+/// thread reads, writes, keeps the connection alive and resends unacknowledged QoS 1 messages
+/// after a reconnect (the session is persistent). The thread is ours, not
+/// `mosquitto_loop_start`'s: libmosquitto's own loop gives up for good on a protocol error (a
+/// broker answering garbage, a malformed CONNACK) and resets its backoff whenever one read
+/// succeeds, so a broken broker would either end the link or be retried at full speed. Here
+/// every failed attempt waits `reconnectMin`…`reconnectMax` seconds (doubling, reset only by an
+/// accepted CONNACK), whatever went wrong. What happens is reported to `handler`, on that thread.
 ///
 /// ```swift
 /// let client = try MosquittoClient(options: .init(host: "127.0.0.1", port: 1883, clientID: "car-1")) { signal in
@@ -59,8 +63,10 @@ public final class MosquittoClient: @unchecked Sendable {
         case connected(sessionPresent: Bool)
         /// CONNACK refused (bad credentials, …), with the broker's reason.
         case refused(String)
-        /// The connection is gone (`code` 0: we asked for it).
-        case disconnected(code: Int32)
+        /// The connection is gone (`code` 0: we asked for it), with libmosquitto's sentence.
+        case disconnected(code: Int32, reason: String)
+        /// A connection attempt failed before any CONNACK (refused, unreachable, TLS).
+        case attemptFailed(String)
         /// PUBACK for message `mid`.
         case published(mid: Int32)
         /// A message on a subscribed topic.
@@ -69,11 +75,14 @@ public final class MosquittoClient: @unchecked Sendable {
 
     private static let libraryReady: Bool = { mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue }()
 
-    private let mosq: OpaquePointer
-    private let box: HandlerBox
+    let mosq: OpaquePointer
+    let box: HandlerBox
     public let options: Options
-    private let lock = NSLock()
-    private var started = false
+    let lock = NSLock()
+    var started = false
+    var stopRequested = false
+    var thread: Thread?
+    let threadDone = DispatchSemaphore(value: 0)
 
     public init(options: Options, handler: @escaping @Sendable (Signal) -> Void) throws(MosquittoError) {
         guard Self.libraryReady else { throw MosquittoError("mosquitto_lib_init", MOSQ_ERR_UNKNOWN.rawValue) }
@@ -98,6 +107,8 @@ public final class MosquittoClient: @unchecked Sendable {
     }
 
     private func configure() throws(MosquittoError) {
+        // Our own thread runs the loop (see the type's comment): publish only queues and wakes it.
+        try check("mosquitto_threaded_set", mosquitto_threaded_set(mosq, true))
         try check("mosquitto_int_option(PROTOCOL_VERSION)",
                   mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311))
         try check("mosquitto_max_inflight_messages_set",
@@ -122,6 +133,7 @@ public final class MosquittoClient: @unchecked Sendable {
             guard let obj else { return }
             let box = Unmanaged<HandlerBox>.fromOpaque(obj).takeUnretainedValue()
             if rc == 0 {
+                box.accepted()
                 box.handler(.connected(sessionPresent: flags & 1 != 0))
             } else {
                 box.handler(.refused(String(cString: mosquitto_connack_string(rc))))
@@ -129,7 +141,8 @@ public final class MosquittoClient: @unchecked Sendable {
         }
         mosquitto_disconnect_callback_set(mosq) { _, obj, rc in
             guard let obj else { return }
-            Unmanaged<HandlerBox>.fromOpaque(obj).takeUnretainedValue().handler(.disconnected(code: rc))
+            Unmanaged<HandlerBox>.fromOpaque(obj).takeUnretainedValue()
+                .handler(.disconnected(code: rc, reason: String(cString: mosquitto_strerror(rc))))
         }
         mosquitto_publish_callback_set(mosq) { _, obj, mid in
             guard let obj else { return }
@@ -146,24 +159,9 @@ public final class MosquittoClient: @unchecked Sendable {
         }
     }
 
-    /// Starts the network thread and the first connection attempt. A broker that is not there
-    /// yet is retried by the thread with the configured backoff.
-    public func start() throws(MosquittoError) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !started else { return }
-        // The thread first, so that a failed first attempt is retried by its loop.
-        try check("mosquitto_loop_start", mosquitto_loop_start(mosq))
-        started = true
-        let rc = mosquitto_connect_async(mosq, options.host, Int32(clamping: options.port), Int32(clamping: options.keepalive))
-        if rc != MOSQ_ERR_SUCCESS.rawValue, rc != MOSQ_ERR_ERRNO.rawValue {
-            // ERRNO (refused, unreachable) is retried by the loop; anything else is a setup error.
-            throw MosquittoError("mosquitto_connect_async \(options.host):\(options.port)", rc)
-        }
-    }
-
     /// Queues one QoS 1 message; returns its message id (PUBACK comes as `.published(mid:)`).
-    /// While disconnected, libmosquitto keeps it and sends it after the reconnect.
+    /// While disconnected, libmosquitto keeps it and sends it after the reconnect — and does
+    /// so even when it returns an error (`NO_CONN`): see `MosquittoError.messageWasQueued`.
     @discardableResult
     public func publish(_ p: Publication) throws(MosquittoError) -> Int32 {
         var mid: Int32 = 0
@@ -171,7 +169,9 @@ public final class MosquittoClient: @unchecked Sendable {
         let rc = bytes.withUnsafeBytes { raw in
             mosquitto_publish(mosq, &mid, p.topic, Int32(clamping: raw.count), raw.baseAddress, 1, p.retain)
         }
-        try check("mosquitto_publish \(p.topic)", rc)
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else {
+            throw MosquittoError("mosquitto_publish \(p.topic)", rc, queuedMid: MosquittoError.publishQueued(rc) ? mid : nil)
+        }
         return mid
     }
 
@@ -180,23 +180,20 @@ public final class MosquittoClient: @unchecked Sendable {
         try check("mosquitto_subscribe \(pattern)", mosquitto_subscribe(mosq, nil, pattern, 1))
     }
 
-    /// Sends DISCONNECT (no Last Will) and stops the network thread.
-    public func stop() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard started else { return }
-        started = false
-        mosquitto_disconnect(mosq)
-        mosquitto_loop_stop(mosq, false)
-    }
-
-    private func check(_ call: String, _ rc: Int32) throws(MosquittoError) {
+    func check(_ call: String, _ rc: Int32) throws(MosquittoError) {
         guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw MosquittoError(call, rc) }
     }
 }
 
 /// Holds the handler where libmosquitto's C callbacks can find it (`obj`).
-private final class HandlerBox: @unchecked Sendable {
+final class HandlerBox: @unchecked Sendable {
     let handler: @Sendable (MosquittoClient.Signal) -> Void
+    private let lock = NSLock()
+    private var acceptedSinceAsked = false
     init(_ handler: @escaping @Sendable (MosquittoClient.Signal) -> Void) { self.handler = handler }
+
+    /// A CONNACK accepted the connection (the network thread resets its backoff).
+    func accepted() { lock.withLock { acceptedSinceAsked = true } }
+    /// Whether one was accepted since the last call.
+    func takeAccepted() -> Bool { lock.withLock { defer { acceptedSinceAsked = false }; return acceptedSinceAsked } }
 }

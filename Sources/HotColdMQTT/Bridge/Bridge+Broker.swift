@@ -1,0 +1,62 @@
+import Foundation
+
+extension Bridge {
+    /// What libmosquitto's thread reports.
+    func handle(_ signal: MosquittoClient.Signal) {
+        let id = settings.client.clientID
+        switch signal {
+        case .connected(let present):
+            let outage = shared.withLock { s in
+                s.brokerConnected = true
+                return s.outage.connected(at: .now)
+            }
+            let session = present ? "session resumed" : "new session"
+            if let outage {
+                log(String(format: "broker %@:%d back after %.1f s (%d failed attempts), as %@ (%@); resuming the daemon's stream",
+                           settings.client.host, settings.client.port, outage.seconds, outage.attempts, id, session))
+            } else {
+                log("connected to the broker \(settings.client.host):\(settings.client.port) as \(id) (\(session))")
+            }
+            if settings.layout == .hotcold {
+                publishUntracked(Publication(topic: settings.topics.status, payload: HotColdLayout.online, retain: true))
+            }
+        case .refused(let reason):
+            brokerFailed("the broker refused the connection: \(reason)")
+        case .disconnected(let code, let reason):
+            if code != 0 { brokerFailed("\(reason) (code \(code))") }
+        case .attemptFailed(let reason):
+            brokerFailed(reason)
+        case .published(let mid):
+            shared.withLock { $0.ledger.acknowledged(mid: mid) }
+        case .message:
+            break
+        }
+    }
+
+    private func brokerFailed(_ reason: String) {
+        let lines = shared.withLock { s in
+            s.brokerConnected = false
+            return s.outage.failed(reason, at: .now, clientID: settings.client.clientID)
+        }
+        for l in lines { log(l) }
+    }
+
+    /// Publishes a state or status message (no sequence number to acknowledge). Returns false
+    /// when it was not handed to libmosquitto (the broker is away: nothing is queued then).
+    @discardableResult
+    func publishUntracked(_ p: Publication) -> Bool {
+        guard brokerConnected else { return false }
+        do {
+            let mid = try client.publish(p)
+            shared.withLock { $0.ledger.register(mid: mid, seq: nil) }
+            return true
+        } catch {
+            if let mid = error.queuedMid {
+                shared.withLock { $0.ledger.register(mid: mid, seq: nil) }
+                return true
+            }
+            log("cannot publish \(p.topic): \(error)")    // not a link failure: a message libmosquitto refuses
+            return false
+        }
+    }
+}
