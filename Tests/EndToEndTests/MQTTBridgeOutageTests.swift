@@ -323,6 +323,7 @@ struct MQTTBridgeOutageTests {
         let bridge = try BridgeProcess(dir: dir, brokerPort: 1, device: "car8", stateDirectory: dir.path("plain-file/state"))
         bridge.process.waitUntilExit()
         #expect(bridge.process.terminationStatus != 0)
+        #expect(bridge.stderr.contains("cannot create \(dir.path("plain-file/state")): Not a directory"), "\(bridge.stderr)")
         #expect(bridge.stderr.contains("--state-dir"), "\(bridge.stderr)")
     }
 

@@ -83,7 +83,7 @@ public final class Bridge: @unchecked Sendable {
         store = AckStore(directory: settings.stateDirectory)
         let stored: UInt64?
         do {
-            try FileManager.default.createDirectory(atPath: settings.stateDirectory, withIntermediateDirectories: true)
+            try store.createDirectory()
             stored = try store.load()
         } catch {
             throw AckStore.Failure(description: "\(error)\(Self.stateHint(settings.stateDirectory))")
