@@ -20,6 +20,10 @@ extension Bridge {
             if settings.layout == .hotcold {
                 publishUntracked(Publication(topic: settings.topics.status, payload: HotColdLayout.online, retain: true))
             }
+            if let ha = settings.homeAssistant {
+                do { try client.subscribe(ha.birthTopic) } catch { log("cannot subscribe to \(ha.birthTopic): \(error)") }
+                announce(ha)
+            }
         case .refused(let reason):
             brokerFailed("the broker refused the connection: \(reason)")
         case .disconnected(let code, let reason):
@@ -28,9 +32,18 @@ extension Bridge {
             brokerFailed(reason)
         case .published(let mid):
             shared.withLock { $0.ledger.acknowledged(mid: mid) }
-        case .message:
-            break
+        case .message(let topic, let payload, _):
+            // Home Assistant's birth message: it (re)started and wants the configuration again.
+            if let ha = settings.homeAssistant, topic == ha.birthTopic, payload == Array(HotColdLayout.online.utf8) {
+                log("Home Assistant is online (\(topic)); publishing the discovery configuration again")
+                announce(ha)
+            }
         }
+    }
+
+    /// Publishes Home Assistant's discovery configuration (retained).
+    private func announce(_ ha: HomeAssistantDiscovery) {
+        for p in ha.configs() { publishUntracked(p) }
     }
 
     private func brokerFailed(_ reason: String) {

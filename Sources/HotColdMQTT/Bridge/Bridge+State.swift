@@ -53,8 +53,14 @@ extension Bridge {
         if waypoints.count > 10 * StatusSnapshot.maximumTargets { waypoints = s.targetCoordinates }
         switch settings.layout {
         case .hotcold:
-            let p = HotColdLayout.state(s, seq: lastSeqSeen, topics: settings.topics)
-            if p.payload != lastStatePayload, publishUntracked(p) { lastStatePayload = p.payload }
+            // Each carries its time, so each status gives new ones: a reader (and Home Assistant's
+            // expire_after) sees the state renewed every status_interval while it holds.
+            publishUntracked(HotColdLayout.state(s, seq: lastSeqSeen, topics: settings.topics))
+            publishUntracked(HotColdLayout.nearest(s, topics: settings.topics))
+            if let fix = s.lastFix, fix.time != lastLocationFix,
+               let p = HotColdLayout.location(s, topics: settings.topics), publishUntracked(p) {
+                lastLocationFix = fix.time
+            }
         case .owntracks:
             guard let fix = s.lastFix, fix.time != lastLocationFix,
                   let p = OwnTracksLayout.location(s, tid: settings.trackerID, topics: settings.topics) else { return }

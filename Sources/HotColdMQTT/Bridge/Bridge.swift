@@ -59,7 +59,6 @@ public final class Bridge: @unchecked Sendable {
     var lastStatusRequest = ContinuousClock.now - .seconds(3600)
     var statusOutstanding = false
     var statusWanted = true
-    var lastStatePayload: String?
     var lastLocationFix: Date?
     var waypoints: [String: Coordinate] = [:]
     var lastSeqSeen: UInt64?

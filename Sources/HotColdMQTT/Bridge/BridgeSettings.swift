@@ -13,6 +13,8 @@ public struct BridgeSettings: Sendable {
     public var stateDirectory: String
     public var statusInterval: Double
     public var maxPending: Int
+    /// Home Assistant discovery, when enabled.
+    public var homeAssistant: HomeAssistantDiscovery?
 
     public init(socketPath: String, daemonReconnectMax: Double = 10, layout: TopicLayout, topics: Topics,
                 trackerID: String, client: MosquittoClient.Options, stateDirectory: String,
@@ -84,5 +86,9 @@ public struct BridgeSettings: Sendable {
                   trackerID: c.topics.trackerID.isEmpty ? OwnTracksLayout.defaultTrackerID(device: device) : c.topics.trackerID,
                   client: options, stateDirectory: stateDirectory,
                   statusInterval: c.bridge.statusInterval, maxPending: c.bridge.maxPending)
+        if c.homeAssistant.enabled {
+            homeAssistant = HomeAssistantDiscovery(prefix: c.homeAssistant.prefix, topics: self.topics, user: c.topics.user,
+                                                   device: device, expireAfter: c.homeAssistant.expireAfter)
+        }
     }
 }

@@ -46,12 +46,15 @@ public struct StatusSnapshot: Sendable, Equatable {
         }
     }
 
+    /// When the daemon answered (what the snapshot says was true then).
+    public var time: Date?
     /// `fix`, `nofix`, `stale`, `lost` or `unknown`.
     public var gpsState: String
     public var lastFix: LastFix?
     public var targets: [TrackedTarget]
 
-    public init(gpsState: String, lastFix: LastFix?, targets: [TrackedTarget]) {
+    public init(gpsState: String, lastFix: LastFix?, targets: [TrackedTarget], time: Date? = nil) {
+        self.time = time
         self.gpsState = gpsState
         self.lastFix = lastFix
         self.targets = targets
@@ -69,6 +72,9 @@ public struct StatusSnapshot: Sendable, Equatable {
         return out
     }
 
+    /// The tracked target nearest now (in a hunt of one: the hunted one).
+    public var nearest: TrackedTarget? { targets.min { $0.distance < $1.distance } }
+
     /// Most targets a snapshot keeps (a roam can track hundreds; the state message stays bounded).
     public static let maximumTargets = 1000
 
@@ -81,6 +87,7 @@ public struct StatusSnapshot: Sendable, Equatable {
         } catch {
             throw WireError("STATUS: \(error.message)")
         }
+        time = w.time
         gpsState = w.gps.state
         if let f = w.gps.lastFix {
             let c = Coordinate(latitude: f.lat, longitude: f.lon)
