@@ -208,7 +208,8 @@ struct MQTTBridgeTests {
         let thing = track.point(second: 30)
         let daemon = try startDaemon(dir, gpsd: gpsd, targets: ["\(thing.latitude),\(thing.longitude),Roadside Thing"])
         defer { daemon.stop() }
-        let bridge = try BridgeProcess(dir: dir, brokerPort: broker.port, device: "phone", layout: "owntracks")
+        let bridge = try BridgeProcess(dir: dir, brokerPort: broker.port, device: "phone", layout: "owntracks",
+                                       extra: ["[owntracks]", #"phone_topic = "owntracks/t/jane-phone""#])
         defer { bridge.stop() }
         try LineClient(path: dir.path("hc.sock")).waitUntilGPSDConnected()
         usleep(500_000)
@@ -228,7 +229,10 @@ struct MQTTBridgeTests {
             #expect(t["desc"] as? String == "Roadside Thing")
             let time = try #require(ISO8601.parse(e["time"] as! String))
             #expect(t["tst"] as? Int == Int(time.timeIntervalSince1970.rounded(.down)))
-            #expect(t["acc"] as? Double == ((e["distance_m"] as! Double) * 10).rounded() / 10)
+            // acc: the fix's accuracy in whole metres (the status's), not the distance to the target.
+            let acc = try #require(t["acc"] as? Int, "\(t)")
+            #expect(acc > 0 && acc < 100)
+            #expect(Double(acc) != e["distance_m"] as? Double)
             #expect(t["t"] as? String == "c")
             #expect(t["tid"] as? String == "ne")
             #expect(t["wtst"] is Int)
@@ -247,9 +251,20 @@ struct MQTTBridgeTests {
         #expect(abs(locLat + 30.30) < 0.001)
         #expect(loc["tid"] as? String == "ne")
         #expect(loc["vel"] as? Int == 36)
+        #expect(loc["acc"] is Int)
         let late = try MQTTSubscriber(port: broker.port, topics: ["owntracks/t/phone"])
         defer { late.stop() }
         #expect(late.wait { !$0.isEmpty }.first?.retained == true)
+        // The configured phone got the target as an OwnTracks region (setWaypoints), once: the
+        // nearest set did not change.
+        let cmds = got.filter { $0.topic == "owntracks/t/jane-phone/cmd" }
+        #expect(cmds.count == 1, "\(cmds.count) setWaypoints")
+        let cmd = try #require(cmds.first.flatMap { LineClient.object($0.payload) })
+        #expect(cmd["_type"] as? String == "cmd" && cmd["action"] as? String == "setWaypoints")
+        let w = try #require(((cmd["waypoints"] as? [String: Any])?["waypoints"] as? [[String: Any]])?.first)
+        #expect(w["desc"] as? String == "Roadside Thing" && w["rad"] as? Int == 100)
+        let wlat = try #require(w["lat"] as? Double), wlon = try #require(w["lon"] as? Double)
+        #expect(Coordinate(latitude: wlat, longitude: wlon).distance(to: Coordinate(latitude: thing.latitude, longitude: thing.longitude)) < 1)
     }
 }
 

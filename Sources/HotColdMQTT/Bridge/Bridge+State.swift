@@ -49,7 +49,10 @@ extension Bridge {
     }
 
     func absorb(_ s: StatusSnapshot) {
-        for (id, c) in s.targetCoordinates { waypoints[id] = c }
+        let located = s.targetCoordinates
+        for (id, c) in located { waypoints[id] = c }
+        if let a = s.lastFix?.accuracy { lastAccuracy = a }
+        pushWaypointsIfChanged(s, located: located)
         if waypoints.count > 10 * StatusSnapshot.maximumTargets { waypoints = s.targetCoordinates }
         switch settings.layout {
         case .hotcold:
@@ -66,5 +69,17 @@ extension Bridge {
                   let p = OwnTracksLayout.location(s, tid: settings.trackerID, topics: settings.topics) else { return }
             if publishUntracked(p) { lastLocationFix = fix.time }
         }
+    }
+
+    /// Sends the phone the nearest `phoneWaypoints` targets when that set changed (and at the
+    /// first status), so its OwnTracks regions follow the car.
+    private func pushWaypointsIfChanged(_ s: StatusSnapshot, located: [String: Coordinate]) {
+        guard let phone = settings.phoneTopic, s.lastFix != nil else { return }
+        let nearest = s.targets.sorted { $0.distance < $1.distance }.prefix(settings.phoneWaypoints)
+            .compactMap { t in located[t.target.id].map { (ref: t.target, at: $0) } }
+        let ids = Set(nearest.map(\.ref.id))
+        guard ids != phoneSet else { return }
+        let p = OwnTracksLayout.setWaypoints(Array(nearest), radius: settings.phoneRadius, phoneTopic: phone)
+        if publishUntracked(p) { phoneSet = ids }
     }
 }

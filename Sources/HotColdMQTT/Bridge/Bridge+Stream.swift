@@ -164,7 +164,7 @@ extension Bridge {
         case .owntracks:
             if let id = e.event.target?.id, waypoints[id] == nil { statusWanted = true }
             pubs = OwnTracksLayout.transition(e, waypoint: e.event.target.flatMap { waypoints[$0.id] },
-                                              tid: settings.trackerID, topics: settings.topics).map { [$0] } ?? []
+                                              accuracy: lastAccuracy, tid: settings.trackerID, topics: settings.topics).map { [$0] } ?? []
         }
         switch e.event {
         case .arrived, .departed: statusWanted = true

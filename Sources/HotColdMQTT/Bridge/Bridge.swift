@@ -61,6 +61,10 @@ public final class Bridge: @unchecked Sendable {
     var statusWanted = true
     var lastLocationFix: Date?
     var waypoints: [String: Coordinate] = [:]
+    /// The lastest fix accuracy seen in a status (OwnTracks transitions' `acc`).
+    var lastAccuracy: Double?
+    /// The target ids last pushed to the phone (`setWaypoints`), nil before any.
+    var phoneSet: Set<String>?
     var lastSeqSeen: UInt64?
     var lastPersist = ContinuousClock.now - .seconds(3600)
     var lastReport: (key: String, at: ContinuousClock.Instant)?

@@ -15,6 +15,10 @@ public struct BridgeSettings: Sendable {
     public var maxPending: Int
     /// Home Assistant discovery, when enabled.
     public var homeAssistant: HomeAssistantDiscovery?
+    /// OwnTracks waypoints for a phone: its base topic (nil: none), how many, how large.
+    public var phoneTopic: String?
+    public var phoneWaypoints = 20
+    public var phoneRadius = 100
 
     public init(socketPath: String, daemonReconnectMax: Double = 10, layout: TopicLayout, topics: Topics,
                 trackerID: String, client: MosquittoClient.Options, stateDirectory: String,
@@ -86,6 +90,9 @@ public struct BridgeSettings: Sendable {
                   trackerID: c.topics.trackerID.isEmpty ? OwnTracksLayout.defaultTrackerID(device: device) : c.topics.trackerID,
                   client: options, stateDirectory: stateDirectory,
                   statusInterval: c.bridge.statusInterval, maxPending: c.bridge.maxPending)
+        if !c.ownTracks.phoneTopic.isEmpty { phoneTopic = c.ownTracks.phoneTopic }
+        phoneWaypoints = c.ownTracks.waypoints
+        phoneRadius = c.ownTracks.radius
         if c.homeAssistant.enabled {
             homeAssistant = HomeAssistantDiscovery(prefix: c.homeAssistant.prefix, topics: self.topics, user: c.topics.user,
                                                    device: device, expireAfter: c.homeAssistant.expireAfter)

@@ -25,6 +25,7 @@ public enum BridgeConfigLoader {
         "topics": ["layout", "prefix", "user", "device", "tid"],
         "bridge": ["state_directory", "status_interval", "max_pending"],
         "homeassistant": ["enabled", "prefix", "expire_after"],
+        "owntracks": ["phone_topic", "waypoints", "radius"],
     ]
 }
 
@@ -129,6 +130,17 @@ private struct Reader {
                 throw fail("homeassistant.enabled", "discovery describes the hotcold layout's topics: set [topics] layout = \"hotcold\" "
                            + "(for OwnTracks topics use Home Assistant's OwnTracks integration)")
             }
+        }
+        if doc.root["owntracks"] != nil {
+            if let v = try doc.string("owntracks.phone_topic") {
+                if !v.isEmpty, let p = v.split(separator: "/", omittingEmptySubsequences: false)
+                    .compactMap({ Topics.problem(level: String($0)) }).first {
+                    throw fail("owntracks.phone_topic", "each level \(p)")
+                }
+                c.ownTracks.phoneTopic = v
+            }
+            if let v = try doc.integer("owntracks.waypoints", in: 1...1000) { c.ownTracks.waypoints = v }
+            if let v = try doc.integer("owntracks.radius", in: 1...100_000) { c.ownTracks.radius = v }
         }
         return c
     }

@@ -66,12 +66,23 @@ public struct BridgeConfiguration: Sendable, Equatable {
         public var expireAfter = 600
     }
 
+    /// OwnTracks waypoints pushed to a phone (either layout).
+    public struct OwnTracks: Sendable, Equatable {
+        /// A phone's base topic (`owntracks/<user>/<device>`); empty: push nothing.
+        public var phoneTopic = ""
+        /// How many of the nearest tracked targets it gets (iOS watches at most 20 regions).
+        public var waypoints = 20
+        /// Each region's radius, metres (hotcold's arrival distance).
+        public var radius = 100
+    }
+
     public var daemon = Daemon()
     public var broker = Broker()
     public var tls = TLS()
     public var topics = Topics()
     public var bridge = Bridge()
     public var homeAssistant = HomeAssistant()
+    public var ownTracks = OwnTracks()
 
     public init() {}
 }

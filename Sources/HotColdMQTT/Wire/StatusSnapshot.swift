@@ -15,8 +15,12 @@ public struct StatusSnapshot: Sendable, Equatable {
         public var mode: Int?
         public var accuracy: Double?
         public var speed: Double?
+        /// Course over ground, degrees true (the receiver's `track`), when it reports one.
+        public var course: Double?
 
-        public init(time: Date, coordinate: Coordinate, mode: Int? = nil, accuracy: Double? = nil, speed: Double? = nil) {
+        public init(time: Date, coordinate: Coordinate, mode: Int? = nil, accuracy: Double? = nil, speed: Double? = nil,
+                    course: Double? = nil) {
+            self.course = course
             self.time = time
             self.coordinate = coordinate
             self.mode = mode
@@ -96,7 +100,8 @@ public struct StatusSnapshot: Sendable, Equatable {
             }
             let accuracy = f.accuracyM.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
             let speed = f.speedMps.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
-            lastFix = LastFix(time: f.time, coordinate: c, mode: f.mode, accuracy: accuracy, speed: speed)
+            let course = f.trackDeg.flatMap { $0.isFinite && (0...360).contains($0) ? $0 : nil }
+            lastFix = LastFix(time: f.time, coordinate: c, mode: f.mode, accuracy: accuracy, speed: speed, course: course)
         } else {
             lastFix = nil
         }
