@@ -276,9 +276,9 @@ final class BridgeProcess {
     /// `extra`: TOML lines appended to the generated file (sections of their own, or keys for
     /// the last section, `[bridge]`); `host` lets a test point it at something else.
     init(dir: TemporaryDirectory, brokerPort: UInt16, device: String, layout: String = "hotcold",
-         clientID: String = "", stateDirectory: String? = nil, host: String = "127.0.0.1",
+         clientID: String = "", stateDirectory: String? = nil, host: String = "127.0.0.1", user: String = "t",
          brokerExtra: [String] = [], extra: [String] = []) throws {
-        let config = dir.path("bridge-\(device)-\(layout).toml")
+        let config = dir.path("bridge-\(user)-\(device)-\(layout).toml")
         try """
             [daemon]
             socket = "\(dir.path("hc.sock"))"
@@ -292,7 +292,7 @@ final class BridgeProcess {
             \(brokerExtra.joined(separator: "\n"))
             [topics]
             layout = "\(layout)"
-            user = "t"
+            user = "\(user)"
             device = "\(device)"
             [bridge]
             state_directory = "\(stateDirectory ?? dir.path("bridge-state"))"

@@ -25,13 +25,28 @@ extension Bridge {
                 announce(ha)
             }
         case .refused(let reason):
-            brokerFailed("the broker refused the connection: \(reason)")
+            // 134 bad user name or password, 135 not authorized (mosquitto's answer to a wrong password).
+            let hint = reason.hasSuffix("(reason 134)") || reason.hasSuffix("(reason 135)")
+                ? " (check [broker] username = \"\(settings.client.username ?? "")\" and password_file)" : ""
+            brokerFailed("the broker refused the connection: \(reason)\(hint)")
         case .disconnected(let code, let reason):
             if code != 0 { brokerFailed("\(reason) (code \(code))") }
         case .attemptFailed(let reason):
             brokerFailed(reason)
-        case .published(let mid):
-            shared.withLock { $0.ledger.acknowledged(mid: mid) }
+        case .published(let mid, let reason, let reasonText):
+            let refusal = shared.withLock { s -> (String, Int)? in
+                s.ledger.acknowledged(mid: mid)
+                let topic = s.topics.removeValue(forKey: mid)
+                guard reason >= 128 else { return nil }
+                // Refused for good (an ACL, a quota): sending it again would be refused again.
+                s.refused += 1
+                let what = "the broker refused to publish on \(topic ?? "a topic"): \(reasonText) (reason \(reason))"
+                    + (reason == 135 ? ", check the broker's ACL for \(settings.client.username.map { "user \($0)" } ?? "this client")" : "")
+                let new = s.lastRefusal != what
+                s.lastRefusal = what
+                return new || RepeatedFailure.isPowerOfTen(s.refused) ? (what, s.refused) : nil
+            }
+            if let (what, count) = refusal { log(count > 1 ? "\(what) (\(count) refused so far)" : what) }
         case .message(let topic, let payload, _):
             // Home Assistant's birth message: it (re)started and wants the configuration again.
             if let ha = settings.homeAssistant, topic == ha.birthTopic, payload == Array(HotColdLayout.online.utf8) {
@@ -61,11 +76,11 @@ extension Bridge {
         guard brokerConnected else { return false }
         do {
             let mid = try client.publish(p)
-            shared.withLock { $0.ledger.register(mid: mid, seq: nil) }
+            shared.withLock { $0.register(mid: mid, seq: nil, topic: p.topic) }
             return true
         } catch {
             if let mid = error.queuedMid {
-                shared.withLock { $0.ledger.register(mid: mid, seq: nil) }
+                shared.withLock { $0.register(mid: mid, seq: nil, topic: p.topic) }
                 return true
             }
             log("cannot publish \(p.topic): \(error)")    // not a link failure: a message libmosquitto refuses

@@ -35,6 +35,8 @@ extension Bridge {
             state = "connected"
         }
         if let problem = persistFailures.current { detail = "\(problem.prefix(80)); " + detail }
+        let (refused, lastRefusal) = shared.withLock { ($0.refused, $0.lastRefusal) }
+        if let lastRefusal { detail = "\(refused) refused, last: \(lastRefusal.prefix(100)); " + detail }
         let key = "\(state) \(acked.map(String.init) ?? "-") \(pending) \(detail)"
         let now = ContinuousClock.now
         if let last = lastReport {

@@ -174,11 +174,11 @@ extension Bridge {
         for (i, p) in pubs.enumerated() {
             do {
                 let mid = try client.publish(p)
-                shared.withLock { $0.ledger.register(mid: mid, seq: e.seq) }
+                shared.withLock { $0.register(mid: mid, seq: e.seq, topic: p.topic) }
             } catch {
                 if let mid = error.queuedMid {
                     // Queued for the next connection (the broker just went): it is handed; never again.
-                    shared.withLock { $0.ledger.register(mid: mid, seq: e.seq) }
+                    shared.withLock { $0.register(mid: mid, seq: e.seq, topic: p.topic) }
                     continue
                 }
                 if let seq = e.seq { shared.withLock { $0.ledger.withdraw(seq: seq, unsent: pubs.count - i) } }

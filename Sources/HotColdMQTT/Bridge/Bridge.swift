@@ -43,6 +43,16 @@ public final class Bridge: @unchecked Sendable {
         var brokerConnected = false
         var stopping = false
         var outage = BrokerOutage()
+        /// The topic of each message awaiting its PUBACK, to name it if the broker refuses it.
+        var topics: [Int32: String] = [:]
+        /// Messages the broker refused (v5 reason ≥ 128), and the last refusal, for `status`.
+        var refused = 0
+        var lastRefusal: String?
+
+        mutating func register(mid: Int32, seq: UInt64?, topic: String) {
+            ledger.register(mid: mid, seq: seq)
+            topics[mid] = topic
+        }
     }
 
     public let settings: BridgeSettings

@@ -33,7 +33,8 @@ public struct BrokerOutage: Sendable {
         if let up = connectedAt {
             connectedAt = nil
             if now - up < .seconds(5) { quickDrops += 1 } else { quickDrops = 0 }
-            if quickDrops >= Self.quickDropsForHint, !hinted {
+            // MQTT v5 brokers say it outright ("Session taken over", reason 142).
+            if quickDrops >= Self.quickDropsForHint || reason.contains("Session taken over"), !hinted {
                 hinted = true
                 lines.append("the broker dropped the connection \(quickDrops) times right after accepting it: "
                              + "another client probably uses the same client id \"\(clientID)\" (the broker gives the "

@@ -41,8 +41,7 @@ extension MosquittoClient {
         var everTried = false
         while !stopping {
             if !connected {
-                let rc = everTried ? mosquitto_reconnect(mosq)
-                    : mosquitto_connect(mosq, options.host, Int32(clamping: options.port), Int32(clamping: options.keepalive))
+                let rc = everTried ? mosquitto_reconnect(mosq) : firstConnect()
                 everTried = true
                 guard rc == MOSQ_ERR_SUCCESS.rawValue else {
                     box.handler(.attemptFailed(Self.describe(rc, call: "connect to \(options.host):\(options.port)")))
@@ -66,6 +65,18 @@ extension MosquittoClient {
             let deadline = ContinuousClock.now + .seconds(1)
             while ContinuousClock.now < deadline, mosquitto_loop(mosq, 50, 1) == MOSQ_ERR_SUCCESS.rawValue {}
         }
+    }
+
+    /// The first CONNECT, with a session expiry interval: in MQTT v5 a session without one ends
+    /// with the connection, and the broker would forget our subscriptions and in-flight state.
+    /// `mosquitto_reconnect` sends the same properties again.
+    private func firstConnect() -> Int32 {
+        var props: OpaquePointer?
+        defer { mosquitto_property_free_all(&props) }
+        // 17: MQTT_PROP_SESSION_EXPIRY_INTERVAL (mqtt_protocol.h); a week, in seconds.
+        _ = mosquitto_property_add_int32(&props, 17, 7 * 86_400)
+        return mosquitto_connect_bind_v5(mosq, options.host, Int32(clamping: options.port), Int32(clamping: options.keepalive),
+                                         nil, props)
     }
 
     /// Sleeps `d`, waking early for `stop()`.

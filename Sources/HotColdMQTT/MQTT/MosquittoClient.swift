@@ -67,8 +67,9 @@ public final class MosquittoClient: @unchecked Sendable {
         case disconnected(code: Int32, reason: String)
         /// A connection attempt failed before any CONNACK (refused, unreachable, TLS).
         case attemptFailed(String)
-        /// PUBACK for message `mid`.
-        case published(mid: Int32)
+        /// PUBACK for message `mid`; `reason` ≥ 128 (MQTT v5) means the broker refused it
+        /// (135: not authorized, an ACL), with `reasonText` naming it.
+        case published(mid: Int32, reason: Int32, reasonText: String)
         /// A message on a subscribed topic.
         case message(topic: String, payload: [UInt8], retained: Bool)
     }
@@ -109,8 +110,10 @@ public final class MosquittoClient: @unchecked Sendable {
     private func configure() throws(MosquittoError) {
         // Our own thread runs the loop (see the type's comment): publish only queues and wakes it.
         try check("mosquitto_threaded_set", mosquitto_threaded_set(mosq, true))
+        // MQTT v5: a refused publish comes back as a PUBACK reason code (v3.1.1 acknowledges it
+        // as if delivered), and a broker says why it closes a connection ("Session taken over").
         try check("mosquitto_int_option(PROTOCOL_VERSION)",
-                  mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311))
+                  mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5))
         try check("mosquitto_max_inflight_messages_set",
                   mosquitto_max_inflight_messages_set(mosq, UInt32(clamping: options.maxInflight)))
         try check("mosquitto_reconnect_delay_set",
@@ -129,24 +132,26 @@ public final class MosquittoClient: @unchecked Sendable {
             try check("mosquitto_will_set",
                       mosquitto_will_set(mosq, will.topic, Int32(will.payload.utf8.count), will.payload, 1, will.retain))
         }
-        mosquitto_connect_with_flags_callback_set(mosq) { _, obj, rc, flags in
+        mosquitto_connect_v5_callback_set(mosq) { _, obj, rc, flags, _ in
             guard let obj else { return }
             let box = Unmanaged<HandlerBox>.fromOpaque(obj).takeUnretainedValue()
             if rc == 0 {
                 box.accepted()
                 box.handler(.connected(sessionPresent: flags & 1 != 0))
             } else {
-                box.handler(.refused(String(cString: mosquitto_connack_string(rc))))
+                box.handler(.refused("\(MosquittoClient.reasonText(rc)) (reason \(rc))"))
             }
         }
-        mosquitto_disconnect_callback_set(mosq) { _, obj, rc in
+        mosquitto_disconnect_v5_callback_set(mosq) { _, obj, rc, _ in
+            guard let obj else { return }
+            // A broker's DISCONNECT gives a v5 reason code (≥ 128); a local failure a MOSQ_ERR.
+            let text = rc >= 128 ? MosquittoClient.reasonText(rc) : String(cString: mosquitto_strerror(rc))
+            Unmanaged<HandlerBox>.fromOpaque(obj).takeUnretainedValue().handler(.disconnected(code: rc, reason: text))
+        }
+        mosquitto_publish_v5_callback_set(mosq) { _, obj, mid, reason, _ in
             guard let obj else { return }
             Unmanaged<HandlerBox>.fromOpaque(obj).takeUnretainedValue()
-                .handler(.disconnected(code: rc, reason: String(cString: mosquitto_strerror(rc))))
-        }
-        mosquitto_publish_callback_set(mosq) { _, obj, mid in
-            guard let obj else { return }
-            Unmanaged<HandlerBox>.fromOpaque(obj).takeUnretainedValue().handler(.published(mid: mid))
+                .handler(.published(mid: mid, reason: reason, reasonText: reason >= 128 ? MosquittoClient.reasonText(reason) : ""))
         }
         mosquitto_message_callback_set(mosq) { _, obj, message in
             guard let obj, let m = message?.pointee, let topic = m.topic else { return }
@@ -179,6 +184,9 @@ public final class MosquittoClient: @unchecked Sendable {
     public func subscribe(_ pattern: String) throws(MosquittoError) {
         try check("mosquitto_subscribe \(pattern)", mosquitto_subscribe(mosq, nil, pattern, 1))
     }
+
+    /// MQTT v5's name for a reason code ("Not authorized", "Session taken over").
+    static func reasonText(_ code: Int32) -> String { String(cString: mosquitto_reason_string(code)) }
 
     func check(_ call: String, _ rc: Int32) throws(MosquittoError) {
         guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw MosquittoError(call, rc) }
