@@ -66,6 +66,9 @@ struct MQTTBridgeOutageTests {
         feeder.start()
         defer { feeder.stop() }
         waitForLog(dir, 10)
+        // The outage starts once the bridge streams and the subscriber has events.
+        _ = sub.wait { !$0.isEmpty }
+        try #require(!bridge.lines(containing: "streaming from the daemon").isEmpty, "\(bridge.stderr)")
         broker.kill(SIGTERM)
         let before = logEvents(dir).count
         let outageStart = Date()
