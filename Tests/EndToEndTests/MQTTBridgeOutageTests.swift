@@ -330,6 +330,25 @@ struct MQTTBridgeOutageTests {
         #expect(bridge.stderr.contains("--state-dir"), "\(bridge.stderr)")
     }
 
+    /// As an ordinary user, following the README: the service's state file is not theirs to
+    /// read. The error says so and names `--state-dir`.
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func anOrdinaryUserIsToldToUseStateDir() throws {
+        let dir = try TemporaryDirectory("mqtt-user")
+        defer { dir.remove() }
+        chmod(dir.url.path, 0o755)
+        let state = dir.path("var-lib-hotcold-mqtt")
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try "41\n".write(toFile: state + "/acked-seq", atomically: true, encoding: .utf8)
+        chmod(state + "/acked-seq", 0o600)
+        let r = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
+                                   ["--reuid=65534", "--regid=65534", "--clear-groups", Binaries.url("hotcold-mqtt").path,
+                                    "--socket", dir.path("hc.sock"), "--state-dir", state])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("\(state)/acked-seq: cannot read: Permission denied"), "\(r.stderr)")
+        #expect(r.stderr.contains("give it a directory it may write with --state-dir DIR"), "\(r.stderr)")
+    }
+
     /// Two bridges given one client id knock each other off the broker; the log says why.
     @Test func twoBridgesSharingAClientIDAreToldSo() throws {
         let dir = try TemporaryDirectory("mqtt-sameid")
