@@ -349,6 +349,37 @@ struct MQTTBridgeOutageTests {
         #expect(r.stderr.contains("give it a directory it may write with --state-dir DIR"), "\(r.stderr)")
     }
 
+    /// Old code: two bridges of one user and device (one per layout) shared the default client
+    /// id, knocked each other off the broker every second, and `status` showed one line.
+    @Test func oneBridgePerLayoutOnOneDaemonCoexistAndShowAsTwoLines() throws {
+        let dir = try TemporaryDirectory("mqtt-two")
+        defer { dir.remove() }
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let daemon = try DaemonProcess(arguments: ["--socket", dir.path("hc.sock"), "--log", dir.path("events.jsonl"),
+                                                   "--db", dir.path("hc.sqlite"), "--gpsd", "127.0.0.1:1"],
+                                       waitForSocket: false, extraFiles: false)
+        defer { daemon.stop() }
+        try daemon.waitFor(dir.path("hc.sock"))
+        let a = try BridgeProcess(dir: dir, brokerPort: broker.port, device: "car10", stateDirectory: dir.path("state-a"))
+        defer { a.stop() }
+        let b = try BridgeProcess(dir: dir, brokerPort: broker.port, device: "car10", layout: "owntracks",
+                                  stateDirectory: dir.path("state-b"))
+        defer { b.stop() }
+        var shown = ""
+        let deadline = Date().addingTimeInterval(15)
+        while !(shown.contains("hotcold-mqtt-hotcold: connected") && shown.contains("hotcold-mqtt-owntracks: connected")),
+              Date() < deadline {
+            usleep(300_000)
+            shown = status(dir)
+        }
+        #expect(shown.contains("hotcold-mqtt-hotcold: connected") && shown.contains("as hotcold-t-car10-hotcold"), "\(shown)")
+        #expect(shown.contains("hotcold-mqtt-owntracks: connected") && shown.contains("as hotcold-t-car10-owntracks"), "\(shown)")
+        usleep(3_000_000)
+        #expect(a.lines(containing: "lost the broker").isEmpty && b.lines(containing: "lost the broker").isEmpty,
+                "\(a.stderr)\n\(b.stderr)")
+    }
+
     /// Two bridges given one client id knock each other off the broker; the log says why.
     @Test func twoBridgesSharingAClientIDAreToldSo() throws {
         let dir = try TemporaryDirectory("mqtt-sameid")
