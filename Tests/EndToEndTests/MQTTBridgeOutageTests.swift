@@ -1,6 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -378,6 +379,55 @@ struct MQTTBridgeOutageTests {
         usleep(3_000_000)
         #expect(a.lines(containing: "lost the broker").isEmpty && b.lines(containing: "lost the broker").isEmpty,
                 "\(a.stderr)\n\(b.stderr)")
+    }
+
+    /// A "daemon" whose `WATCH` reply the bridge cannot read: each connection ends, the bridge
+    /// reconnects with backoff, and the log says it once with a count, not once per attempt.
+    @Test func anUnreadableReplyIsRetriedWithBackoffAndLoggedOnce() throws {
+        let dir = try TemporaryDirectory("mqtt-unreadable")
+        defer { dir.remove() }
+        let broker = try MosquittoBroker.start()
+        defer { broker.stop() }
+        let path = dir.path("hc.sock")
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0 && listen(listener, 8) == 0)
+        let connections = Mutex(0)
+        Thread {
+            while true {
+                let c = accept(listener, nil, nil)
+                if c < 0 { return }
+                connections.withLock { $0 += 1 }
+                Thread {
+                    func say(_ line: String) { _ = Array((line + "\n").utf8).withUnsafeBytes { send(c, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+                    say(#"{"class":"VERSION","release":"fake","proto_major":1,"proto_minor":4}"#)
+                    var buf = [UInt8](repeating: 0, count: 4096)
+                    while true {
+                        let n = recv(c, &buf, buf.count, 0)
+                        if n <= 0 { break }
+                        if String(decoding: buf[..<n], as: UTF8.self).contains(#""cmd":"watch""#) {
+                            say(#"{"class":"WATCH","enable":"certainly"}"#)
+                        }
+                    }
+                    close(c)
+                }.start()
+            }
+        }.start()
+        defer { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
+        let bridge = try BridgeProcess(dir: dir, brokerPort: broker.port, device: "car11")
+        defer { bridge.stop() }
+        usleep(6_000_000)
+        let n = connections.withLock { $0 }
+        // Backoff 0.2 s doubling to the configured 0.5 s: about a dozen in 6 s, not hundreds.
+        #expect(n >= 2 && n <= 20, "\(n) connections")
+        let complaints = bridge.lines(containing: "unreadable WATCH reply")
+        #expect(complaints.count >= 1 && complaints.count <= 2, "\(bridge.stderr)")
+        #expect(bridge.process.isRunning)
     }
 
     /// Two bridges given one client id knock each other off the broker; the log says why.
