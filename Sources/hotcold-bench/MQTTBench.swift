@@ -29,9 +29,13 @@ func benchMQTT() {
         do {
             let paced = try FleetRun(devices: n, events: recorded, perDevice: 50, interval: 0.1, bridge: bridge).run()
             let burst = try FleetRun(devices: n, events: recorded, perDevice: 2000, interval: 0, bridge: bridge).run()
+            let restart = try FleetRun(devices: n, events: recorded, perDevice: 100, interval: 0.1, bridge: bridge,
+                                       brokerDown: (after: 4, for: 2)).run()
             print(String(format: "  N=%-3d paced 10 ev/s/device: latency p50 %.2f ms, p99 %.2f ms (%d events, %d lost)   burst: %.0f events/s (%d events in %.2f s, %d lost), p50 %.1f ms p99 %.1f ms",
                          n, paced.p50, paced.p99, paced.count, paced.lost,
                          burst.rate, burst.count, burst.seconds, burst.lost, burst.p50, burst.p99))
+            print(String(format: "         paced with the broker down 2 s at 4 s (SIGTERM, restart): %d events, %d lost, %d duplicates, p50 %.1f ms, p99 %.1f ms",
+                         restart.count, restart.lost, restart.duplicates, restart.p50, restart.p99))
         } catch {
             print("  N=\(n): \(error)")
         }
@@ -39,7 +43,7 @@ func benchMQTT() {
 }
 
 private struct FleetResult {
-    var p50: Double, p99: Double, count: Int, lost: Int, rate: Double, seconds: Double
+    var p50: Double, p99: Double, count: Int, lost: Int, rate: Double, seconds: Double, duplicates: Int
 }
 
 /// One run: a broker, N replaying sockets, N bridges, one subscriber.
@@ -53,8 +57,13 @@ private final class FleetRun: @unchecked Sendable {
     private var sent: [[UInt64]]
     private var received: [[UInt64]]
     private var receivedCount = 0
+    private var duplicates = 0
+    /// When set, the broker is stopped `after` seconds into the run for `for` seconds.
+    let brokerDown: (after: Double, for: Double)?
 
-    init(devices: Int, events: [String], perDevice: Int, interval: Double, bridge: URL) throws {
+    init(devices: Int, events: [String], perDevice: Int, interval: Double, bridge: URL,
+         brokerDown: (after: Double, for: Double)? = nil) throws {
+        self.brokerDown = brokerDown
         self.devices = devices
         self.perDevice = perDevice
         self.interval = interval
@@ -92,7 +101,14 @@ private final class FleetRun: @unchecked Sendable {
             record(topic: topic, payload: payload)
         }
         try subscriber.start()
-        try subscriber.subscribe("bench/+/+/event")
+        // The client connects on its own thread: subscribe once it is connected (the session is
+        // persistent, so the subscription outlives a broker restart).
+        var subscribed = false
+        for _ in 0..<100 where !subscribed {
+            subscribed = (try? subscriber.subscribe("bench/+/+/event")) != nil
+            if !subscribed { usleep(50_000) }
+        }
+        guard subscribed else { throw TestFailure("the benchmark's subscriber could not subscribe") }
         defer { subscriber.stop() }
         usleep(300_000)
 
@@ -145,6 +161,12 @@ private final class FleetRun: @unchecked Sendable {
             }
             thread.start()
         }
+        if let down = brokerDown {
+            Thread.sleep(forTimeInterval: down.after)
+            broker.kill(SIGTERM)
+            Thread.sleep(forTimeInterval: down.for)
+            try broker.restart()
+        }
         group.wait()
         let total = devices * perDevice
         let deadline = Date().addingTimeInterval(60)
@@ -165,7 +187,8 @@ private final class FleetRun: @unchecked Sendable {
         }
         let seconds = Double(last &- start) / 1e9
         return FleetResult(p50: pct(0.5), p99: pct(0.99), count: latencies.count, lost: total - latencies.count,
-                           rate: Double(latencies.count) / max(seconds, 1e-9), seconds: seconds)
+                           rate: Double(latencies.count) / max(seconds, 1e-9), seconds: seconds,
+                           duplicates: lock.withLock { duplicates })
     }
 
     /// `bench/fleet/carD/event` with `"seq":S`: first arrival only.
@@ -181,16 +204,23 @@ private final class FleetRun: @unchecked Sendable {
             if received[d][s] == 0 {
                 received[d][s] = t
                 receivedCount += 1
+            } else {
+                duplicates += 1
             }
         }
     }
 }
 
 /// A Unix socket that speaks just enough of the daemon's protocol for the bridge: a greeting,
-/// then the lines it is given. Requests (`watch`, `status`) are read and ignored.
+/// `watch` answered with a `WATCH` reply and, with `since`, the lines given so far that are
+/// numbered above it (as the daemon replays its log); `watch` `enable: false` holds the stream
+/// (the bridge does so while its broker is away). Other requests are read and ignored.
 private final class ReplaySocket: @unchecked Sendable {
     let listener: Int32
     private var client: Int32 = -1
+    private let lock = NSLock()
+    private var history: [(seq: Int, line: String)] = []
+    private var live = false
 
     init(path: String) throws {
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -216,16 +246,56 @@ private final class ReplaySocket: @unchecked Sendable {
             throw TestFailure("no bridge connected within \(timeout) s")
         }
         client = accept(listener, nil, nil)
-        send(#"{"class":"VERSION","release":"bench","proto_major":1,"proto_minor":1}"#)
-        // Drain whatever the bridge asks, so its sends never block.
+        write(#"{"class":"VERSION","release":"bench","proto_major":1,"proto_minor":3}"#)
+        // Read what the bridge asks, so its sends never block; answer every watch.
         let fd = client
-        Thread {
+        let watching = DispatchSemaphore(value: 0)
+        Thread { [self] in
             var buf = [UInt8](repeating: 0, count: 4096)
-            while recv(fd, &buf, buf.count, 0) > 0 {}
+            var pending = ""
+            while true {
+                let n = recv(fd, &buf, buf.count, 0)
+                if n <= 0 { return }
+                pending += String(decoding: buf[..<n], as: UTF8.self)
+                while let nl = pending.firstIndex(of: "\n") {
+                    let request = String(pending[..<nl])
+                    pending = String(pending[pending.index(after: nl)...])
+                    guard request.contains(#""cmd":"watch""#) else { continue }
+                    answerWatch(request)
+                    watching.signal()
+                }
+            }
         }.start()
+        guard watching.wait(timeout: .now() + timeout) == .success else {
+            throw TestFailure("the bridge sent no watch within \(timeout) s")
+        }
     }
 
+    private func answerWatch(_ request: String) {
+        lock.withLock {
+            if request.contains(#""enable":false"#) {
+                live = false
+                write(#"{"class":"WATCH","enable":false}"#)
+                return
+            }
+            let since = request.range(of: #""since":"#).flatMap { r in Int(request[r.upperBound...].prefix { $0.isNumber }) } ?? 0
+            let replay = history.filter { $0.seq > since }
+            write(#"{"class":"WATCH","enable":true,"since":\#(since),"replay":\#(replay.count)}"#)
+            for h in replay { write(h.line) }
+            live = true
+        }
+    }
+
+    /// One numbered event line: kept for replays, and sent at once while the stream is live.
     func send(_ line: String) {
+        let seq = line.range(of: #""seq":"#).flatMap { r in Int(line[r.upperBound...].prefix { $0.isNumber }) } ?? 0
+        lock.withLock {
+            history.append((seq, line))
+            if live { write(line) }
+        }
+    }
+
+    private func write(_ line: String) {
         let bytes = Array((line + "\n").utf8)
         var off = 0
         while off < bytes.count {

@@ -9,3 +9,4 @@ if wants("store") { benchStore() }
 if wants("replay") { benchReplay() }
 if wants("gpx") { benchGPX() }
 if which.contains("mqtt") { benchMQTT() }   // only when asked: it starts a broker and N bridges
+if which.contains("mqtt-outage") { benchMQTTOutage() }   // only when asked: minutes long (HOTCOLD_OUTAGE_SECONDS)

@@ -99,20 +99,20 @@ struct MQTTBridgeTests {
             try Subprocess.run(Binaries.url("hotcold"), ["status", "--socket", dir.path("hc.sock")]).stdout
         }
         var shown = ""
-        for _ in 0..<50 where !shown.contains("hotcold-mqtt: connected, acked seq \(lastSeq), 0 pending") {
+        for _ in 0..<50 where !shown.contains("hotcold-mqtt-hotcold: connected, acked seq \(lastSeq), 0 pending") {
             usleep(200_000)
             shown = try status()
         }
-        #expect(shown.contains("hotcold-mqtt: connected, acked seq \(lastSeq), 0 pending (broker 127.0.0.1:\(broker.port), layout hotcold)"), "\(shown)")
+        #expect(shown.contains("hotcold-mqtt-hotcold: connected, acked seq \(lastSeq), 0 pending (broker 127.0.0.1:\(broker.port) as hotcold-t-car1-hotcold, layout hotcold)"), "\(shown)")
         // A clean stop says offline, retained for whoever asks later.
         bridge.stop()
         #expect(bridge.process.terminationStatus == 0)
         // …and the daemon shows the bridge gone with what it said last.
-        for _ in 0..<50 where !shown.contains("hotcold-mqtt: GONE") {
+        for _ in 0..<50 where !shown.contains("hotcold-mqtt-hotcold: GONE") {
             usleep(100_000)
             shown = try status()
         }
-        #expect(shown.contains("hotcold-mqtt: GONE (its connection closed; last said connected), acked seq \(lastSeq)"), "\(shown)")
+        #expect(shown.contains("hotcold-mqtt-hotcold: GONE (its connection closed; last said connected), acked seq \(lastSeq)"), "\(shown)")
         _ = late.wait { m in m.contains { $0.payload == "offline" } }
         let after = try MQTTSubscriber(port: broker.port, topics: ["hotcold/t/car1/status"])
         defer { after.stop() }
@@ -208,7 +208,8 @@ struct MQTTBridgeTests {
         let thing = track.point(second: 30)
         let daemon = try startDaemon(dir, gpsd: gpsd, targets: ["\(thing.latitude),\(thing.longitude),Roadside Thing"])
         defer { daemon.stop() }
-        let bridge = try BridgeProcess(dir: dir, brokerPort: broker.port, device: "phone", layout: "owntracks")
+        let bridge = try BridgeProcess(dir: dir, brokerPort: broker.port, device: "phone", layout: "owntracks",
+                                       extra: ["[owntracks]", #"phone_topic = "owntracks/t/jane-phone""#])
         defer { bridge.stop() }
         try LineClient(path: dir.path("hc.sock")).waitUntilGPSDConnected()
         usleep(500_000)
@@ -228,7 +229,10 @@ struct MQTTBridgeTests {
             #expect(t["desc"] as? String == "Roadside Thing")
             let time = try #require(ISO8601.parse(e["time"] as! String))
             #expect(t["tst"] as? Int == Int(time.timeIntervalSince1970.rounded(.down)))
-            #expect(t["acc"] as? Double == ((e["distance_m"] as! Double) * 10).rounded() / 10)
+            // acc: the fix's accuracy in whole metres (the status's), not the distance to the target.
+            let acc = try #require(t["acc"] as? Int, "\(t)")
+            #expect(acc > 0 && acc < 100)
+            #expect(Double(acc) != e["distance_m"] as? Double)
             #expect(t["t"] as? String == "c")
             #expect(t["tid"] as? String == "ne")
             #expect(t["wtst"] is Int)
@@ -247,9 +251,20 @@ struct MQTTBridgeTests {
         #expect(abs(locLat + 30.30) < 0.001)
         #expect(loc["tid"] as? String == "ne")
         #expect(loc["vel"] as? Int == 36)
+        #expect(loc["acc"] is Int)
         let late = try MQTTSubscriber(port: broker.port, topics: ["owntracks/t/phone"])
         defer { late.stop() }
         #expect(late.wait { !$0.isEmpty }.first?.retained == true)
+        // The configured phone got the target as an OwnTracks region (setWaypoints), once: the
+        // nearest set did not change.
+        let cmds = got.filter { $0.topic == "owntracks/t/jane-phone/cmd" }
+        #expect(cmds.count == 1, "\(cmds.count) setWaypoints")
+        let cmd = try #require(cmds.first.flatMap { LineClient.object($0.payload) })
+        #expect(cmd["_type"] as? String == "cmd" && cmd["action"] as? String == "setWaypoints")
+        let w = try #require(((cmd["waypoints"] as? [String: Any])?["waypoints"] as? [[String: Any]])?.first)
+        #expect(w["desc"] as? String == "Roadside Thing" && w["rad"] as? Int == 100)
+        let wlat = try #require(w["lat"] as? Double), wlon = try #require(w["lon"] as? Double)
+        #expect(Coordinate(latitude: wlat, longitude: wlon).distance(to: Coordinate(latitude: thing.latitude, longitude: thing.longitude)) < 1)
     }
 }
 
@@ -258,24 +273,31 @@ final class BridgeProcess {
     let process = Process()
     let stderrPath: String
 
-    init(dir: TemporaryDirectory, brokerPort: UInt16, device: String, layout: String = "hotcold") throws {
-        let config = dir.path("bridge-\(device).toml")
+    /// `extra`: TOML lines appended to the generated file (sections of their own, or keys for
+    /// the last section, `[bridge]`); `host` lets a test point it at something else.
+    init(dir: TemporaryDirectory, brokerPort: UInt16, device: String, layout: String = "hotcold",
+         clientID: String = "", stateDirectory: String? = nil, host: String = "127.0.0.1", user: String = "t",
+         brokerExtra: [String] = [], extra: [String] = []) throws {
+        let config = dir.path("bridge-\(user)-\(device)-\(layout).toml")
         try """
             [daemon]
             socket = "\(dir.path("hc.sock"))"
             reconnect_max = 0.5
             [broker]
-            host = "127.0.0.1"
+            host = "\(host)"
             port = \(brokerPort)
+            client_id = "\(clientID)"
             reconnect_max = 1
             keepalive = 5
+            \(brokerExtra.joined(separator: "\n"))
             [topics]
             layout = "\(layout)"
-            user = "t"
+            user = "\(user)"
             device = "\(device)"
             [bridge]
-            state_directory = "\(dir.path("bridge-state"))"
+            state_directory = "\(stateDirectory ?? dir.path("bridge-state"))"
             status_interval = 0.5
+            \(extra.joined(separator: "\n"))
             """.write(toFile: config, atomically: true, encoding: .utf8)
         stderrPath = dir.path("bridge-\(device)-\(UUID().uuidString.prefix(4)).stderr")
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
@@ -287,6 +309,11 @@ final class BridgeProcess {
     }
 
     var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// Lines of its log that contain `text`.
+    func lines(containing text: String) -> [String] {
+        stderr.split(separator: "\n").map(String.init).filter { $0.contains(text) }
+    }
 
     func kill9() {
         guard process.isRunning else { return }

@@ -86,7 +86,7 @@ import Testing
         let s = try BridgeSettings(config: ot, file: "x", environment: [:])
         #expect(s.topics.base == "owntracks/jane/car")
         #expect(s.trackerID == "ar")
-        #expect(s.client.clientID == "hotcold-jane-car")
+        #expect(s.client.clientID == "hotcold-jane-car-owntracks")    // the layout keeps two bridges of one device apart
     }
 
     @Test func secretsComeFromSystemdCredentials() throws {

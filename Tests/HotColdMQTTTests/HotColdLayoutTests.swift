@@ -10,11 +10,13 @@ import Testing
         let arrived = #"{"class":"ARRIVED","seq":9,"distance_m":83.1,"target":{"id":"a","kind":"point","name":"A"},"time":"2024-11-23T07:25:04.000Z"}"#
         let pubs = HotColdLayout.publications(for: try SequencedEvent(line: arrived), topics: topics)
         #expect(pubs == [Publication(topic: "hotcold/jane/car/event", payload: arrived),
-                         Publication(topic: "hotcold/jane/car/visit", payload: arrived)])
+                         Publication(topic: "hotcold/jane/car/visit", payload: arrived),
+                         Publication(topic: "hotcold/jane/car/arrival", payload: arrived, retain: true)])
         let gps = #"{"class":"GPS","seq":10,"state":"stale","time":"2024-11-23T07:25:05.000Z"}"#
         #expect(HotColdLayout.publications(for: try SequencedEvent(line: gps), topics: topics)
                 == [Publication(topic: "hotcold/jane/car/event", payload: gps)])
-        #expect(pubs.allSatisfy { !$0.retain })
+        // Events are never retained; the last arrival is state (Home Assistant's sensor).
+        #expect(pubs.filter(\.retain).map(\.topic) == ["hotcold/jane/car/arrival"])
     }
 
     /// Found by fuzzing (target daemon-lines): JSONDecoder skips a field it does not decode

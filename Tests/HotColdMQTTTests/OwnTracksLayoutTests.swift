@@ -18,7 +18,7 @@ import Testing
     @Test func arrivedBecomesAnEnterTransitionOnTheEventTopic() throws {
         let e = try event(#"{"class":"ARRIVED","seq":42,"time":"2024-11-23T07:25:04.000Z","target":{"id":"halans:d0577fb8cf","name":"Big Banana","kind":"bigthing"},"distance_m":83.1}"#)
         let waypoint = Coordinate(latitude: -30.2748, longitude: 153.1338)
-        let p = try #require(OwnTracksLayout.transition(e, waypoint: waypoint, tid: "ar", topics: topics))
+        let p = try #require(OwnTracksLayout.transition(e, waypoint: waypoint, accuracy: 8.6, tid: "ar", topics: topics))
         #expect(p.topic == "owntracks/jane/car/event")
         #expect(p.retain == false)
         let o = try object(p.payload)
@@ -27,7 +27,9 @@ import Testing
         #expect(o["desc"] as? String == "Big Banana")
         #expect(o["lat"] as? Double == -30.2748)
         #expect(o["lon"] as? Double == 153.1338)
-        #expect(o["acc"] as? Double == 83.1)
+        // acc: the fix's accuracy, an integer as the apps write it (not the distance, 83.1).
+        #expect(o["acc"] as? Int == 9)
+        #expect(p.payload.contains(#""acc":9,"#))
         // tst and wtst are integer epoch seconds.
         #expect(o["tst"] as? Int == 1_732_346_704)
         #expect(p.payload.contains(#""tst":1732346704,"#))
@@ -48,7 +50,7 @@ import Testing
         let o = try object(p.payload)
         #expect(o["event"] as? String == "leave")
         #expect(o["lat"] == nil && o["lon"] == nil)
-        #expect(o["acc"] as? Double == 166.2)
+        #expect(o["acc"] == nil)                        // no fix accuracy known: left out
         #expect(o["tst"] as? Int == 1_732_346_820)      // whole seconds, rounded down
         #expect(o["rid"] as? String == "GC2T9RW")
     }
@@ -65,7 +67,7 @@ import Testing
             gpsState: "fix",
             lastFix: .init(time: Date(timeIntervalSince1970: 1_735_689_600.9),
                            coordinate: Coordinate(latitude: -30.3, longitude: 153.1),
-                           mode: 3, accuracy: 9.5, speed: 10),
+                           mode: 3, accuracy: 9.5, speed: 10, course: 359.6),
             targets: [
                 .init(target: banana, distance: 50, bearing: 90, tier: 7, tierName: "burning", trend: .steady, arrived: true),
                 .init(target: TargetRef(id: "b", name: "Far", kind: .point), distance: 5000, bearing: 0,
@@ -83,8 +85,10 @@ import Testing
         #expect(o["vel"] as? Int == 36)                      // integer km/h
         #expect(!p.payload.contains(#""vel":36."#))
         #expect(o["tid"] as? String == "ar")
+        #expect(o["cog"] as? Int == 0)                       // integer degrees, 359.6 → 360 → 0
         #expect(o["inregions"] as? [String] == ["Big Banana"])
-        #expect(Set(o.keys) == ["_type", "lat", "lon", "tst", "acc", "vel", "tid", "inregions"])
+        #expect(o["inrids"] as? [String] == ["halans:d0577fb8cf"])
+        #expect(Set(o.keys) == ["_type", "lat", "lon", "tst", "acc", "vel", "cog", "tid", "inregions", "inrids"])
     }
 
     @Test func locationLeavesOutZeroAndUnknownValues() throws {
@@ -93,8 +97,26 @@ import Testing
                                               mode: 2, accuracy: nil, speed: 0.1),
                                targets: [])
         let o = try object(try #require(OwnTracksLayout.location(s, tid: "ar", topics: topics)).payload)
-        #expect(o["acc"] == nil && o["vel"] == nil && o["inregions"] == nil)
+        #expect(o["acc"] == nil && o["vel"] == nil && o["cog"] == nil && o["inregions"] == nil && o["inrids"] == nil)
         #expect(OwnTracksLayout.location(StatusSnapshot(gpsState: "nofix", lastFix: nil, targets: []), tid: "ar", topics: topics) == nil)
+    }
+
+    @Test func setWaypointsIsACmdWithOneCircularRegionPerTarget() throws {
+        let p = OwnTracksLayout.setWaypoints([(banana, Coordinate(latitude: -30.2748, longitude: 153.1338))],
+                                             radius: 100, phoneTopic: "owntracks/jane/phone")
+        #expect(p.topic == "owntracks/jane/phone/cmd")
+        #expect(!p.retain)
+        let o = try object(p.payload)
+        #expect(o["_type"] as? String == "cmd" && o["action"] as? String == "setWaypoints")
+        let inner = try #require(o["waypoints"] as? [String: Any])
+        #expect(inner["_type"] as? String == "waypoints")
+        let w = try #require((inner["waypoints"] as? [[String: Any]])?.first)
+        #expect(w["_type"] as? String == "waypoint")
+        #expect(w["desc"] as? String == "Big Banana")
+        #expect(w["lat"] as? Double == -30.2748 && w["lon"] as? Double == 153.1338)
+        #expect(w["rad"] as? Int == 100)
+        #expect(w["tst"] as? Int == OwnTracksLayout.waypointStamp("halans:d0577fb8cf"))
+        #expect(w["rid"] as? String == "halans:d0577fb8cf")
     }
 
     @Test func lastWillIsLWTWithTheConnectTime() throws {

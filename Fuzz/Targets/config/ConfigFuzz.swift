@@ -44,6 +44,10 @@ func bridge(_ text: String) {
     fuzzCheck(c.bridge.statusInterval.isFinite && c.bridge.statusInterval > 0, "bridge.status_interval \(c.bridge.statusInterval)")
     fuzzCheck(c.daemon.socket.hasPrefix("/"), "daemon.socket \(c.daemon.socket)")
     fuzzCheck(c.tls.certFile.isEmpty == c.tls.keyFile.isEmpty, "tls: a certificate without its key")
+    fuzzCheck(!c.homeAssistant.enabled || c.topics.layout == .hotcold, "homeassistant with the owntracks layout")
+    fuzzCheck(!c.homeAssistant.prefix.isEmpty && !c.homeAssistant.prefix.contains("+") && !c.homeAssistant.prefix.contains("#"),
+              "homeassistant.prefix \(c.homeAssistant.prefix)")
+    fuzzCheck((1...1000).contains(c.ownTracks.waypoints) && c.ownTracks.radius >= 1, "owntracks \(c.ownTracks)")
 }
 
 func daemon(_ text: String) {

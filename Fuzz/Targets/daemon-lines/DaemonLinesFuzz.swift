@@ -29,6 +29,11 @@ func fuzz(_ bytes: UnsafeRawBufferPointer) {
             if let snapshot = try? StatusSnapshot(statusLine: String(line)) {
                 checkPublication(HotColdLayout.state(snapshot, seq: 1, topics: topics))
                 if let p = OwnTracksLayout.location(snapshot, tid: "d", topics: topics) { checkPublication(p) }
+                if let p = HotColdLayout.location(snapshot, topics: topics) { checkPublication(p) }
+                checkPublication(HotColdLayout.nearest(snapshot, topics: topics))
+                let located = snapshot.targetCoordinates
+                let regions = snapshot.targets.compactMap { t in located[t.target.id].map { (ref: t.target, at: $0) } }
+                checkPublication(OwnTracksLayout.setWaypoints(regions, radius: 100, phoneTopic: "owntracks/u/phone"))
                 for c in snapshot.targetCoordinates.values {
                     fuzzCheck(c.isValid, "target coordinate \(c) from \(line)")
                 }
@@ -37,7 +42,7 @@ func fuzz(_ bytes: UnsafeRawBufferPointer) {
         if let event = try? EventMessage.decode(line: line) { model.apply(event) }
         if let e = try? SequencedEvent(line: String(line)) {
             HotColdLayout.publications(for: e, topics: topics).forEach(checkPublication)
-            if let p = OwnTracksLayout.transition(e, waypoint: nil, tid: "d", topics: topics) { checkPublication(p) }
+            if let p = OwnTracksLayout.transition(e, waypoint: nil, accuracy: 9.5, tid: "d", topics: topics) { checkPublication(p) }
         }
     }
     for (w, h) in [(1, 1), (20, 6), (40, 12), (80, 24)] {

@@ -9,54 +9,98 @@ import Synchronization
 /// **At least once.** Every event carries the daemon's sequence number. The bridge publishes at
 /// QoS 1 in a persistent session; the broker's PUBACKs (libmosquitto's publish callback) feed
 /// an `AckLedger`, whose watermark — the highest number with everything up to it acknowledged —
-/// is stored durably (`AckStore`). On start, and on every reconnect to the daemon, the bridge
-/// asks `watch` with `since` = that number (after a reconnect within one run: the last number
-/// handed to libmosquitto, which keeps and resends what it holds), so the daemon replays from its
-/// log whatever the broker may not have. A crash (`kill -9`), a broker outage or a daemon
-/// restart therefore costs duplicates (same `seq`), never a gap, as long as the daemon's log
-/// still holds the events (its `WATCH` reply says `since_gap` otherwise, and the bridge logs it).
+/// is stored durably (`AckStore`). The bridge asks `watch` with `since` = the last number it
+/// handed to libmosquitto (which keeps and resends what it holds), the stored watermark after a
+/// restart, or 0 on a first start (everything the daemon's current log holds, within the
+/// replay's bounds). A crash (`kill -9`), a broker outage or a daemon restart therefore costs
+/// duplicates (same `seq`), never a gap, as long as the daemon's log still holds the events.
 ///
-/// **Bounded.** At most `maxPending` messages wait for PUBACKs; beyond that the bridge stops
-/// reading the daemon (closing the connection) and catches up from the log once the broker
-/// has drained them.
+/// **Holding position.** While the broker is away the bridge publishes nothing (libmosquitto
+/// would queue every attempt and send each copy later): it turns the daemon's stream off
+/// (`watch` `enable: false`) on the same connection, and asks `since` again once the broker is
+/// back. So an outage of any length costs neither memory nor daemon reconnects, and each event
+/// reaches the broker at most twice (a message in flight at the drop is resent by libmosquitto).
 ///
-/// Runs on the calling thread until `stop()`; libmosquitto's thread delivers the callbacks.
+/// **Never silent.** A daemon that refuses `watch` (`busy`) is asked again with backoff; a lost
+/// connection or a reply the bridge cannot read is reconnected with backoff. Meanwhile the
+/// bridge reports itself to the daemon as waiting, with why (`hotcold status` shows it), and logs
+/// each kind of failure once, with a count (`RepeatedFailure`).
+///
+/// **Bounded.** At most `maxPending` messages wait for PUBACKs; beyond that the stream is held
+/// until half of them are acknowledged.
+///
+/// Runs on the calling thread until `stop()`; the MQTT client's thread delivers the callbacks.
 public final class Bridge: @unchecked Sendable {
     public typealias Log = @Sendable (String) -> Void
 
-    private struct Shared {
+    /// Longest line the bridge reads from the daemon: a reply is never larger than the
+    /// daemon's per-client output queue, 1 MiB (PROTOCOL.md, "Limits"), and a `STATUS` of a
+    /// 1,000-target hunt is ~165 KB. Events are held to their own, smaller cap.
+    public static let maximumReplyBytes = 1 << 20
+
+    struct Shared {
         var ledger: AckLedger
         var brokerConnected = false
         var stopping = false
+        var outage = BrokerOutage()
+        /// The topic of each message awaiting its PUBACK, to name it if the broker refuses it.
+        var topics: [Int32: String] = [:]
+        /// Messages the broker refused (v5 reason ≥ 128), and the last refusal, for `status`.
+        var refused = 0
+        var lastRefusal: String?
+
+        mutating func register(mid: Int32, seq: UInt64?, topic: String) {
+            ledger.register(mid: mid, seq: seq)
+            topics[mid] = topic
+        }
     }
 
     public let settings: BridgeSettings
-    private let store: AckStore
-    private let log: Log
-    private let shared: Mutex<Shared>
-    private var client: MosquittoClient!
-    private var saved: UInt64?
+    let store: AckStore
+    let log: Log
+    let shared: Mutex<Shared>
+    var client: MosquittoClient!
+    var saved: UInt64?
+    /// The `service` name this bridge reports as: one per layout, so two bridges on one daemon
+    /// show as two lines in `hotcold status`.
+    public let serviceName: String
 
     // Main-loop state (the calling thread only).
-    private var lastStatusRequest = ContinuousClock.now - .seconds(3600)
-    private var statusOutstanding = false
-    private var statusWanted = true
-    private var lastStatePayload: String?
-    private var lastLocationFix: Date?
-    private var waypoints: [String: Coordinate] = [:]
-    private var lastSeqSeen: UInt64?
-    private var lastPersist = ContinuousClock.now - .seconds(3600)
-    // What the daemon was last told (`report`), and when; nil after a reconnect.
-    private var lastReport: (key: String, at: ContinuousClock.Instant)?
-    private var daemonTakesReports = true
+    var lastStatusRequest = ContinuousClock.now - .seconds(3600)
+    var statusOutstanding = false
+    var statusWanted = true
+    var lastLocationFix: Date?
+    var waypoints: [String: Coordinate] = [:]
+    /// The lastest fix accuracy seen in a status (OwnTracks transitions' `acc`).
+    var lastAccuracy: Double?
+    /// The target ids last pushed to the phone (`setWaypoints`), nil before any.
+    var phoneSet: Set<String>?
+    var lastSeqSeen: UInt64?
+    var lastPersist = ContinuousClock.now - .seconds(3600)
+    var lastReport: (key: String, at: ContinuousClock.Instant)?
+    var daemonTakesReports = true
+    var daemonFailures = RepeatedFailure()
+    var persistFailures = RepeatedFailure()
+    var readFailures = RepeatedFailure()
+    /// Why the stream is not flowing now (for `status`), nil while it flows.
+    var waitingFor: String?
+    /// Daemon connections opened since start (for tests and the benchmark).
+    public private(set) var daemonConnections = 0
 
-    /// Loads the stored watermark and prepares the MQTT client (not yet connected).
+    /// Loads the stored watermark and prepares the MQTT client (not yet connected). Errors
+    /// about the state directory name the way out (`--state-dir`).
     public init(settings: BridgeSettings, log: @escaping Log) throws {
         self.settings = settings
         self.log = log
-        try FileManager.default.createDirectory(atPath: settings.stateDirectory, withIntermediateDirectories: true)
+        serviceName = "hotcold-mqtt-\(settings.layout.rawValue)"
         store = AckStore(directory: settings.stateDirectory)
-        let stored = try store.load()
+        let stored: UInt64?
+        do {
+            try store.createDirectory()
+            stored = try store.load()
+        } catch {
+            throw AckStore.Failure(description: "\(error)\(Self.stateHint(settings.stateDirectory))")
+        }
         saved = stored
         shared = Mutex(Shared(ledger: AckLedger(resumingAfter: stored)))
         var options = settings.client
@@ -67,7 +111,16 @@ public final class Bridge: @unchecked Sendable {
             options.will = OwnTracksLayout.lastWill(connectedAt: Date(), topics: settings.topics)
         }
         client = try MosquittoClient(options: options) { [weak self] signal in self?.handle(signal) }
-        if let stored { log("resuming after sequence number \(stored) (\(store.path))") }
+        if let stored {
+            log("resuming after sequence number \(stored) (\(store.path))")
+        } else {
+            log("no stored position (\(store.path)): starting from the beginning of the daemon's log")
+        }
+    }
+
+    /// What to do about a state directory the bridge cannot use.
+    static func stateHint(_ dir: String) -> String {
+        "; the bridge keeps its position in \(dir): give it a directory it may write with --state-dir DIR (or [bridge] state_directory)"
     }
 
     /// The number stored as acknowledged (for tests and `status`).
@@ -77,249 +130,55 @@ public final class Bridge: @unchecked Sendable {
     /// watermark and disconnects. Safe from any thread.
     public func stop() { shared.withLock { $0.stopping = true } }
 
-    private var stopping: Bool { shared.withLock { $0.stopping } }
-
-    // MARK: - MQTT side (libmosquitto's thread)
-
-    private func handle(_ signal: MosquittoClient.Signal) {
-        switch signal {
-        case .connected(let present):
-            shared.withLock { $0.brokerConnected = true }
-            log("connected to the broker \(settings.client.host):\(settings.client.port) as \(settings.client.clientID)"
-                + (present ? " (session resumed)" : " (new session)"))
-            if settings.layout == .hotcold {
-                publishUntracked(Publication(topic: settings.topics.status, payload: HotColdLayout.online, retain: true))
-            }
-        case .refused(let reason):
-            log("the broker refused the connection: \(reason)")
-        case .disconnected(let code):
-            let was = shared.withLock { s in
-                defer { s.brokerConnected = false }
-                return s.brokerConnected
-            }
-            if code != 0, was { log("lost the broker (code \(code)); libmosquitto reconnects with backoff") }
-        case .published(let mid):
-            shared.withLock { $0.ledger.acknowledged(mid: mid) }
-        case .message:
-            break
-        }
-    }
-
-    /// Publishes a state or status message (no sequence number to acknowledge).
-    private func publishUntracked(_ p: Publication) {
-        do {
-            let mid = try client.publish(p)
-            shared.withLock { $0.ledger.register(mid: mid, seq: nil) }
-        } catch {
-            log("cannot publish \(p.topic): \(error)")
-        }
-    }
-
-    // MARK: - Daemon side (the calling thread)
+    var stopping: Bool { shared.withLock { $0.stopping } }
+    var brokerConnected: Bool { shared.withLock { $0.brokerConnected } }
 
     /// Connects to the broker and relays until `stop()`.
     public func run() throws {
         try client.start()
-        var backoff = Backoff(initial: .milliseconds(100), cap: .seconds(settings.daemonReconnectMax))
-        var complained = false
+        var backoff = Backoff(initial: .milliseconds(200), cap: .seconds(max(0.2, settings.daemonReconnectMax)))
         while !stopping {
             persist()
-            if shared.withLock({ $0.ledger.unacknowledged }) >= settings.maxPending / 2 {
-                Thread.sleep(forTimeInterval: 0.1)
-                continue
-            }
             let connection: LineClient
             do {
                 connection = try LineClient(path: settings.socketPath)
-                connection.maxLineBytes = SequencedEvent.maximumLineBytes
+                connection.maxLineBytes = Self.maximumReplyBytes
             } catch {
-                if !complained { log("cannot reach the daemon: \(error); retrying"); complained = true }
-                let wait = backoff.nextDelay()
-                sleep(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
+                daemonFailed("cannot reach the daemon: \(error)", backoff: &backoff)
                 continue
             }
-            complained = false
-            backoff.reset()
-            let reason = relay(connection)
-            if !stopping { log("daemon connection ended: \(reason); reconnecting") }
+            daemonConnections += 1
+            let started = ContinuousClock.now
+            let ended = session(connection)
+            guard !stopping else { break }
+            // A connection that streamed a while was a success; one that failed at once backs off.
+            if ended.streamed, ContinuousClock.now - started > .seconds(5) { backoff.reset() }
+            daemonFailed("daemon connection ended: \(ended.reason)", backoff: &backoff)
         }
         shutdown()
     }
 
-    private func sleep(_ seconds: Double) {
-        let until = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    /// Logs (bounded) and waits before the next daemon connection.
+    private func daemonFailed(_ why: String, backoff: inout Backoff) {
+        waitingFor = why
+        let wait = backoff.nextDelay()
+        if let line = daemonFailures.failed(why) { log("\(line); retrying (backoff up to \(settings.daemonReconnectMax) s)") }
+        sleep(wait)
+    }
+
+    func sleep(_ d: Duration) {
+        let until = ContinuousClock.now + d
         while !stopping, ContinuousClock.now < until {
             persist()
-            Thread.sleep(forTimeInterval: min(0.1, seconds))
-        }
-    }
-
-    /// Subscribes on one connection and relays until it ends; returns why it ended.
-    private func relay(_ connection: LineClient) -> String {
-        let since = shared.withLock { $0.ledger.lastHanded }
-        // Past 2^53 a number is not exact in JSON: the protocol refuses it, so resume live.
-        let resume = since.flatMap { Int(exactly: $0) }.flatMap { $0 <= Limits.maxInteger ? $0 : nil }
-        do { try connection.send(.watch(WatchRequest(since: resume))) } catch { return error.description }
-        var expectReset = since
-        statusOutstanding = false
-        statusWanted = true
-        lastReport = nil
-        while !stopping {
-            persist()
-            reportIfDue(connection)
-            if shared.withLock({ $0.ledger.unacknowledged }) >= settings.maxPending {
-                log("\(settings.maxPending) messages await the broker's acknowledgement; pausing the daemon stream")
-                return "paused until the broker catches up"
-            }
-            requestStatusIfDue(connection)
-            let line: String?
-            do {
-                line = try connection.readLine(timeout: 0.1)
-            } catch {
-                if case .timeout = error { continue }
-                return error.description    // lost, or a line over the cap (nothing is skipped)
-            }
-            guard let line else { return "the daemon closed the connection" }
-            if let why = take(line, connection: connection, expectReset: &expectReset) { return why }
-        }
-        return "stopping"
-    }
-
-    /// Handles one line from the daemon; returns a reason to drop the connection, or nil.
-    private func take(_ line: String, connection: LineClient, expectReset: inout UInt64?) -> String? {
-        switch LineClass.of(line) {
-        case "PROXIMITY", "ARRIVED", "DEPARTED", "GPS":
-            let e: SequencedEvent
-            do { e = try SequencedEvent(line: line) } catch {
-                log("skipped an event the bridge cannot read: \(error)")
-                return nil
-            }
-            if let seq = e.seq {
-                if let after = expectReset {
-                    expectReset = nil
-                    if seq <= after {
-                        log("the daemon's sequence numbers went back (\(after) → \(seq)); following them")
-                        shared.withLock { $0.ledger = AckLedger(resumingAfter: seq - 1) }
-                        saved = nil
-                    }
-                }
-                let known = shared.withLock { $0.ledger.lastHanded }
-                if let known, seq <= known { return nil }    // already handed (a replay overlap)
-                lastSeqSeen = seq
-            }
-            return publish(e)
-        case "STATUS":
-            statusOutstanding = false
-            do { absorb(try StatusSnapshot(statusLine: line)) } catch { log("unreadable STATUS: \(error)") }
-        case "WATCH":
-            if line.contains(#""since_gap""#) {
-                log("the daemon's log no longer holds every event after the last acknowledged one: \(line)")
-            }
-        case "REPORT":
-            break
-        case "ERROR":
-            if line.contains(#""command":"report""#) || line.contains(#"unknown command \"report\""#) {
-                // A daemon before protocol 1.3: it cannot show the bridge in `status`.
-                if daemonTakesReports { log("the daemon does not take reports: \(line)") }
-                daemonTakesReports = false
-                return nil
-            }
-            log("the daemon says: \(line)")
-            if line.contains("since") {
-                // A daemon without `since` (protocol 1.0): watch live, nothing to resume.
-                try? connection.send(.watch(WatchRequest()))
-                expectReset = nil
-            }
-        default:
-            break    // VERSION, TRACKING, … and classes added later
-        }
-        return nil
-    }
-
-    private func publish(_ e: SequencedEvent) -> String? {
-        let pubs: [Publication]
-        switch settings.layout {
-        case .hotcold:
-            pubs = HotColdLayout.publications(for: e, topics: settings.topics)
-        case .owntracks:
-            if let id = e.event.target?.id, waypoints[id] == nil { statusWanted = true }
-            pubs = OwnTracksLayout.transition(e, waypoint: e.event.target.flatMap { waypoints[$0.id] },
-                                              tid: settings.trackerID, topics: settings.topics).map { [$0] } ?? []
-        }
-        switch e.event {
-        case .arrived, .departed: statusWanted = true
-        case .proximity, .gps: break
-        }
-        if let seq = e.seq { shared.withLock { $0.ledger.handed(seq: seq, messages: pubs.count) } }
-        for p in pubs {
-            do {
-                let mid = try client.publish(p)
-                shared.withLock { $0.ledger.register(mid: mid, seq: e.seq) }
-            } catch {
-                log("cannot publish event \(e.seq.map(String.init) ?? "?"): \(error); replaying from the last acknowledged")
-                shared.withLock { $0.ledger.rewind() }
-                return "publishing failed"
-            }
-        }
-        return nil
-    }
-
-    private func requestStatusIfDue(_ connection: LineClient) {
-        let now = ContinuousClock.now
-        let interval = Duration.milliseconds(Int(settings.statusInterval * 1000))
-        if statusOutstanding, now - lastStatusRequest < .seconds(5) { return }
-        guard statusWanted || now - lastStatusRequest >= interval else { return }
-        // Forced requests (visits, unknown targets) at most ten times a second.
-        guard now - lastStatusRequest >= .milliseconds(100) else { return }
-        if (try? connection.send(.status)) != nil {
-            lastStatusRequest = now
-            statusOutstanding = true
-            statusWanted = false
-        }
-    }
-
-    /// Tells the daemon how the bridge is doing (`report`, shown by `hotcold status`): at once
-    /// when the broker link, the acknowledged number or the backlog changed, at most once a
-    /// second, and every 30 s regardless.
-    private func reportIfDue(_ connection: LineClient) {
-        guard daemonTakesReports else { return }
-        let (connected, acked, pending) = shared.withLock { ($0.brokerConnected, $0.ledger.watermark, $0.ledger.unacknowledged) }
-        let state = connected ? "connected" : "disconnected"
-        let key = "\(state) \(acked.map(String.init) ?? "-") \(pending)"
-        let now = ContinuousClock.now
-        if let last = lastReport {
-            guard now - last.at >= .seconds(1), key != last.key || now - last.at >= .seconds(30) else { return }
-        }
-        let report = ReportRequest(
-            service: "hotcold-mqtt", state: state,
-            ackedSeq: acked.flatMap { Int(exactly: $0) }.flatMap { $0 <= Limits.maxInteger ? $0 : nil },
-            pending: pending,
-            detail: "broker \(settings.client.host):\(settings.client.port), layout \(settings.layout.rawValue)".prefix(Limits.nameLength).description)
-        if (try? connection.send(.report(report))) != nil { lastReport = (key, now) }
-    }
-
-    private func absorb(_ s: StatusSnapshot) {
-        for (id, c) in s.targetCoordinates { waypoints[id] = c }
-        if waypoints.count > 10 * StatusSnapshot.maximumTargets { waypoints = s.targetCoordinates }
-        switch settings.layout {
-        case .hotcold:
-            let p = HotColdLayout.state(s, seq: lastSeqSeen, topics: settings.topics)
-            if p.payload != lastStatePayload {
-                lastStatePayload = p.payload
-                publishUntracked(p)
-            }
-        case .owntracks:
-            guard let fix = s.lastFix, fix.time != lastLocationFix,
-                  let p = OwnTracksLayout.location(s, tid: settings.trackerID, topics: settings.topics) else { return }
-            lastLocationFix = fix.time
-            publishUntracked(p)
+            Thread.sleep(forTimeInterval: 0.05)
         }
     }
 
     /// Stores the watermark when it moved, at most five times a second (each store is two
     /// fsyncs, ~10 ms here: storing after every PUBACK capped a bridge at ~100 events/s; a
-    /// stored number that lags only means more duplicates after a crash).
-    private func persist(force: Bool = false) {
+    /// stored number that lags only means more duplicates after a crash). A failure is logged
+    /// once per kind (with a count), and `status` shows it.
+    func persist(force: Bool = false) {
         let now = ContinuousClock.now
         guard force || now - lastPersist >= .milliseconds(200) else { return }
         guard let w = shared.withLock({ $0.ledger.watermark }), w != saved else { return }
@@ -327,14 +186,16 @@ public final class Bridge: @unchecked Sendable {
         do {
             try store.save(w)
             saved = w
+            if let after = persistFailures.recovered() { log("stored the acknowledged sequence number again \(after)") }
         } catch {
-            log("cannot store the acknowledged sequence number: \(error)")
+            let line = "cannot store the acknowledged sequence number: \(error)\(Self.stateHint(settings.stateDirectory))"
+            if let l = persistFailures.failed(line) { log(l) }
         }
     }
 
     private func shutdown() {
         let deadline = ContinuousClock.now + .seconds(2)
-        if settings.layout == .hotcold, shared.withLock({ $0.brokerConnected }) {
+        if settings.layout == .hotcold, brokerConnected {
             publishUntracked(Publication(topic: settings.topics.status, payload: HotColdLayout.offline, retain: true))
         }
         while ContinuousClock.now < deadline,

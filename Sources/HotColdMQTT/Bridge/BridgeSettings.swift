@@ -13,6 +13,12 @@ public struct BridgeSettings: Sendable {
     public var stateDirectory: String
     public var statusInterval: Double
     public var maxPending: Int
+    /// Home Assistant discovery, when enabled.
+    public var homeAssistant: HomeAssistantDiscovery?
+    /// OwnTracks waypoints for a phone: its base topic (nil: none), how many, how large.
+    public var phoneTopic: String?
+    public var phoneWaypoints = 20
+    public var phoneRadius = 100
 
     public init(socketPath: String, daemonReconnectMax: Double = 10, layout: TopicLayout, topics: Topics,
                 trackerID: String, client: MosquittoClient.Options, stateDirectory: String,
@@ -26,6 +32,12 @@ public struct BridgeSettings: Sendable {
         self.stateDirectory = stateDirectory
         self.statusInterval = statusInterval
         self.maxPending = maxPending
+    }
+
+    /// `hotcold-<user>-<device>-<layout>`: two bridges of one device (one per layout) must not
+    /// share a client id, or the broker hands the session back and forth between them.
+    public static func defaultClientID(user: String, device: String, layout: TopicLayout) -> String {
+        "hotcold-\(user)-\(device)-\(layout.rawValue)"
     }
 
     /// Resolves `config` (read from `file`) against `environment` (`CREDENTIALS_DIRECTORY`,
@@ -46,7 +58,8 @@ public struct BridgeSettings: Sendable {
         let prefix = c.topics.prefix.isEmpty ? c.topics.layout.defaultPrefix : c.topics.prefix
         var options = MosquittoClient.Options(
             host: c.broker.host, port: c.broker.port,
-            clientID: c.broker.clientID.isEmpty ? "hotcold-\(c.topics.user)-\(device)" : c.broker.clientID)
+            clientID: c.broker.clientID.isEmpty ? Self.defaultClientID(user: c.topics.user, device: device, layout: c.topics.layout)
+                : c.broker.clientID)
         options.keepalive = c.broker.keepalive
         options.maxInflight = c.broker.maxInflight
         options.reconnectMinSeconds = c.broker.reconnectMin
@@ -77,5 +90,12 @@ public struct BridgeSettings: Sendable {
                   trackerID: c.topics.trackerID.isEmpty ? OwnTracksLayout.defaultTrackerID(device: device) : c.topics.trackerID,
                   client: options, stateDirectory: stateDirectory,
                   statusInterval: c.bridge.statusInterval, maxPending: c.bridge.maxPending)
+        if !c.ownTracks.phoneTopic.isEmpty { phoneTopic = c.ownTracks.phoneTopic }
+        phoneWaypoints = c.ownTracks.waypoints
+        phoneRadius = c.ownTracks.radius
+        if c.homeAssistant.enabled {
+            homeAssistant = HomeAssistantDiscovery(prefix: c.homeAssistant.prefix, topics: self.topics, user: c.topics.user,
+                                                   device: device, expireAfter: c.homeAssistant.expireAfter)
+        }
     }
 }

@@ -24,6 +24,8 @@ public enum BridgeConfigLoader {
         "tls": ["enabled", "ca_file", "cert_file", "key_file"],
         "topics": ["layout", "prefix", "user", "device", "tid"],
         "bridge": ["state_directory", "status_interval", "max_pending"],
+        "homeassistant": ["enabled", "prefix", "expire_after"],
+        "owntracks": ["phone_topic", "waypoints", "radius"],
     ]
 }
 
@@ -113,6 +115,32 @@ private struct Reader {
             }
             if let v = try doc.number("bridge.status_interval", in: 0.1...3600) { c.bridge.statusInterval = v }
             if let v = try doc.integer("bridge.max_pending", in: 10...1_000_000) { c.bridge.maxPending = v }
+        }
+        if doc.root["homeassistant"] != nil {
+            if let v = try doc.bool("homeassistant.enabled") { c.homeAssistant.enabled = v }
+            if let v = try doc.string("homeassistant.prefix") {
+                if let p = v.split(separator: "/", omittingEmptySubsequences: false)
+                    .compactMap({ Topics.problem(level: String($0)) }).first {
+                    throw fail("homeassistant.prefix", "each level \(p)")
+                }
+                c.homeAssistant.prefix = v
+            }
+            if let v = try doc.integer("homeassistant.expire_after", in: 0...86_400) { c.homeAssistant.expireAfter = v }
+            guard !c.homeAssistant.enabled || c.topics.layout == .hotcold else {
+                throw fail("homeassistant.enabled", "discovery describes the hotcold layout's topics: set [topics] layout = \"hotcold\" "
+                           + "(for OwnTracks topics use Home Assistant's OwnTracks integration)")
+            }
+        }
+        if doc.root["owntracks"] != nil {
+            if let v = try doc.string("owntracks.phone_topic") {
+                if !v.isEmpty, let p = v.split(separator: "/", omittingEmptySubsequences: false)
+                    .compactMap({ Topics.problem(level: String($0)) }).first {
+                    throw fail("owntracks.phone_topic", "each level \(p)")
+                }
+                c.ownTracks.phoneTopic = v
+            }
+            if let v = try doc.integer("owntracks.waypoints", in: 1...1000) { c.ownTracks.waypoints = v }
+            if let v = try doc.integer("owntracks.radius", in: 1...100_000) { c.ownTracks.radius = v }
         }
         return c
     }

@@ -56,11 +56,33 @@ public struct BridgeConfiguration: Sendable, Equatable {
         public var maxPending = 10_000
     }
 
+    /// Home Assistant MQTT discovery (layout `hotcold` only).
+    public struct HomeAssistant: Sendable, Equatable {
+        public var enabled = false
+        /// Home Assistant's `discovery_prefix`; its birth message comes on `<prefix>/status`.
+        public var prefix = "homeassistant"
+        /// Seconds after which Home Assistant shows a sensor's state as unknown without news
+        /// (`expire_after`): state older than this is never believed.
+        public var expireAfter = 600
+    }
+
+    /// OwnTracks waypoints pushed to a phone (either layout).
+    public struct OwnTracks: Sendable, Equatable {
+        /// A phone's base topic (`owntracks/<user>/<device>`); empty: push nothing.
+        public var phoneTopic = ""
+        /// How many of the nearest tracked targets it gets (iOS watches at most 20 regions).
+        public var waypoints = 20
+        /// Each region's radius, metres (hotcold's arrival distance).
+        public var radius = 100
+    }
+
     public var daemon = Daemon()
     public var broker = Broker()
     public var tls = TLS()
     public var topics = Topics()
     public var bridge = Bridge()
+    public var homeAssistant = HomeAssistant()
+    public var ownTracks = OwnTracks()
 
     public init() {}
 }

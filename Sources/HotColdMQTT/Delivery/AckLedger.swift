@@ -67,6 +67,16 @@ public struct AckLedger: Sendable {
         lastHanded = w
     }
 
+    /// Event `seq` was handed as some messages, and the last `unsent` of them never reached
+    /// libmosquitto: they no longer hold the watermark back, and the event counts as not handed
+    /// (the daemon is asked for it again).
+    public mutating func withdraw(seq: UInt64, unsent: Int) {
+        if let left = outstanding[seq] {
+            if left <= unsent { outstanding.removeValue(forKey: seq) } else { outstanding[seq] = left - unsent }
+        }
+        if let h = lastHanded, h >= seq { lastHanded = seq == 0 ? nil : seq - 1 }
+    }
+
     private mutating func settle(_ seq: UInt64?) {
         guard let seq, let left = outstanding[seq] else { return }
         if left <= 1 { outstanding.removeValue(forKey: seq) } else { outstanding[seq] = left - 1 }

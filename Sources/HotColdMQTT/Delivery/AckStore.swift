@@ -21,6 +21,18 @@ public struct AckStore: Sendable {
 
     public init(directory: String) { self.directory = directory }
 
+    /// Creates the directory (and its parents) if needed; a failure names the path and why
+    /// (mkdir's errno, not Foundation's "(null)").
+    public func createDirectory() throws(Failure) {
+        var path = directory.hasPrefix("/") ? "" : "."
+        for part in directory.split(separator: "/", omittingEmptySubsequences: true) {
+            path += "/" + part
+            if mkdir(path, 0o755) != 0, errno != EEXIST { throw fail("cannot create \(path)") }
+        }
+        var st = stat()
+        guard stat(directory, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else { throw fail("\(directory) is not a directory") }
+    }
+
     /// The stored number, nil when there is none yet. A damaged file is an error naming it.
     public func load() throws(Failure) -> UInt64? {
         guard let data = FileManager.default.contents(atPath: path) else {

@@ -6,7 +6,11 @@ import HotColdCore
 /// - `…/event`: every event, the daemon's line (with its `seq`; re-encoded, so always well-formed), not retained;
 /// - `…/visit`: ARRIVED and DEPARTED again, for subscribers that want only visits;
 /// - `…/state`: retained `STATE` (last fix, tracked targets), from the daemon's `status`;
-/// - `…/status`: retained `online`; `offline` is the MQTT Last Will.
+/// - `…/status`: retained `online`; `offline` is the MQTT Last Will;
+/// - `…/location`, `…/nearest`, `…/arrival`: retained, small, for Home Assistant's entities.
+///
+/// Every retained message carries `time`, when it was true, so a reader given an old one (a
+/// bridge that went away without its Last Will reaching anyone) can tell.
 public enum HotColdLayout {
     public static let online = "online"
     public static let offline = "offline"
@@ -15,7 +19,10 @@ public enum HotColdLayout {
     public static func publications(for e: SequencedEvent, topics: Topics) -> [Publication] {
         var out = [Publication(topic: topics.event, payload: e.line)]
         switch e.event {
-        case .arrived, .departed: out.append(Publication(topic: topics.visit, payload: e.line))
+        case .arrived:
+            out.append(Publication(topic: topics.visit, payload: e.line))
+            out.append(Publication(topic: topics.arrival, payload: e.line, retain: true))
+        case .departed: out.append(Publication(topic: topics.visit, payload: e.line))
         case .proximity, .gps: break
         }
         return out
@@ -28,6 +35,7 @@ public enum HotColdLayout {
     public static func state(_ s: StatusSnapshot, seq: UInt64?, topics: Topics) -> Publication {
         var o = JSONLine(class: "STATE")
         if let seq { o.addRaw("seq", json: String(seq)) }
+        if let t = s.time { o.add("time", time: t) }
         o.add("gps", s.gpsState)
         if let f = s.lastFix {
             var lf = JSONLine.object()
@@ -53,5 +61,34 @@ public enum HotColdLayout {
         }
         o.addRaw("targets", json: "[" + list.joined(separator: ",") + "]")
         return Publication(topic: topics.state, payload: o.text, retain: true)
+    }
+
+    /// `{"time":…,"latitude":…,"longitude":…,"gps_accuracy":…}`: Home Assistant's device
+    /// tracker attributes, from the last fix (`time`: the fix's). Nil without a fix.
+    public static func location(_ s: StatusSnapshot, topics: Topics) -> Publication? {
+        guard let f = s.lastFix else { return nil }
+        var o = JSONLine.object()
+        o.add("time", time: f.time)
+        o.add("latitude", f.coordinate.latitude, decimals: 7)
+        o.add("longitude", f.coordinate.longitude, decimals: 7)
+        o.add("gps_accuracy", Int((f.accuracy ?? 0).rounded()))
+        o.addIfPresent("speed_mps", f.speed, decimals: 2)
+        return Publication(topic: topics.location, payload: o.text, retain: true)
+    }
+
+    /// The nearest tracked target, `{"time":…,"target":{…},"distance_m":…,"tier_name":…,"trend":…}`
+    /// (`time`: the status's); with no target tracked, `{"time":…}` so sensors show none.
+    public static func nearest(_ s: StatusSnapshot, topics: Topics) -> Publication {
+        var o = JSONLine.object()
+        if let t = s.time ?? s.lastFix?.time { o.add("time", time: t) }
+        if let n = s.nearest {
+            o.addRaw("target", json: n.target.json)
+            o.add("distance_m", n.distance, decimals: 1)
+            o.add("tier", n.tier)
+            o.add("tier_name", n.tierName)
+            o.add("trend", n.trend.rawValue)
+            o.add("arrived", n.arrived)
+        }
+        return Publication(topic: topics.nearest, payload: o.text, retain: true)
     }
 }

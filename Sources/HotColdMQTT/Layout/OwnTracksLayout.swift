@@ -7,15 +7,15 @@ import HotColdCore
 ///
 /// - `_type: location` on `owntracks/<user>/<device>` (retained, as the apps do): `lat`, `lon`
 ///   (float degrees), `tst` (integer epoch seconds of the fix), `acc` (integer metres) and `vel`
-///   (integer km/h) only when known and not zero, `tid`, and `inregions` (the names of targets
-///   the device is at) when there are any. Built from the daemon's `status`.
+///   (integer km/h) only when known and not zero, `cog` (integer degrees) when the receiver
+///   reports a course, `tid`, and `inregions`/`inrids` (the names and ids of targets the device
+///   is at) when there are any. Built from the daemon's `status`; `tst` says when it was true.
 /// - `_type: transition` on `…/event` (not retained) for ARRIVED (`event: enter`) and DEPARTED
 ///   (`event: leave`): `desc` (the target's name), `tst` (the event's time), `t: "c"` (a circular
-///   region), `tid`, `rid` (the target's id), `acc` (float metres: the event's `distance_m`), and
-///   `lat`/`lon`. OwnTracks means the device's position there; a hotcold event carries no
-///   position, so the bridge sends **the target's coordinates** (the waypoint) with `acc` set to
-///   the device's distance from it: the device was within `acc` of (`lat`, `lon`). Left out while
-///   the bridge does not yet know where the target lies. `wtst` is the waypoint's creation time
+///   region), `tid`, `rid` (the target's id), `acc` (integer metres: the accuracy of the last fix,
+///   as the apps write it; left out when unknown), and `lat`/`lon`: a hotcold event carries no
+///   position, so the bridge sends **the target's coordinates** (the region's centre, as
+///   OwnTracks' own waypoints do); left out while the bridge does not yet know where it lies. `wtst` is the waypoint's creation time
 ///   in OwnTracks, used there as the waypoint's identifier; hotcold targets have none, so it is
 ///   a number fixed by the target id (FNV-1a, 31 bits). `seq` (the daemon's sequence number) is
 ///   a hotcold addition that OwnTracks readers ignore and that makes duplicates recognisable.
@@ -31,14 +31,19 @@ public enum OwnTracksLayout {
         o.add("tst", epochSeconds(f.time))
         if let a = f.accuracy, let acc = wholeNumber(a), acc != 0 { o.add("acc", acc) }
         if let v = f.speed, let kmh = wholeNumber(v * 3.6), kmh != 0 { o.add("vel", kmh) }
+        if let c = f.course, let deg = wholeNumber(c) { o.add("cog", deg % 360) }
         o.add("tid", tid)
-        let inside = s.targets.filter(\.arrived).map { JSONLine.quoted($0.target.name) }
-        if !inside.isEmpty { o.addRaw("inregions", json: "[" + inside.joined(separator: ",") + "]") }
+        let inside = s.targets.filter(\.arrived)
+        if !inside.isEmpty {
+            o.addRaw("inregions", json: "[" + inside.map { JSONLine.quoted($0.target.name) }.joined(separator: ",") + "]")
+            o.addRaw("inrids", json: "[" + inside.map { JSONLine.quoted($0.target.id) }.joined(separator: ",") + "]")
+        }
         return Publication(topic: topics.base, payload: o.text, retain: true)
     }
 
     /// The `transition` message for an ARRIVED or DEPARTED event; nil for other events.
-    public static func transition(_ e: SequencedEvent, waypoint: Coordinate?, tid: String,
+    /// `accuracy`: the last fix's, in metres (nil: unknown, `acc` left out).
+    public static func transition(_ e: SequencedEvent, waypoint: Coordinate?, accuracy: Double? = nil, tid: String,
                                   topics: Topics) -> Publication? {
         let passage: Event.Passage, kind: String
         switch e.event {
@@ -54,7 +59,7 @@ public enum OwnTracksLayout {
             o.add("lat", w.latitude, decimals: 7)
             o.add("lon", w.longitude, decimals: 7)
         }
-        o.add("acc", passage.distance, decimals: 1)
+        if let a = accuracy, let acc = wholeNumber(a), acc >= 0 { o.add("acc", acc) }
         o.add("tst", epochSeconds(passage.time))
         o.add("wtst", waypointStamp(passage.target.id))
         o.add("t", "c")
@@ -62,6 +67,29 @@ public enum OwnTracksLayout {
         o.add("rid", passage.target.id)
         if let seq = e.seq { o.addRaw("seq", json: String(seq)) }
         return Publication(topic: topics.event, payload: o.text)
+    }
+
+    /// A `setWaypoints` command for a phone running OwnTracks (`<phone>/cmd`): the given
+    /// targets as circular regions of `radius` metres, so the phone's regions follow the car.
+    /// Each waypoint's `tst` is `waypointStamp(id)`: the apps identify a waypoint by it, so
+    /// sending the same target again updates it rather than adding a copy.
+    public static func setWaypoints(_ targets: [(ref: TargetRef, at: Coordinate)], radius: Int, phoneTopic: String) -> Publication {
+        let list = targets.map { t -> String in
+            var w = JSONLine.object()
+            w.add("_type", "waypoint")
+            w.add("desc", t.ref.name)
+            w.add("lat", t.at.latitude, decimals: 7)
+            w.add("lon", t.at.longitude, decimals: 7)
+            w.add("rad", radius)
+            w.add("tst", waypointStamp(t.ref.id))
+            w.add("rid", t.ref.id)
+            return w.text
+        }
+        var o = JSONLine.object()
+        o.add("_type", "cmd")
+        o.add("action", "setWaypoints")
+        o.addRaw("waypoints", json: #"{"_type":"waypoints","waypoints":["# + list.joined(separator: ",") + "]}")
+        return Publication(topic: phoneTopic + "/cmd", payload: o.text)
     }
 
     /// The Last Will: `{"_type":"lwt","tst":…}` (`tst`: when the bridge connected).

@@ -27,6 +27,12 @@ public struct Topics: Sendable, Equatable {
     public var visit: String { base + "/visit" }
     public var state: String { base + "/state" }
     public var status: String { base + "/status" }
+    /// Retained: the last fix as Home Assistant's device tracker reads it.
+    public var location: String { base + "/location" }
+    /// Retained: the nearest tracked target (distance, tier, trend).
+    public var nearest: String { base + "/nearest" }
+    /// Retained: the last ARRIVED event.
+    public var arrival: String { base + "/arrival" }
 
     /// Why `level` cannot be one topic level, or nil when it can: MQTT reserves `+` and `#`
     /// (wildcards) and `/` (the separator); NUL is refused, and a level must not be empty.

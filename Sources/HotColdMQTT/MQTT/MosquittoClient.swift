@@ -1,12 +1,16 @@
 import CMosquitto
 import Foundation
 
-/// One MQTT connection through libmosquitto, with its network thread (`mosquitto_loop_start`).
+/// One MQTT connection through libmosquitto, with a network thread of its own.
 ///
-/// libmosquitto is thread-safe: `publish` may be called from any thread while its own thread
-/// reads, writes, keeps the connection alive, resends unacknowledged QoS 1 messages after a
-/// reconnect (the session is persistent), and reconnects with capped exponential backoff
-/// (`mosquitto_reconnect_delay_set`). What happens is reported to `handler`, on that thread.
+/// libmosquitto is thread-safe: `publish` may be called from any thread while the network
+/// thread reads, writes, keeps the connection alive and resends unacknowledged QoS 1 messages
+/// after a reconnect (the session is persistent). The thread is ours, not
+/// `mosquitto_loop_start`'s: libmosquitto's own loop gives up for good on a protocol error (a
+/// broker answering garbage, a malformed CONNACK) and resets its backoff whenever one read
+/// succeeds, so a broken broker would either end the link or be retried at full speed. Here
+/// every failed attempt waits `reconnectMin`…`reconnectMax` seconds (doubling, reset only by an
+/// accepted CONNACK), whatever went wrong. What happens is reported to `handler`, on that thread.
 ///
 /// ```swift
 /// let client = try MosquittoClient(options: .init(host: "127.0.0.1", port: 1883, clientID: "car-1")) { signal in
@@ -59,21 +63,27 @@ public final class MosquittoClient: @unchecked Sendable {
         case connected(sessionPresent: Bool)
         /// CONNACK refused (bad credentials, …), with the broker's reason.
         case refused(String)
-        /// The connection is gone (`code` 0: we asked for it).
-        case disconnected(code: Int32)
-        /// PUBACK for message `mid`.
-        case published(mid: Int32)
+        /// The connection is gone (`code` 0: we asked for it), with libmosquitto's sentence.
+        case disconnected(code: Int32, reason: String)
+        /// A connection attempt failed before any CONNACK (refused, unreachable, TLS).
+        case attemptFailed(String)
+        /// PUBACK for message `mid`; `reason` ≥ 128 (MQTT v5) means the broker refused it
+        /// (135: not authorized, an ACL), with `reasonText` naming it.
+        case published(mid: Int32, reason: Int32, reasonText: String)
         /// A message on a subscribed topic.
         case message(topic: String, payload: [UInt8], retained: Bool)
     }
 
     private static let libraryReady: Bool = { mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue }()
 
-    private let mosq: OpaquePointer
-    private let box: HandlerBox
+    let mosq: OpaquePointer
+    let box: HandlerBox
     public let options: Options
-    private let lock = NSLock()
-    private var started = false
+    let lock = NSLock()
+    var started = false
+    var stopRequested = false
+    var thread: Thread?
+    let threadDone = DispatchSemaphore(value: 0)
 
     public init(options: Options, handler: @escaping @Sendable (Signal) -> Void) throws(MosquittoError) {
         guard Self.libraryReady else { throw MosquittoError("mosquitto_lib_init", MOSQ_ERR_UNKNOWN.rawValue) }
@@ -98,8 +108,12 @@ public final class MosquittoClient: @unchecked Sendable {
     }
 
     private func configure() throws(MosquittoError) {
+        // Our own thread runs the loop (see the type's comment): publish only queues and wakes it.
+        try check("mosquitto_threaded_set", mosquitto_threaded_set(mosq, true))
+        // MQTT v5: a refused publish comes back as a PUBACK reason code (v3.1.1 acknowledges it
+        // as if delivered), and a broker says why it closes a connection ("Session taken over").
         try check("mosquitto_int_option(PROTOCOL_VERSION)",
-                  mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311))
+                  mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5))
         try check("mosquitto_max_inflight_messages_set",
                   mosquitto_max_inflight_messages_set(mosq, UInt32(clamping: options.maxInflight)))
         try check("mosquitto_reconnect_delay_set",
@@ -118,22 +132,26 @@ public final class MosquittoClient: @unchecked Sendable {
             try check("mosquitto_will_set",
                       mosquitto_will_set(mosq, will.topic, Int32(will.payload.utf8.count), will.payload, 1, will.retain))
         }
-        mosquitto_connect_with_flags_callback_set(mosq) { _, obj, rc, flags in
+        mosquitto_connect_v5_callback_set(mosq) { _, obj, rc, flags, _ in
             guard let obj else { return }
             let box = Unmanaged<HandlerBox>.fromOpaque(obj).takeUnretainedValue()
             if rc == 0 {
+                box.accepted()
                 box.handler(.connected(sessionPresent: flags & 1 != 0))
             } else {
-                box.handler(.refused(String(cString: mosquitto_connack_string(rc))))
+                box.handler(.refused("\(MosquittoClient.reasonText(rc)) (reason \(rc))"))
             }
         }
-        mosquitto_disconnect_callback_set(mosq) { _, obj, rc in
+        mosquitto_disconnect_v5_callback_set(mosq) { _, obj, rc, _ in
             guard let obj else { return }
-            Unmanaged<HandlerBox>.fromOpaque(obj).takeUnretainedValue().handler(.disconnected(code: rc))
+            // A broker's DISCONNECT gives a v5 reason code (≥ 128); a local failure a MOSQ_ERR.
+            let text = rc >= 128 ? MosquittoClient.reasonText(rc) : String(cString: mosquitto_strerror(rc))
+            Unmanaged<HandlerBox>.fromOpaque(obj).takeUnretainedValue().handler(.disconnected(code: rc, reason: text))
         }
-        mosquitto_publish_callback_set(mosq) { _, obj, mid in
+        mosquitto_publish_v5_callback_set(mosq) { _, obj, mid, reason, _ in
             guard let obj else { return }
-            Unmanaged<HandlerBox>.fromOpaque(obj).takeUnretainedValue().handler(.published(mid: mid))
+            Unmanaged<HandlerBox>.fromOpaque(obj).takeUnretainedValue()
+                .handler(.published(mid: mid, reason: reason, reasonText: reason >= 128 ? MosquittoClient.reasonText(reason) : ""))
         }
         mosquitto_message_callback_set(mosq) { _, obj, message in
             guard let obj, let m = message?.pointee, let topic = m.topic else { return }
@@ -146,24 +164,9 @@ public final class MosquittoClient: @unchecked Sendable {
         }
     }
 
-    /// Starts the network thread and the first connection attempt. A broker that is not there
-    /// yet is retried by the thread with the configured backoff.
-    public func start() throws(MosquittoError) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !started else { return }
-        // The thread first, so that a failed first attempt is retried by its loop.
-        try check("mosquitto_loop_start", mosquitto_loop_start(mosq))
-        started = true
-        let rc = mosquitto_connect_async(mosq, options.host, Int32(clamping: options.port), Int32(clamping: options.keepalive))
-        if rc != MOSQ_ERR_SUCCESS.rawValue, rc != MOSQ_ERR_ERRNO.rawValue {
-            // ERRNO (refused, unreachable) is retried by the loop; anything else is a setup error.
-            throw MosquittoError("mosquitto_connect_async \(options.host):\(options.port)", rc)
-        }
-    }
-
     /// Queues one QoS 1 message; returns its message id (PUBACK comes as `.published(mid:)`).
-    /// While disconnected, libmosquitto keeps it and sends it after the reconnect.
+    /// While disconnected, libmosquitto keeps it and sends it after the reconnect — and does
+    /// so even when it returns an error (`NO_CONN`): see `MosquittoError.messageWasQueued`.
     @discardableResult
     public func publish(_ p: Publication) throws(MosquittoError) -> Int32 {
         var mid: Int32 = 0
@@ -171,7 +174,9 @@ public final class MosquittoClient: @unchecked Sendable {
         let rc = bytes.withUnsafeBytes { raw in
             mosquitto_publish(mosq, &mid, p.topic, Int32(clamping: raw.count), raw.baseAddress, 1, p.retain)
         }
-        try check("mosquitto_publish \(p.topic)", rc)
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else {
+            throw MosquittoError("mosquitto_publish \(p.topic)", rc, queuedMid: MosquittoError.publishQueued(rc) ? mid : nil)
+        }
         return mid
     }
 
@@ -180,23 +185,23 @@ public final class MosquittoClient: @unchecked Sendable {
         try check("mosquitto_subscribe \(pattern)", mosquitto_subscribe(mosq, nil, pattern, 1))
     }
 
-    /// Sends DISCONNECT (no Last Will) and stops the network thread.
-    public func stop() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard started else { return }
-        started = false
-        mosquitto_disconnect(mosq)
-        mosquitto_loop_stop(mosq, false)
-    }
+    /// MQTT v5's name for a reason code ("Not authorized", "Session taken over").
+    static func reasonText(_ code: Int32) -> String { String(cString: mosquitto_reason_string(code)) }
 
-    private func check(_ call: String, _ rc: Int32) throws(MosquittoError) {
+    func check(_ call: String, _ rc: Int32) throws(MosquittoError) {
         guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw MosquittoError(call, rc) }
     }
 }
 
 /// Holds the handler where libmosquitto's C callbacks can find it (`obj`).
-private final class HandlerBox: @unchecked Sendable {
+final class HandlerBox: @unchecked Sendable {
     let handler: @Sendable (MosquittoClient.Signal) -> Void
+    private let lock = NSLock()
+    private var acceptedSinceAsked = false
     init(_ handler: @escaping @Sendable (MosquittoClient.Signal) -> Void) { self.handler = handler }
+
+    /// A CONNACK accepted the connection (the network thread resets its backoff).
+    func accepted() { lock.withLock { acceptedSinceAsked = true } }
+    /// Whether one was accepted since the last call.
+    func takeAccepted() -> Bool { lock.withLock { defer { acceptedSinceAsked = false }; return acceptedSinceAsked } }
 }

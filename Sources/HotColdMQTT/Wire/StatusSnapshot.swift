@@ -15,8 +15,12 @@ public struct StatusSnapshot: Sendable, Equatable {
         public var mode: Int?
         public var accuracy: Double?
         public var speed: Double?
+        /// Course over ground, degrees true (the receiver's `track`), when it reports one.
+        public var course: Double?
 
-        public init(time: Date, coordinate: Coordinate, mode: Int? = nil, accuracy: Double? = nil, speed: Double? = nil) {
+        public init(time: Date, coordinate: Coordinate, mode: Int? = nil, accuracy: Double? = nil, speed: Double? = nil,
+                    course: Double? = nil) {
+            self.course = course
             self.time = time
             self.coordinate = coordinate
             self.mode = mode
@@ -46,12 +50,15 @@ public struct StatusSnapshot: Sendable, Equatable {
         }
     }
 
+    /// When the daemon answered (what the snapshot says was true then).
+    public var time: Date?
     /// `fix`, `nofix`, `stale`, `lost` or `unknown`.
     public var gpsState: String
     public var lastFix: LastFix?
     public var targets: [TrackedTarget]
 
-    public init(gpsState: String, lastFix: LastFix?, targets: [TrackedTarget]) {
+    public init(gpsState: String, lastFix: LastFix?, targets: [TrackedTarget], time: Date? = nil) {
+        self.time = time
         self.gpsState = gpsState
         self.lastFix = lastFix
         self.targets = targets
@@ -69,6 +76,9 @@ public struct StatusSnapshot: Sendable, Equatable {
         return out
     }
 
+    /// The tracked target nearest now (in a hunt of one: the hunted one).
+    public var nearest: TrackedTarget? { targets.min { $0.distance < $1.distance } }
+
     /// Most targets a snapshot keeps (a roam can track hundreds; the state message stays bounded).
     public static let maximumTargets = 1000
 
@@ -81,6 +91,7 @@ public struct StatusSnapshot: Sendable, Equatable {
         } catch {
             throw WireError("STATUS: \(error.message)")
         }
+        time = w.time
         gpsState = w.gps.state
         if let f = w.gps.lastFix {
             let c = Coordinate(latitude: f.lat, longitude: f.lon)
@@ -89,7 +100,8 @@ public struct StatusSnapshot: Sendable, Equatable {
             }
             let accuracy = f.accuracyM.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
             let speed = f.speedMps.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
-            lastFix = LastFix(time: f.time, coordinate: c, mode: f.mode, accuracy: accuracy, speed: speed)
+            let course = f.trackDeg.flatMap { $0.isFinite && (0...360).contains($0) ? $0 : nil }
+            lastFix = LastFix(time: f.time, coordinate: c, mode: f.mode, accuracy: accuracy, speed: speed, course: course)
         } else {
             lastFix = nil
         }

@@ -1,0 +1,192 @@
+import Foundation
+import HotColdCore
+import HotColdProtocol
+
+extension Bridge {
+    /// How one daemon connection ended.
+    struct SessionEnd {
+        var reason: String
+        /// The daemon accepted `watch` on it at least once.
+        var streamed: Bool
+    }
+
+    /// Where the daemon's stream stands on one connection.
+    enum StreamState: Equatable {
+        /// Not asked for (broker away, backlog, or waiting to ask again after a refusal).
+        case off
+        /// `watch` sent, its `WATCH` reply not read yet; events before it are from an older request.
+        case requested
+        /// Events flow.
+        case on
+    }
+
+    /// One daemon connection: asks for the stream when the broker is there, holds it when not,
+    /// relays, and returns when the connection ends.
+    func session(_ connection: LineClient) -> SessionEnd {
+        var stream = StreamState.off
+        var streamed = false
+        var expectReset: UInt64?
+        var pausedForBacklog = false
+        var watchBackoff = Backoff(initial: .milliseconds(500), cap: .seconds(max(1, settings.daemonReconnectMax * 3)))
+        var nextWatch = ContinuousClock.now
+        statusOutstanding = false
+        statusWanted = true
+        lastReport = nil
+        while !stopping {
+            persist()
+            let (connected, unacked) = shared.withLock { ($0.brokerConnected, $0.ledger.unacknowledged) }
+            if unacked >= settings.maxPending, !pausedForBacklog {
+                pausedForBacklog = true
+                log("\(settings.maxPending) messages await the broker's acknowledgement; holding the daemon's stream")
+            } else if pausedForBacklog, unacked < settings.maxPending / 2 {
+                pausedForBacklog = false
+            }
+            let wanted = connected && !pausedForBacklog
+            if !wanted, stream != .off {
+                // Events already on their way are read and left: `since` asks for them again.
+                do { try connection.send(.watch(WatchRequest(enable: false))) } catch { return SessionEnd(reason: error.description, streamed: streamed) }
+                stream = .off
+            }
+            if wanted, stream == .off, ContinuousClock.now >= nextWatch {
+                let since = shared.withLock { $0.ledger.lastHanded }
+                // Past 2^53 a number is not exact in JSON: the protocol refuses it, so resume live.
+                let resume = (since ?? 0) <= UInt64(Limits.maxInteger) ? Int(since ?? 0) : nil
+                do { try connection.send(.watch(WatchRequest(since: resume))) } catch {
+                    return SessionEnd(reason: error.description, streamed: streamed)
+                }
+                expectReset = since
+                stream = .requested
+            }
+            waitingFor = stream == .on ? nil
+                : !connected ? "the broker \(settings.client.host):\(settings.client.port)"
+                : pausedForBacklog ? "\(unacked) PUBACKs from the broker" : waitingFor
+            reportIfDue(connection, stream: stream)
+            if stream == .on { requestStatusIfDue(connection) }
+            let line: String?
+            do {
+                line = try connection.readLine(timeout: 0.1)
+            } catch {
+                if case .timeout = error { continue }
+                return SessionEnd(reason: error.description, streamed: streamed)    // lost, or a line over the cap
+            }
+            guard let line else { return SessionEnd(reason: "the daemon closed the connection", streamed: streamed) }
+            switch LineClass.of(line) {
+            case "PROXIMITY", "ARRIVED", "DEPARTED", "GPS":
+                guard stream == .on else { continue }    // from a stream we turned off; replayed later
+                if let why = takeEvent(line, expectReset: &expectReset) {
+                    stream = .off
+                    nextWatch = ContinuousClock.now + watchBackoff.nextDelay()
+                    waitingFor = why
+                }
+            case "WATCH":
+                guard let reply = try? WireCoding.decode(WatchReply.self, from: line) else {
+                    return SessionEnd(reason: "an unreadable WATCH reply: \(line.prefix(200))", streamed: streamed)
+                }
+                guard reply.enable, stream == .requested else { continue }
+                stream = .on
+                streamed = true
+                watchBackoff.reset()
+                waitingFor = nil
+                let recovered = daemonFailures.recovered()
+                log("streaming from the daemon after sequence number \(reply.since.map(String.init) ?? "-")"
+                    + " (\(reply.replay ?? 0) from its log)" + (recovered.map { ", \($0)" } ?? ""))
+                if let gap = reply.sinceGap {
+                    log("the daemon's log no longer holds the events after \(reply.since ?? 0) up to \(gap - 1): they cannot be published")
+                }
+            case "STATUS":
+                statusOutstanding = false
+                do {
+                    absorb(try StatusSnapshot(statusLine: line))
+                    _ = readFailures.recovered()
+                } catch {
+                    if let l = readFailures.failed("unreadable STATUS: \(error)") { log(l) }
+                }
+            case "ERROR":
+                let e = try? WireCoding.decode(ErrorReply.self, from: line)
+                switch e?.command {
+                case "report":
+                    // A daemon before protocol 1.3: it cannot show the bridge in `status`.
+                    if daemonTakesReports { log("the daemon does not take reports: \(e?.message ?? line)") }
+                    daemonTakesReports = false
+                case "status":
+                    statusOutstanding = false
+                    if let l = readFailures.failed("the daemon refused status: \(e?.message ?? line)") { log(l) }
+                case "watch":
+                    // Refused (`busy`: every replay slot taken): ask again later on this connection.
+                    let wait = watchBackoff.nextDelay()
+                    stream = .off
+                    nextWatch = ContinuousClock.now + wait
+                    waitingFor = "the daemon (it refused watch: \(e?.code.rawValue ?? "?"), \(e?.message ?? line))"
+                    if let l = daemonFailures.failed("the daemon refused watch: \(e?.message ?? line)") {
+                        log("\(l); asking again with backoff")
+                    }
+                default:
+                    // Anything else ends the connection (a dropped client, a daemon going away):
+                    // the daemon closes it; say what it said.
+                    if let l = daemonFailures.failed("the daemon says: \(e?.message ?? line)") { log(l) }
+                }
+            default:
+                break    // VERSION, REPORT, … and classes added later
+            }
+        }
+        return SessionEnd(reason: "stopping", streamed: streamed)
+    }
+
+    /// Publishes one event line; returns why the stream must pause (a publish libmosquitto
+    /// refused outright), or nil.
+    private func takeEvent(_ line: String, expectReset: inout UInt64?) -> String? {
+        let e: SequencedEvent
+        do { e = try SequencedEvent(line: line) } catch {
+            if let l = readFailures.failed("skipped an event the bridge cannot read: \(error)") { log(l) }
+            return nil
+        }
+        if let seq = e.seq {
+            if let after = expectReset {
+                expectReset = nil
+                if seq <= after {
+                    log("the daemon's sequence numbers went back (\(after) → \(seq)); following them")
+                    shared.withLock { $0.ledger = AckLedger(resumingAfter: seq - 1) }
+                    saved = nil
+                }
+            }
+            let known = shared.withLock { $0.ledger.lastHanded }
+            if let known, seq <= known { return nil }    // already handed (a replay overlap)
+            lastSeqSeen = seq
+        }
+        return publish(e)
+    }
+
+    private func publish(_ e: SequencedEvent) -> String? {
+        let pubs: [Publication]
+        switch settings.layout {
+        case .hotcold:
+            pubs = HotColdLayout.publications(for: e, topics: settings.topics)
+        case .owntracks:
+            if let id = e.event.target?.id, waypoints[id] == nil { statusWanted = true }
+            pubs = OwnTracksLayout.transition(e, waypoint: e.event.target.flatMap { waypoints[$0.id] },
+                                              accuracy: lastAccuracy, tid: settings.trackerID, topics: settings.topics).map { [$0] } ?? []
+        }
+        switch e.event {
+        case .arrived, .departed: statusWanted = true
+        case .proximity, .gps: break
+        }
+        if let seq = e.seq { shared.withLock { $0.ledger.handed(seq: seq, messages: pubs.count) } }
+        for (i, p) in pubs.enumerated() {
+            do {
+                let mid = try client.publish(p)
+                shared.withLock { $0.register(mid: mid, seq: e.seq, topic: p.topic) }
+            } catch {
+                if let mid = error.queuedMid {
+                    // Queued for the next connection (the broker just went): it is handed; never again.
+                    shared.withLock { $0.register(mid: mid, seq: e.seq, topic: p.topic) }
+                    continue
+                }
+                if let seq = e.seq { shared.withLock { $0.ledger.withdraw(seq: seq, unsent: pubs.count - i) } }
+                let why = "cannot publish event \(e.seq.map(String.init) ?? "?"): \(error)"
+                if let l = daemonFailures.failed(why) { log("\(l); asking the daemon for it again with backoff") }
+                return why
+            }
+        }
+        return nil
+    }
+}
