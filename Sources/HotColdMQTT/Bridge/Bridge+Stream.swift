@@ -78,6 +78,16 @@ extension Bridge {
                     nextWatch = ContinuousClock.now + watchBackoff.nextDelay()
                     waitingFor = why
                 }
+            case GapEvent.wireClass:
+                // A hole in the daemon's log (its disk was full or stalled) crossed by a replay:
+                // say which events cannot be published, and move past them.
+                guard stream == .on, let gap = (try? GapEvent.decode(line: line)) ?? nil,
+                      let last = gap.seq.flatMap({ UInt64(exactly: $0) }) else { continue }
+                let known = shared.withLock { $0.ledger.lastHanded }
+                if let known, last <= known { continue }
+                log("the daemon's log lost events \(gap.firstSeq)–\(last) (\(gap.lost) in all: \(gap.reason)); they cannot be published")
+                shared.withLock { $0.ledger.handed(seq: last, messages: 0) }
+                lastSeqSeen = last
             case "WATCH":
                 guard let reply = try? WireCoding.decode(WatchReply.self, from: line) else {
                     return SessionEnd(reason: "an unreadable WATCH reply: \(line.prefix(200))", streamed: streamed)
