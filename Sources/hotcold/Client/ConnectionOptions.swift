@@ -12,5 +12,6 @@ struct ConnectionOptions: ParsableArguments {
     /// `--socket`, else `$HOTCOLD_SOCKET`, else the daemon's default path.
     var path: String { LineClient.defaultPath(socket) }
 
-    func connect() throws -> LineClient { try DaemonLink.connect(socket: socket) }
+    /// `offline`: the command also works on a file with `--db`, so its error says so.
+    func connect(offline: Bool = false) throws -> LineClient { try DaemonLink.connect(socket: socket, offline: offline) }
 }
