@@ -5,7 +5,7 @@ import HotColdStore
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import a file: Big Things (catalogue or web API JSON), GPX caches, locations, observations, GeoJSON.",
+        abstract: "Import a file: Big Things (catalogue or web API JSON), GPX or Groundspeak LOC caches, locations, observations, GeoJSON.",
         discussion: """
             The format is recognised from the content. A file is imported whole or not at all, and
             importing it again changes nothing. Invalid rows are listed and skipped; with --strict

@@ -17,7 +17,7 @@ struct ThingsCommand: ParsableCommand {
     @Option(help: "Text to find in the name or town.") var search: String?
     @Option(help: "Only this state or territory (ACT, NSW, NT, QLD, SA, TAS, VIC, WA).") var state: AustralianState?
     @Option(help: "Order: name (ties by town), rating (yours where you rated, else the catalogue's average; unrated last) or distance (needs --at).") var sort: PlaceSort = .name
-    @Option(parsing: .unconditional, help: "Where distances are measured from, as LAT,LON.") var at: Coordinate?
+    @Option(parsing: .unconditional, help: "Where distances are measured from, as LAT,LON.", transform: PlaceArguments.coordinate) var at: Coordinate?
 
     func validate() throws {
         if sort == .distance && at == nil { throw ValidationError("--sort distance needs --at LAT,LON.") }

@@ -17,12 +17,7 @@ enum TargetsFile {
     }
 
     static func load(_ path: String) throws -> [Target] {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw CLIError("cannot read targets file \(path): \(error.localizedDescription)")
-        }
+        let data = try ImportableFile.contents(of: URL(fileURLWithPath: path), what: "targets file")
         if data.first(where: { !$0.isWhitespace }) == UInt8(ascii: "[") {
             return try loadRows(data, path: path)
         }

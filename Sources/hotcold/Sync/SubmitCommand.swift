@@ -16,7 +16,7 @@ struct SubmitCommand: ParsableCommand {
     @OptionGroup var options: StoreOptions
     @Argument(help: "The Big Thing's name.") var name: String
     @Flag(help: "Where the receiver is now (needs the daemon's fix).") var here = false
-    @Option(parsing: .unconditional, help: "Where it is, as LAT,LON.") var at: Coordinate?
+    @Option(parsing: .unconditional, help: "Where it is, as LAT,LON.", transform: PlaceArguments.coordinate) var at: Coordinate?
     @Option(help: "Where it is, as an address.") var address: String?
     @Option(help: "The name to credit for the find.") var by: String?
     @Option(help: ArgumentHelp("A photo to send with it.", valueName: "FILE")) var photo: String?
