@@ -72,4 +72,48 @@ import Testing
             #expect(none.status == 0 && none.stderr == "No places match \"zzqq\".\n", "\(none.stderr)")
         }
     }
+
+    @Test("the bundled catalogue carries the source's ratings, merged from the duplicate rows onto the rows kept")
+    func bundledRatings() throws {
+        let dir = try TemporaryDirectory("hotcold-ratings")
+        defer { dir.remove() }
+        let db = ["--db", dir.path("x.sqlite")]
+        let list = try hotcold(["things", "--sort", "rating", "--json"] + db)
+        #expect(list.status == 0, "\(list.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.count == 476)
+        let rated = rows.filter { $0["catalogue_rating"] != nil }
+        #expect(rated.count == 8, "the 9 partiklezoo rows but Map the Miner (rated 6 of 5): \(rated.count)")
+        let banana = try #require(rows.first { ($0["place"] as? [String: Any])?["id"] as? String == "halans:d0577fb8cf" })
+        #expect(banana["catalogue_rating"] as? Double == 3.9 && banana["catalogue_votes"] as? Int == 18)
+        // Rated first, best first.
+        #expect((rows.first?["place"] as? [String: Any])?["name"] as? String == "The Big Golden Gumboot")
+        let show = try hotcold(["show", "halans:d0577fb8cf"] + db)
+        #expect(show.stdout.contains("catalogue rating: 3.9 (18 votes)\n"), "\(show.stdout)")
+        // Importing the catalogue says where each duplicate's rating went.
+        let again = try hotcold(["import", TestData.repo("data/bigthings.json").path, "--db", dir.path("y.sqlite")])
+        #expect(again.stderr.contains("warning: row 477 \"Big Banana\" (partiklezoo:1), same_object_as: duplicates halans:d0577fb8cf; "
+                                      + "its rating 3.9 (18 votes) is kept on halans:d0577fb8cf, the row skipped\n"), "\(again.stderr)")
+    }
+
+    @Test("a catalogue listing a thing twice merges the duplicate's rating, even from a row invalid otherwise, and never overrides one")
+    func duplicateRatingsMerge() throws {
+        let dir = try TemporaryDirectory("hotcold-ratings")
+        defer { dir.remove() }
+        let file = dir.path("cat.json")
+        try """
+            {"meta": {}, "things": [
+             {"id": "a", "name": "Big A", "state": "NSW", "lat": -30.27, "lon": 153.13},
+             {"id": "b", "name": "Big B", "state": "NSW", "lat": -31.0, "lon": 151.0, "rating": 2.5, "votes": 4},
+             {"id": "dupA", "name": "Big A", "state": "SA", "lat": 30.27, "lon": 153.13, "rating": 4.2, "votes": 37, "same_object_as": "a"},
+             {"id": "dupB", "name": "Big B", "state": "NSW", "lat": -31.0, "lon": 151.0, "rating": 1, "votes": 1, "same_object_as": "b"}
+            ]}
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let db = ["--db", dir.path("x.sqlite")]
+        let r = try hotcold(["import", file] + db)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.hasSuffix("2 new, 0 updated, 0 unchanged, 1 skipped.\n"), "\(r.stdout)")
+        #expect(try hotcold(["show", "a"] + db).stdout.contains("catalogue rating: 4.2 (37 votes)"))
+        #expect(try hotcold(["show", "b"] + db).stdout.contains("catalogue rating: 2.5 (4 votes)"), "its own rating stays")
+    }
 }
