@@ -77,3 +77,29 @@ import Testing
         #expect(files(under: dir) == ["stale.sock"])
     }
 }
+
+/// `hotcold watch` (text) when the daemon goes away: it says so and exits 69, as its --help says.
+@Suite struct WatchEndsWithTheDaemonTests {
+    @Test func watchExits69WhenTheDaemonGoesAway() throws {
+        let daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1"])
+        let watch = Process()
+        watch.executableURL = Binaries.url("hotcold")
+        watch.arguments = ["watch", "--socket", daemon.socketPath]
+        let err = Pipe()
+        watch.standardError = err
+        watch.standardOutput = FileHandle.nullDevice
+        try watch.run()
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(watch.isRunning)
+        daemon.stop()
+        let deadline = Date().addingTimeInterval(15)
+        while watch.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        if watch.isRunning { watch.terminate() }
+        watch.waitUntilExit()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(watch.terminationStatus == 69, "\(stderr)")
+        #expect(stderr.hasPrefix("hotcold watch: "), "\(stderr)")
+        let help = try Subprocess.run(Binaries.url("hotcold"), ["watch", "--help"])
+        #expect(help.stdout.contains("exits with status 69"), "\(help.stdout)")
+    }
+}

@@ -6,7 +6,7 @@ import HotColdProtocol
 struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "hotcoldd's socket. Default: $HOTCOLD_SOCKET, else /run/hotcold/hotcold.sock.",
-        valueName: "PATH"))
+        valueName: "PATH"), completion: .file())
     var socket: String?
 
     /// `--socket`, else `$HOTCOLD_SOCKET`, else the daemon's default path.

@@ -71,7 +71,8 @@ struct RoamCommand: ParsableCommand {
     // A unit typed apart ("roam 10 km"), caught to say how to write it.
     @Argument(help: .hidden) var unit: String?
 
-    @Option(name: .customLong("kind"), help: "Kinds to roam among (repeatable): bigthing, geocache, waypoint, location.")
+    @Option(name: .customLong("kind"), help: "Kinds to roam among (repeatable): bigthing, geocache, waypoint, location.",
+            completion: .list(TargetKind.allValueStrings))
     var kinds: [String] = ["bigthing"]
 
     @Flag(help: "Only places you have not seen.")

@@ -32,7 +32,8 @@ struct WatchCommand: ParsableCommand {
     @Flag(help: "Print the raw JSON lines.")
     var json = false
 
-    @Option(name: .customLong("class"), help: "Only these event classes (repeatable): PROXIMITY, ARRIVED, DEPARTED, GPS.")
+    @Option(name: .customLong("class"), help: "Only these event classes (repeatable): PROXIMITY, ARRIVED, DEPARTED, GPS.",
+            completion: .list(["PROXIMITY", "ARRIVED", "DEPARTED", "GPS"]))
     var classes: [String] = []
 
     @Option(name: .customLong("target"), help: "Only events about these target ids (repeatable).")

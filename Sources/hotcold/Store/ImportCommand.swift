@@ -14,7 +14,7 @@ struct ImportCommand: ParsableCommand {
             """)
 
     @OptionGroup var options: StoreOptions
-    @Argument(help: "The file to import.") var file: String
+    @Argument(help: "The file to import.", completion: .file()) var file: String
     @Flag(help: "Refuse the whole file if any row is invalid.") var strict = false
 
     func run() throws {

@@ -9,7 +9,7 @@ import HotColdStore
 struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Work on this database file directly, offline, not through hotcoldd. Without it every command goes through a running hotcoldd (--socket) and fails with status 69 when none answers: a change is never written where the daemon would not see it.",
-        valueName: "PATH"))
+        valueName: "PATH"), completion: .file())
     var db: String?
 
     @Flag(name: .long, help: "Print the result as JSON instead of text.")

@@ -18,7 +18,8 @@ struct ThingsCommand: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
     @Option(help: "Text to find in the name or town (or a geocache's code).") var search: String?
-    @Option(help: "Only this kind: bigthing, geocache, waypoint or location. Default: bigthing, or every kind with --search.")
+    @Option(help: "Only this kind: bigthing, geocache, waypoint or location. Default: bigthing, or every kind with --search.",
+            completion: .list(TargetKind.allValueStrings))
     var kind: TargetKind?
     @Option(help: "Only this state or territory (ACT, NSW, NT, QLD, SA, TAS, VIC, WA).") var state: AustralianState?
     @Option(help: "Order: name (ties by town), rating (yours where you rated, else the catalogue's average; unrated last) or distance (needs --at).") var sort: PlaceSort = .name

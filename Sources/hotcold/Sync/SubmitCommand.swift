@@ -19,7 +19,7 @@ struct SubmitCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Where it is, as LAT,LON.", transform: PlaceArguments.coordinate) var at: Coordinate?
     @Option(help: "Where it is, as an address.") var address: String?
     @Option(help: "The name to credit for the find.") var by: String?
-    @Option(help: ArgumentHelp("A photo to send with it.", valueName: "FILE")) var photo: String?
+    @Option(help: ArgumentHelp("A photo to send with it.", valueName: "FILE"), completion: .file()) var photo: String?
 
     func validate() throws {
         let given = [here, at != nil, address != nil].filter { $0 }.count
