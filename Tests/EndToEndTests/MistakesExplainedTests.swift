@@ -167,4 +167,21 @@ import Testing
             #expect(r.stdout.range(of: #"^\#(b) \d+\.\d+\.\d+ \(protocol \d+\.\d+\)\n$"#, options: .regularExpression) != nil, "\(b): \(r.stdout)")
         }
     }
+
+    @Test("a configuration file that is missing or a folder is said in our words by every binary, never Foundation's")
+    func configFileMistakes() throws {
+        let dir = try TemporaryDirectory("hotcold-mistakes")
+        defer { dir.remove() }
+        let missing = dir.path("missing.toml")
+        for b in ["hotcoldd", "hotcold-sync", "hotcold-mqtt"] {
+            let m = try Subprocess.run(Binaries.url(b), ["--config", missing])
+            #expect(m.status == 78, "\(b): \(m.stderr)")
+            #expect(m.stderr == "\(b): \(missing): cannot read the file: no such file\n", "\(b): \(m.stderr)")
+            let d = try Subprocess.run(Binaries.url(b), ["--config", dir.url.path])
+            #expect(d.status == 78, "\(b): \(d.stderr)")
+            #expect(d.stderr == "\(b): \(dir.url.path): cannot read the file: it is a directory\n", "\(b): \(d.stderr)")
+        }
+        let replay = try hotcold(["replay", TestData.repo("demo/coffs-harbour-drive.nmea").path, "--target=-30.27,153.13", "--config", missing])
+        #expect(replay.stderr == "hotcold replay: \(missing): cannot read the file: no such file\n", "\(replay.stderr)")
+    }
 }
