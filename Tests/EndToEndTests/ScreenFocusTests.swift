@@ -95,4 +95,24 @@ import Testing
         #expect(text().contains("OLD: fix "), "the old figures are labelled")
         try tmux.sendKeys("q")
     }
+
+    @Test("roam says how many places it tracks around the fix, not every candidate")
+    func roamReportsWhatItTracks() throws {
+        let rig = try rig()
+        defer { rig.stop() }
+        // Wait for a fix to reach the daemon.
+        let deadline = Date().addingTimeInterval(20)
+        var status = ""
+        repeat {
+            status = try Subprocess.run(Binaries.url("hotcold"), ["status", "--socket", rig.daemon.socketPath]).stdout
+            if status.contains("3D fix") || status.contains("last fix") { break }
+            Thread.sleep(forTimeInterval: 0.3)
+        } while Date() < deadline
+        let r = try Subprocess.run(Binaries.url("hotcold"), ["roam", "5km", "--socket", rig.daemon.socketPath])
+        #expect(r.status == 0, "\(r.stderr)")
+        let m = try #require(r.stdout.firstMatch(of: /^hotcoldd now roams within 5.0 km: (\d+) places? tracked of (\d+) candidates\.\n$/),
+                             "\(r.stdout)\(status)")
+        let tracked = Int(m.1) ?? 0, candidates = Int(m.2) ?? 0
+        #expect(tracked >= 1 && tracked < 20 && candidates > 400, "\(r.stdout)")
+    }
 }
