@@ -184,4 +184,22 @@ import Testing
         let replay = try hotcold(["replay", TestData.repo("demo/coffs-harbour-drive.nmea").path, "--target=-30.27,153.13", "--config", missing])
         #expect(replay.stderr == "hotcold replay: \(missing): cannot read the file: no such file\n", "\(replay.stderr)")
     }
+
+    @Test("a missing photo and a web page given to replay are said in our words")
+    func photoAndReplayFiles() throws {
+        let dir = try TemporaryDirectory("hotcold-mistakes")
+        defer { dir.remove() }
+        let photo = dir.path("wombat.jpg")
+        let r = try hotcold(["submit", "Big Wombat", "--at=-30.1,153.1", "--photo", photo, "--db", dir.path("x.sqlite")])
+        #expect(r.status == 66)
+        #expect(r.stderr.hasSuffix("hotcold submit: Cannot read the photo \(photo): no such file. Nothing was queued.\n"), "\(r.stderr)")
+        let folder = try hotcold(["submit", "Big Wombat", "--at=-30.1,153.1", "--photo", dir.url.path, "--db", dir.path("x.sqlite")])
+        #expect(folder.stderr.hasSuffix("hotcold submit: Cannot read the photo \(dir.url.path): is a directory, not a file. Nothing was queued.\n"), "\(folder.stderr)")
+        let page = dir.path("track.gpx")
+        try "<!DOCTYPE html><html><body>a track</body></html>".write(toFile: page, atomically: true, encoding: .utf8)
+        let replay = try hotcold(["replay", page, "--target=-30.27,153.13"])
+        #expect(replay.status == 65)
+        #expect(replay.stderr == "hotcold replay: \(page): this is an HTML page (a web page saved from a browser?), not a GPS track; "
+                + "download the file itself\n", "\(replay.stderr)")
+    }
 }

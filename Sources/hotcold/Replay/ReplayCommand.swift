@@ -69,6 +69,10 @@ struct ReplayCommand: ParsableCommand {
         if let targetsFile { all += try TargetsFile.load(targetsFile) }
 
         let mode: TrackingMode = roam.flatMap(DistanceParser.metres).map { .roam(radius: $0) } ?? .hunt
+        // A web page saved as .gpx is named as one, before the track reader calls it "not GPX".
+        if ImportableFile.isHTML(ImportableFile.head(of: track)) {
+            throw CLIError("\(track): this is an HTML page (a web page saved from a browser?), not a GPS track; download the file itself")
+        }
         let reader = try TrackReader(path: track)
         var engine = ProximityEngine(targets: all, mode: mode, config: engineConfig)
         let out = OutputBuffer()

@@ -18,10 +18,7 @@ enum ImportableFile {
         let text = String(decoding: head, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines.union(["\u{FEFF}"]))
         if text.isEmpty { return data.count > head.count ? nil : "the file is empty" }
         let lower = text.lowercased()
-        // A page saved from a browser: its doctype or root says so (a GPX description may hold
-        // HTML further in, so only how the file begins counts).
-        if lower.hasPrefix("<!doctype html") || lower.hasPrefix("<html")
-            || (lower.hasPrefix("<?xml") && (lower.contains("<!doctype html") || lower.range(of: #"\?>\s*<html"#, options: .regularExpression) != nil)) {
+        if isHTML(head) {
             return "this is an HTML page (a web page saved from a browser?), not GPX, LOC or JSON; download the file itself"
         }
         if lower.hasPrefix("<"), lower.contains("<gpx"), data.range(of: Data("<wpt".utf8)) == nil,
@@ -29,5 +26,21 @@ enum ImportableFile {
             return "this GPX file holds a track, no waypoints: replay it with hotcold replay FILE --target LAT,LON"
         }
         return nil
+    }
+
+    /// A page saved from a browser: its doctype or root says so (a GPX description may hold
+    /// HTML further in, so only how the file begins counts).
+    static func isHTML(_ head: Data) -> Bool {
+        let lower = String(decoding: head.prefix(4096), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines.union(["\u{FEFF}"])).lowercased()
+        return lower.hasPrefix("<!doctype html") || lower.hasPrefix("<html")
+            || (lower.hasPrefix("<?xml") && (lower.contains("<!doctype html") || lower.range(of: #"\?>\s*<html"#, options: .regularExpression) != nil))
+    }
+
+    /// The first bytes of a file, or nothing when it cannot be read (its reader says why).
+    static func head(of path: String) -> Data {
+        guard let h = FileHandle(forReadingAtPath: path) else { return Data() }
+        defer { try? h.close() }
+        return (try? h.read(upToCount: 4096)) ?? Data()
     }
 }

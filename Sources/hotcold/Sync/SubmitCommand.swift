@@ -32,7 +32,15 @@ struct SubmitCommand: ParsableCommand {
 
     func run() throws {
         // The photo first: a missing file queues nothing.
-        let picture = try photo.map { try SubmissionPhoto(contentsOf: URL(fileURLWithPath: $0)) }
+        let picture = try photo.map { path in
+            // Checked in our words first (missing, a folder, unreadable); then read.
+            // In the store's form for a photo it cannot read ("… Nothing was queued.").
+            do { try ReadableFile.check(URL(fileURLWithPath: path), what: "photo") } catch let e as CLIError {
+                let reason = e.description.dropFirst("photo \(path): ".count)
+                throw CLIError("Cannot read the photo \(path): \(reason). Nothing was queued.", code: e.code)
+            }
+            return try SubmissionPhoto(contentsOf: URL(fileURLWithPath: path))
+        }
         let backend = try options.backend()
         var coordinate = at
         if here {
