@@ -68,4 +68,40 @@ import Testing
         #expect(try fish("hotcold watch --class ") == ["ARRIVED", "DEPARTED", "GPS", "PROXIMITY"])
         #expect(try fish("hotcold things --sort ") == ["distance", "name", "rating"])
     }
+
+    /// zsh's listing after TAB at the end of `line`, from an interactive zsh driven through a
+    /// pseudo-terminal (zsh/zpty), with the script the binary writes on its fpath.
+    func zsh(_ line: String, in dir: TemporaryDirectory) throws -> String {
+        let program = """
+            zmodload zsh/zpty
+            zpty z "zsh -f -i"
+            zpty -w z "PS1=''; fpath=('\(dir.url.path)' \\$fpath); PATH='\(Binaries.directory.path)':\\$PATH; autoload -Uz compinit; compinit -u -D; cd '\(dir.url.path)'"
+            zpty -w z "print READY"
+            zpty -r z line '*READY*'
+            zpty -w -n z $'\(line)\\t'
+            sleep 2
+            out=""
+            while zpty -r -t z chunk; do out+=$chunk; done
+            print -r -- "$out"
+            zpty -d z
+            """
+        let r = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/zsh"), ["-f", "-c", program])
+        #expect(r.status == 0, "\(r.stderr)")
+        return r.stdout
+    }
+
+    @Test("zsh completes file names and option values", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh")))
+    func zshCompletions() throws {
+        let dir = try TemporaryDirectory("hotcold-completion")
+        defer { dir.remove() }
+        try files(dir)
+        let gen = try Subprocess.run(Binaries.url("hotcold"), ["--generate-completion-script", "zsh"])
+        try gen.stdout.write(toFile: dir.path("_hotcold"), atomically: true, encoding: .utf8)
+        let classes = try zsh("hotcold watch --class ", in: dir)
+        #expect(["PROXIMITY", "ARRIVED", "DEPARTED", "GPS"].allSatisfy { classes.contains($0) }, "\(classes)")
+        let files = try zsh("hotcold import tr", in: dir)
+        #expect(files.contains("track.nmea") && files.contains("trip.gpx"), "\(files)")
+        let sorts = try zsh("hotcold things --sort ", in: dir)
+        #expect(["distance", "name", "rating"].allSatisfy { sorts.contains($0) }, "\(sorts)")
+    }
 }
