@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "hotcoldd",
             dependencies: [
-                "HotColdDaemon",
+                "HotColdDaemon", "HotColdProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The fleet bridge: a socket client of the daemon that publishes to an MQTT broker
@@ -80,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "hotcold-mqtt",
             dependencies: [
-                "HotColdMQTT",
+                "HotColdMQTT", "HotColdProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The live full-screen view's pure core: a model built from STATUS and events, and a

@@ -22,6 +22,19 @@ public struct TOMLDocument {
     /// Reads and checks the file at `path`.
     public init(path: String, known: [String: Set<String>]) throws(ConfigError) {
         let text: String
+        // The usual mistakes in our own words, before Foundation's ("The operation could not
+        // be completed", "NSCocoaErrorDomain error 256") can answer for them.
+        var st = stat()
+        if stat(path, &st) != 0 {
+            let reason = errno == ENOENT ? "no such file" : String(cString: strerror(errno))
+            throw ConfigError(file: path, line: nil, key: nil, message: "cannot read the file: \(reason)")
+        }
+        if (st.st_mode & S_IFMT) == S_IFDIR {
+            throw ConfigError(file: path, line: nil, key: nil, message: "cannot read the file: it is a directory")
+        }
+        if access(path, R_OK) != 0 {
+            throw ConfigError(file: path, line: nil, key: nil, message: "cannot read the file: not readable by this user")
+        }
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {

@@ -3,6 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import HotColdCore
 import HotColdProtocol
 
@@ -50,6 +53,10 @@ public struct ScreenModel: Sendable, Equatable {
         public var trend: Trend
         public var etaS: Double?
         public var arrived: Bool
+        /// The engine's rate of approach (m/s) from its last event about this target: distance
+        /// over ETA. Each status's distance is divided by it, so the ETA is as fresh as the
+        /// distance, not as old as the last event.
+        var approachMps: Double?
 
         public init(id: String, name: String, distanceM: Double, bearingDeg: Double, tier: Int, tierName: String,
                     trend: Trend, etaS: Double? = nil, arrived: Bool = false) {
@@ -74,6 +81,8 @@ public struct ScreenModel: Sendable, Equatable {
     /// `hunt` or `roam`, from `STATUS`.
     public var trackingMode: String?
     public private(set) var targets: [String: TargetView] = [:]
+    /// The target the user picked with the focus keys, while it is tracked.
+    public private(set) var chosenFocusID: String?
     /// The hottest tier level: the gauge's full scale. The daemon's ladder sets it (`STATUS`
     /// `tracking.tiers`, protocol minor 4); before that, or from an older daemon, it is the
     /// default ladder's 7 (`burning`), raised when hotter tiers are seen.
@@ -95,11 +104,55 @@ public struct ScreenModel: Sendable, Equatable {
 
     // MARK: - What to show
 
-    /// The target shown large: the nearest one (in a hunt, the hunted targets are the tracked ones).
-    public var focus: TargetView? { sortedTargets.first }
+    /// The target shown large: the one the user picked; else in a hunt the nearest hunted
+    /// target (in a hunt the tracked targets are the hunted ones); else, while moving, the
+    /// nearest target ahead of the car (within 90° of the course), so one just passed gives
+    /// way to the next; else the nearest.
+    public var focus: TargetView? {
+        if let id = chosenFocusID, let t = targets[id] { return t }
+        let sorted = sortedTargets
+        if trackingMode != "hunt", let course {
+            if let ahead = sorted.first(where: { Self.isAhead(bearing: $0.bearingDeg, course: course) }) { return ahead }
+        }
+        return sorted.first
+    }
 
     /// The other targets, nearest first.
-    public var others: [TargetView] { Array(sortedTargets.dropFirst()) }
+    public var others: [TargetView] {
+        let f = focus?.id
+        return sortedTargets.filter { $0.id != f }
+    }
+
+    /// Moves the focus to the next (`step` 1) or previous (-1) target in distance order,
+    /// from the one shown now; it stays there until that target is no longer tracked.
+    public mutating func cycleFocus(by step: Int) {
+        let sorted = sortedTargets
+        guard !sorted.isEmpty else { return }
+        let here = focus.flatMap { f in sorted.firstIndex { $0.id == f.id } } ?? 0
+        let n = sorted.count
+        chosenFocusID = sorted[((here + step) % n + n) % n].id
+    }
+
+    /// Back to the automatic focus.
+    public mutating func clearFocusChoice() { chosenFocusID = nil }
+
+    static func isAhead(bearing: Double, course: Double) -> Bool {
+        var d = (bearing - course).truncatingRemainder(dividingBy: 360)
+        if d < 0 { d += 360 }
+        return d <= 90 || d >= 270
+    }
+
+    /// True when what the screen shows is not current: no fix now (stale, lost, none), or the
+    /// last fix older than ``staleAfter`` seconds. The renderer dims it and says how old.
+    public var isStale: Bool {
+        guard link == .connected else { return false }
+        if gps.state != "fix" { return true }
+        if let gpsdLink = gps.gpsdLink, gpsdLink != "connected" { return true }
+        return (fixAge ?? 0) > Self.staleAfter
+    }
+
+    /// Seconds after which a fix counts as old on screen.
+    public static let staleAfter = 5.0
 
     var sortedTargets: [TargetView] {
         targets.values.sorted { ($0.distanceM, $0.name, $0.id) < ($1.distanceM, $1.name, $1.id) }
@@ -116,8 +169,8 @@ public struct ScreenModel: Sendable, Equatable {
 
     // MARK: - Updates
 
-    /// The daemon answered a `status`: its tracked set replaces ours (ETAs, which only events
-    /// carry, are kept for targets still tracked).
+    /// The daemon answered a `status`: its tracked set replaces ours, and each ETA is worked out
+    /// again from the new distance (see ``etaFor(_:)``).
     public mutating func apply(_ status: StatusReply) {
         link = .connected
         gps.state = Self.word(status.gps.state)
@@ -139,11 +192,28 @@ public struct ScreenModel: Sendable, Equatable {
             guard var v = Self.view(t.target, distance: t.distanceM, bearing: t.bearingDeg, tier: t.tier,
                                     tierName: t.tierName, trend: Trend(rawValue: t.trend) ?? .unknown) else { continue }
             v.arrived = t.arrived
-            v.etaS = targets[v.id]?.etaS
+            v.approachMps = targets[v.id]?.approachMps
             next[v.id] = v
             hottestTier = max(hottestTier, v.tier)
         }
+        let etas = next.mapValues { etaFor($0) }
+        for (id, eta) in etas { next[id]?.etaS = eta }
         targets = next
+        if let id = chosenFocusID, targets[id] == nil { chosenFocusID = nil }
+    }
+
+    /// The time to `t` at the rate it is being approached: the engine's own rate from its last
+    /// event, else (the screen started after that event) the speed along the bearing while
+    /// moving. None unless the trend says hotter, or once arrived.
+    func etaFor(_ t: TargetView) -> Double? {
+        guard t.trend == .hotter, !t.arrived else { return nil }
+        var rate = t.approachMps
+        if rate == nil, let speed = gps.speedMps, let course {
+            rate = speed * cos((t.bearingDeg - course) * .pi / 180)
+        }
+        guard let rate, rate > 0.1 else { return nil }
+        let eta = t.distanceM / rate
+        return eta.isFinite ? eta : nil
     }
 
     /// An event arrived on the watch.
@@ -156,11 +226,13 @@ public struct ScreenModel: Sendable, Equatable {
             guard targets[v.id] != nil || targets.count < Self.maximumTargets else { return }
             v.arrived = targets[v.id]?.arrived ?? false
             v.etaS = p.etaS.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+            v.approachMps = v.etaS.flatMap { $0 > 0 ? v.distanceM / $0 : nil }
             targets[v.id] = v
             hottestTier = max(hottestTier, v.tier)
             if let s = Self.nonNegative(p.speedMps) { gps.speedMps = s }
             if let a = Self.nonNegative(p.accuracyM) { gps.accuracyM = a }
-            noteFix(at: p.time)
+            // The fix's age comes from STATUS's last fix only: an event may be the engine's
+            // re-evaluation (a new target set, staleness) at a time that is no new fix.
         case .arrived(let p):
             targets[p.target.id]?.arrived = true
         case .departed(let p):
@@ -176,6 +248,7 @@ public struct ScreenModel: Sendable, Equatable {
         targets = [:]
         gps = GPSView()
         trackingMode = nil
+        chosenFocusID = nil
     }
 
     private mutating func noteFix(at time: Date) {

@@ -24,10 +24,15 @@ public enum ScreenRenderer {
     public static func lines(_ model: ScreenModel, width: Int, height: Int, style: ScreenStyle) -> [StyledLine] {
         guard width > 0, height > 0 else { return [] }
         var slots: [Slot] = [Slot(.banner, banner(model, width: width, style: style)), Slot(.spacing, StyledLine())]
-        slots += focusSlots(model, width: width, style: style)
-        let others = model.link == .connected ? model.others.prefix(height) : []
+        slots += focusSlots(model, width: width, height: height, style: style)
+        let others = model.link == .connected ? Array(model.others.prefix(height)) : []
         if !others.isEmpty { slots.append(Slot(.spacing, rule(width: width, style: style))) }
-        for t in others { slots.append(Slot(.other, row(t, model: model, width: width))) }
+        let columns = Columns(others, model: model, width: width)
+        for t in others {
+            var line = row(t, model: model, width: width, columns: columns)
+            if model.isStale { line.spans = line.spans.map { .init(text: $0.text, ink: .faint) } }
+            slots.append(Slot(.other, line))
+        }
         slots.append(Slot(.footer, footer(model)))
         return fit(slots, height: height).flatMap(\.lines).map { $0.fitted(to: width) }
     }
@@ -111,7 +116,7 @@ public enum ScreenRenderer {
     }
 
     /// The focus target's lines, or the message that stands in for them.
-    static func focusSlots(_ m: ScreenModel, width: Int, style: ScreenStyle) -> [Slot] {
+    static func focusSlots(_ m: ScreenModel, width: Int, height: Int, style: ScreenStyle) -> [Slot] {
         switch m.link {
         case .connecting:
             return [Slot(.name, StyledLine("connecting to hotcoldd…", .strong))]
@@ -121,14 +126,22 @@ public enum ScreenRenderer {
             break
         }
         guard let t = m.focus else {
+            // With no position a roam tracks nothing: say the cause, not its effect.
+            if m.gps.state != "fix" || m.gps.gpsdLink.map({ $0 != "connected" }) == true {
+                return [Slot(.name, StyledLine("no fix: \(gpsWord(m))", .strong)),
+                        Slot(.trend, StyledLine("targets are measured once the GPS has a position", .faint))]
+            }
             return [Slot(.name, StyledLine("no targets tracked", .strong)),
                     Slot(.trend, StyledLine("try: hotcold hunt ID, hotcold roam 20km", .faint))]
         }
-        let tierInk = Ink.tier(t.tier, hottest: m.hottestTier)
-        var distance = StyledLine(DistanceFormat.text(t.distanceM), .strong)
+        // Old figures (no fix now, or the last one too old) are drawn dim and say how old.
+        let stale = m.isStale
+        let tierInk = stale ? Ink.faint : Ink.tier(t.tier, hottest: m.hottestTier)
+        var distance = StyledLine(DistanceFormat.text(t.distanceM), stale ? .faint : .strong)
         let pointer = CompassArrow(bearing: t.bearingDeg, course: m.course)
-        distance.add("  \(pointer.arrow) \(pointer.label)")
-        if t.arrived { distance.add("  ARRIVED", .hue(Ink.hues.count - 1)) }
+        distance.add("  \(pointer.arrow) \(pointer.label)", stale ? .faint : .normal)
+        if t.arrived { distance.add("  ARRIVED", stale ? .faint : .hue(Ink.hues.count - 1)) }
+        if stale { distance.add("  OLD: " + (m.fixAge.map { "fix \(TimeText.age($0)) ago" } ?? "no fix"), .strong) }
 
         var tier = StyledLine()
         let gaugeWidth = min(24, width - DisplayWidth.of(t.tierName) - 1)
@@ -138,18 +151,33 @@ public enum ScreenRenderer {
         }
         tier.add(t.tierName, tierInk)
 
-        var trend = StyledLine(trendText(t.trend), trendInk(t.trend))
-        if let eta = t.etaS { trend.add("   ETA \(TimeText.eta(eta))") }
+        var trend = StyledLine(trendText(t.trend), stale ? .faint : trendInk(t.trend))
+        if let eta = t.etaS, !stale { trend.add("   ETA \(TimeText.eta(eta))") }
+        let octant = CompassArrow.octant(t.bearingDeg - (m.course ?? 0))
+        let big = bigDistance(t.distanceM, arrow: octant, ink: tierInk, width: width, height: height, style: style)
         return [Slot(.name, StyledLine(t.name, .strong))]
-            + [Slot(.large, lines: bigDistance(t.distanceM, ink: tierInk, width: width, style: style))].filter { !$0.lines.isEmpty }
+            + [Slot(.large, lines: big)].filter { !$0.lines.isEmpty }
             + [Slot(.distance, distance), Slot(.tier, tier), Slot(.trend, trend)]
     }
 
-    /// The distance in `BigText`, when it fits the width and the terminal draws blocks (not in
-    /// plain style, where a display may show bytes as sent).
-    static func bigDistance(_ metres: Double, ink: Ink, width: Int, style: ScreenStyle) -> [StyledLine] {
+    /// The distance in `BigText` with the direction as a `BigArrow` beside it, when they fit the
+    /// width and the terminal draws blocks (not in plain style, where a display may show bytes as
+    /// sent). On a large terminal (room for twice the size and still the other lines) both are
+    /// drawn at twice the size, every cell doubled across and down.
+    static func bigDistance(_ metres: Double, arrow octant: Int, ink: Ink, width: Int, height: Int,
+                            style: ScreenStyle) -> [StyledLine] {
         let text = DistanceFormat.text(metres)
-        guard style != .plain, let w = BigText.width(text), w <= width, let rows = BigText.rows(text) else { return [] }
+        guard style != .plain, let w = BigText.width(text), w <= width, let digits = BigText.rows(text) else { return [] }
+        let gap = "   "
+        let withArrow = w + gap.count + BigArrow.width <= width
+        var rows = withArrow ? zip(digits, BigArrow.rows(octant: octant)).map { $0 + gap + $1 } : digits
+        let rowWidth = withArrow ? w + gap.count + BigArrow.width : w
+        if rowWidth * 2 <= width, height >= 24 {
+            rows = rows.flatMap { r in
+                let wide = String(r.flatMap { [$0, $0] })
+                return [wide, wide]
+            }
+        }
         return rows.map { StyledLine($0, ink) }
     }
 
@@ -187,18 +215,35 @@ public enum ScreenRenderer {
         StyledLine(String(repeating: style == .plain ? "-" : "─", count: max(0, width)), .faint)
     }
 
-    /// One other target: the name takes what the figures leave; on a narrow screen the tier
+    /// The widths the other targets' rows share, so their figures line up in columns next to
+    /// the names (not at the far edge of a wide terminal).
+    struct Columns {
+        var name: Int
+        var distance: Int
+        var tier: Int
+        init(_ rows: [ScreenModel.TargetView], model: ScreenModel, width: Int) {
+            name = rows.map { DisplayWidth.of($0.name) }.max() ?? 0
+            distance = rows.map { DisplayWidth.of(DistanceFormat.text($0.distanceM)) }.max() ?? 0
+            tier = rows.map { DisplayWidth.of($0.tierName) }.max() ?? 0
+        }
+    }
+
+    /// One other target: name, then distance (right-aligned), arrow, tier and trend in columns
+    /// shared by every row; the name takes what the figures leave; on a narrow screen the tier
     /// name, then the arrow, give way first.
-    static func row(_ t: ScreenModel.TargetView, model m: ScreenModel, width: Int) -> StyledLine {
+    static func row(_ t: ScreenModel.TargetView, model m: ScreenModel, width: Int, columns: Columns) -> StyledLine {
         let pointer = CompassArrow(bearing: t.bearingDeg, course: m.course)
         let symbol = String(trendText(t.trend).prefix(1))
+        let d = DistanceFormat.text(t.distanceM)
+        let dist = String(repeating: " ", count: max(0, columns.distance - DisplayWidth.of(d))) + d
+        let tierName = t.tierName + String(repeating: " ", count: max(0, columns.tier - DisplayWidth.of(t.tierName)))
         let candidates: [[StyledLine.Span]] = [
-            [.init(text: " \(DistanceFormat.text(t.distanceM)) \(pointer.arrow) ", ink: .normal),
-             .init(text: t.tierName, ink: Ink.tier(t.tier, hottest: m.hottestTier)),
+            [.init(text: "  \(dist) \(pointer.arrow) ", ink: .normal),
+             .init(text: tierName, ink: Ink.tier(t.tier, hottest: m.hottestTier)),
              .init(text: " \(symbol)", ink: trendInk(t.trend))],
-            [.init(text: " \(DistanceFormat.text(t.distanceM)) \(pointer.arrow) ", ink: .normal),
+            [.init(text: "  \(dist) \(pointer.arrow) ", ink: .normal),
              .init(text: symbol, ink: trendInk(t.trend))],
-            [.init(text: " \(DistanceFormat.text(t.distanceM))", ink: .normal)],
+            [.init(text: " \(dist)", ink: .normal)],
         ]
         var right = candidates[candidates.count - 1]
         for c in candidates where width - c.reduce(0, { $0 + DisplayWidth.of($1.text) }) >= 6 {
@@ -206,7 +251,7 @@ public enum ScreenRenderer {
             break
         }
         let rightWidth = right.reduce(0) { $0 + DisplayWidth.of($1.text) }
-        let nameWidth = max(1, width - rightWidth)
+        let nameWidth = max(1, min(columns.name, width - rightWidth))
         let name = DisplayWidth.fit(t.name, width: nameWidth)
         var line = StyledLine(name + String(repeating: " ", count: max(0, nameWidth - DisplayWidth.of(name))))
         line.spans += right
@@ -220,6 +265,7 @@ public enum ScreenRenderer {
         case .connected:
             var s = "● hotcoldd"
             if let mode = m.trackingMode { s += " · \(mode)" }
+            if m.targets.count > 1 { s += m.chosenFocusID == nil ? " · n/p focus" : " · n/p focus, a auto" }
             return StyledLine(s + " · q quits", .faint)
         }
     }

@@ -42,8 +42,10 @@ public struct StyledLine: Sendable, Equatable {
         return out
     }
 
-    /// The bytes to print: each inked span wrapped in SGR on and reset.
+    /// The bytes to print: each inked span wrapped in SGR on and reset; in plain style
+    /// (`TERM=dumb`), ASCII only.
     public func text(_ style: ScreenStyle) -> String {
+        if style == .plain { return ASCIIText.fold(plainText) }
         var out = ""
         for s in spans {
             if let sgr = s.ink.sgr(style) {

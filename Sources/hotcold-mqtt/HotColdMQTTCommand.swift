@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HotColdProtocol
 import HotColdConfig
 import HotColdMQTT
 #if canImport(Glibc)
@@ -19,7 +20,8 @@ struct HotColdMQTTCommand: ParsableCommand {
             Examples:
               hotcold-mqtt --config /usr/local/etc/hotcold/hotcold-mqtt.toml
               hotcold-mqtt --config bridge.toml --socket /tmp/hc.sock --state-dir /tmp/bridge
-            """)
+            """,
+        version: "hotcold-mqtt \(ProtocolVersion.release) (protocol \(ProtocolVersion.major).\(ProtocolVersion.minor))")
 
     @Option(help: "Configuration file (TOML). Default: built-in defaults.")
     var config: String?

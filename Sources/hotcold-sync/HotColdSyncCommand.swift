@@ -26,7 +26,8 @@ struct HotColdSyncCommand: AsyncParsableCommand {
             Examples:
               hotcold-sync --config /usr/local/etc/hotcold/hotcoldd.toml
               hotcold-sync --once --api https://bigthings.example/api
-            """)
+            """,
+        version: "hotcold-sync \(ProtocolVersion.release) (protocol \(ProtocolVersion.major).\(ProtocolVersion.minor))")
 
     @Option(help: ArgumentHelp("The configuration file. Default: \(installedConfig) when it exists.", valueName: "FILE"))
     var config: String?

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HotColdProtocol
 import HotColdConfig
 import HotColdDaemon
 import Logging
@@ -18,7 +19,8 @@ struct HotColdD: AsyncParsableCommand {
               hotcoldd --config /usr/local/etc/hotcold/hotcoldd.toml
               hotcoldd --gpsd 127.0.0.1:2947 --socket /tmp/hc.sock --log /tmp/hc.jsonl --target -30.2748,153.1338,"Big Banana"
               hotcoldd --roam 20km
-            """)
+            """,
+        version: "hotcoldd \(ProtocolVersion.release) (protocol \(ProtocolVersion.major).\(ProtocolVersion.minor))")
 
     @Option(help: "Configuration file (TOML). Default: built-in defaults.")
     var config: String?

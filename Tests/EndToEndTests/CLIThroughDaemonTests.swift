@@ -31,11 +31,13 @@ import Testing
 
         let hunt = try hotcold(["hunt", "--socket", s, banana])
         #expect(hunt.status == 0, "\(hunt.stderr)")
-        #expect(hunt.stdout.contains("hunts 1 targets"))
+        #expect(hunt.stdout == "hotcoldd now hunts 1 target.\n", "\(hunt.stdout)")
+        // With no fix, a roam tracks nothing yet, and says so rather than counting the planet.
         let roam = try hotcold(["roam", "20km", "--socket", s])
         #expect(roam.status == 0, "\(roam.stderr)")
-        let count = Int(roam.stdout.split(separator: " ").dropFirst(4).first ?? "") ?? 0
-        #expect(count > 400, "\(roam.stdout)")
+        #expect(roam.stdout.hasPrefix("hotcoldd now roams within 20 km: no fix yet, so none of "), "\(roam.stdout)")
+        let count = Int(roam.stdout.split(separator: " ").dropFirst(12).first ?? "") ?? 0
+        #expect(count > 400 && roam.stdout.hasSuffix(" candidates is tracked until one comes.\n"), "\(roam.stdout)")
 
         // No fix yet: --here says so instead of guessing.
         let here = try hotcold(["add", "Car", "--here", "--socket", s])

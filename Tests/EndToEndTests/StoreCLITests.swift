@@ -70,7 +70,7 @@ import Testing
         let id = try #require(add.stdout.split(separator: " ").last.map { String($0.dropLast(2)) })
         #expect(try hotcold("rename", id, "Base camp").status == 0)
         let roDelete = try hotcold("delete", "location:bondi-beach")
-        #expect(roDelete.status == 65 && roDelete.stderr.contains("read-only"), "\(roDelete.stderr)")
+        #expect(roDelete.status == 65 && roDelete.stderr.contains("came with a locations feed and cannot be deleted"), "\(roDelete.stderr)")
         #expect(try hotcold("delete", id).stdout.contains("Deleted \(id) (Base camp)"))
         #expect(try hotcold("show", id).status != 0, "gone")
         let obs = try hotcold("observe", "bird", "Magpie", "--date", "2024-03-01 07:30", "--at", "-33.9,151.2")

@@ -12,9 +12,10 @@ import Testing
         #expect(m.focus?.name == "Big Banana")
         #expect(m.focus?.etaS == 120)
         #expect(m.others.map(\.name) == ["Giant Koala", "Big Prawn", "Big Pineapple"])
-        // A later status keeps the ETA (only events carry it) and drops targets no longer tracked.
+        // A later status recomputes the ETA from its distance at the event's rate of approach,
+        // and drops targets no longer tracked.
         m.apply(F.status([F.target("a", "Big Banana", 800, tier: 6, tierName: "hot")]))
-        #expect(m.focus?.distanceM == 800 && m.focus?.etaS == 120)
+        #expect(m.focus?.distanceM == 800 && abs((m.focus?.etaS ?? 0) - 800 * 120 / 850) < 1e-9)
         #expect(m.others.isEmpty)
         let ref = TargetRef(id: "a", name: "Big Banana", kind: .bigThing)
         m.apply(.arrived(PassageEvent(arrived: true, time: F.t0, target: ref, distanceM: 20)))
@@ -49,8 +50,9 @@ import Testing
         // The same fix again does not reset the age; a new one does.
         m.apply(F.status([]))
         #expect(m.fixAge == 4)
-        m.apply(.proximity(ProximityEvent(time: F.t0.addingTimeInterval(1), target: TargetRef(id: "x", name: "X", kind: .point),
-                                          distanceM: 10, bearingDeg: 0, tier: 7, tierName: "burning", trend: .steady)))
+        var next = F.status([])
+        next.gps.lastFix?.time = F.t0.addingTimeInterval(1)
+        m.apply(next)
         #expect(m.fixAge == 0)
     }
 
@@ -83,7 +85,8 @@ import Testing
     @Test func timesAndWidths() {
         #expect(TimeText.eta(45) == "45 s")
         #expect(TimeText.eta(61) == "2 min")
-        #expect(TimeText.eta(3600 + 5 * 60) == "1 h 05")
+        #expect(TimeText.eta(3600 + 5 * 60) == "1 h 5 min")
+        #expect(TimeText.eta(3600 + 12 * 60) == "1 h 12 min" && TimeText.eta(7200) == "2 h" && TimeText.eta(400) == "7 min")
         #expect(TimeText.eta(1e12) == ">99 h" && TimeText.eta(.nan) == "?")
         #expect(TimeText.age(3.7) == "3s" && TimeText.age(125) == "2m" && TimeText.age(1e15) == ">99d")
         #expect(DisplayWidth.of("Big") == 3)

@@ -22,10 +22,10 @@ import Testing
         // Others nearest first, each with distance, arrow, tier and trend symbol.
         let rows = lines.filter { $0.hasPrefix("Big Prawn") || $0.hasPrefix("Giant Koala") || $0.hasPrefix("Big Pineapple") }
         #expect(rows.count == 3)
-        #expect(rows[0].hasPrefix("Giant Koala") && rows[0].hasSuffix("2.0 km ← cool ?"), "\(rows[0])")
-        #expect(rows[1].hasSuffix("4.5 km ↑ cool ▼"), "\(rows[1])")
+        #expect(rows[0].hasPrefix("Giant Koala") && rows[0].hasSuffix("2.0 km ← cool     ?"), "\(rows[0])")
+        #expect(rows[1].hasSuffix("4.5 km ↑ cool     ▼"), "\(rows[1])")
         #expect(rows[2].hasSuffix("12 km ↓ freezing ="), "\(rows[2])")
-        #expect(lines.last == "● hotcoldd · hunt · q quits")
+        #expect(lines.last == "● hotcoldd · hunt · n/p focus · q quits")
         #expect(text.contains("Big Banana"))
     }
 
@@ -34,9 +34,9 @@ import Testing
         let lines = plain(F.hunt(), 60, 20)
         let name = try #require(lines.firstIndex(of: "Big Banana"))
         #expect(Array(lines[(name + 1)...(name + 3)]) == [
-            "█▀█ █▀▀ █▀█   ▄▄▄▄ ",
-            "█▀█ ▀▀█ █ █   █ █ █",
-            "▀▀▀ ▀▀▀ ▀▀▀   ▀ ▀ ▀",
+            "█▀█ █▀▀ █▀█   ▄▄▄▄      ▄▄█",
+            "█▀█ ▀▀█ █ █   █ █ █    ▄▀ █",
+            "▀▀▀ ▀▀▀ ▀▀▀   ▀ ▀ ▀   ▀    ",
         ], "\(lines)")
         #expect(lines[name + 4].hasPrefix("850 m  ↗ NE"))
         let coloured = ScreenRenderer.render(F.hunt(), width: 60, height: 20, style: .colour)

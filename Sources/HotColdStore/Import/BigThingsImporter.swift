@@ -8,7 +8,9 @@ import HotColdCore
 /// - invalid rows (skipped; `--strict` refuses the file): missing id/name, coordinates missing
 ///   or out of range, unknown state, a coordinate outside its state's box (±0.2°);
 /// - duplicates (skipped, as warnings): a repeated id, or a row that says it is
-///   `same_object_as` another row of the file;
+///   `same_object_as` another row of the file; such a row's rating and votes are merged
+///   into the row it duplicates when that one has none (the only ratings a catalogue built
+///   from two sources may carry are on its second source's rows);
 /// - shared coordinates (imported, as warnings): rows with identical points. They are
 ///   mostly different things given their town's centre, so dropping them would lose real
 ///   Big Things; the warning names them so the catalogue can be fixed.
@@ -30,14 +32,15 @@ public enum BigThingsImporter {
                 continue
             }
             let row = JSONRow(fields, row: i + 1)
+            // Noted before the row is checked: an invalid duplicate's rating still counts.
+            if let other = JSONRow.idText(fields["same_object_as"]), let id = row.id, other != id {
+                sameAs.append((row, other))
+            }
             do throws(ImportIssue) {
                 let detail = try place(from: row)
                 if byID[detail.id] != nil {
                     batch.warnings.append(row.issue("id", "repeats an earlier row's id; skipped"))
                     continue
-                }
-                if let other = JSONRow.idText(fields["same_object_as"]) {
-                    sameAs.append((row, other))
                 }
                 byID[detail.id] = batch.places.count
                 batch.places.append(detail)
@@ -46,15 +49,44 @@ public enum BigThingsImporter {
             }
         }
         // A row describing the same object as another row of the file is dropped, so the
-        // daemon does not announce the Big Banana twice.
+        // daemon does not announce the Big Banana twice; its rating is kept on the other row.
         var dropped = Set<String>()
-        for (row, other) in sameAs where byID[other] != nil && other != row.id {
-            dropped.insert(row.id!)
-            batch.warnings.append(row.issue("same_object_as", "duplicates \(other); skipped"))
+        for (row, other) in sameAs {
+            guard let target = byID[other] else { continue }
+            let valid = byID[row.id!] != nil
+            if valid { dropped.insert(row.id!) }
+            var note = "duplicates \(other); skipped"
+            switch mergeRating(from: row, into: &batch.places[target]) {
+            case .merged(let text): note = "duplicates \(other); its rating \(text) is kept on \(other), the row skipped"
+            case .refused(let why): note += "; its rating is not kept: \(why)"
+            case .none: break
+            }
+            // An invalid duplicate is already reported as skipped; its merged rating is worth a word.
+            if valid || note != "duplicates \(other); skipped" {
+                batch.warnings.append(row.issue("same_object_as", note))
+            }
         }
         batch.places.removeAll { dropped.contains($0.id) }
         batch.warnings += sharedCoordinateWarnings(batch.places, rowOf: byID)
         return batch
+    }
+
+    enum RatingMerge { case none, merged(String), refused(String) }
+
+    /// Puts `row`'s rating and votes on `place` when the row has a rating in range and the
+    /// place has none of its own.
+    static func mergeRating(from row: JSONRow, into place: inout PlaceDetail) -> RatingMerge {
+        let rating: Double?, votes: Int?
+        do {
+            rating = try row.number("rating", in: 0...5)
+            votes = try row.integer("votes", in: 0...Int(Int32.max))
+        } catch {
+            return .refused(error.message)
+        }
+        guard let rating, place.bigThing != nil, place.bigThing?.rating == nil else { return .none }
+        place.bigThing?.rating = rating
+        place.bigThing?.votes = votes
+        return .merged("\(JSONLine.number(rating, decimals: 1))" + (votes.map { " (\($0) vote\($0 == 1 ? "" : "s"))" } ?? ""))
     }
 
     /// Maps one row to a place, or throws the first thing wrong with it.

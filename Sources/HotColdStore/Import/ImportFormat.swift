@@ -6,6 +6,8 @@ public enum ImportFormat: String, Codable, Sendable, CaseIterable {
     case bigThingsAPI = "bigthings-api"
     /// GPX 1.0/1.1 waypoints, with Groundspeak / GSAK / opencaching extensions.
     case gpx
+    /// Groundspeak LOC (`<loc>` of `<waypoint>`s): cache codes, names, links.
+    case loc
     /// The locations feed (`{"locations": [{name, lat, lng}]}`).
     case locationsFeed = "locations"
     /// Field observations (`{"observations": [...]}`).

@@ -8,7 +8,7 @@ import Foundation
 /// let batch = try Importer.parse(data, file: "bigthings.json", user: "alice")
 /// ```
 public enum Importer {
-    /// XML with a `<gpx>` root is GPX; JSON is told apart by its top-level members.
+    /// XML with a `<loc>` root is Groundspeak LOC, other XML GPX; JSON is told apart by its top-level members.
     public static func detect(_ data: Data, file: String) throws(ImportError) -> ImportFormat {
         let (format, _) = try detectAndRead(data, file: file)
         return format
@@ -18,6 +18,7 @@ public enum Importer {
         let (format, json) = try detectAndRead(data, file: file)
         switch format {
         case .gpx: return try GPXImporter.parse(data, file: file)
+        case .loc: return try LOCImporter.parse(data, file: file)
         case .bigThingsCatalogue, .bigThingsAPI: return try BigThingsImporter.parse(json!, format: format, file: file)
         case .locationsFeed: return try LocationsFeedImporter.parse(json!, file: file)
         case .observations: return try ObservationsImporter.parse(json!, file: file, user: user)
@@ -30,7 +31,7 @@ public enum Importer {
         var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
         guard i < bytes.count else { throw .unrecognisedFormat(file: file, reason: "the file is empty") }
-        if bytes[i] == UInt8(ascii: "<") { return (.gpx, nil) }
+        if bytes[i] == UInt8(ascii: "<") { return (LOCImporter.looksLikeLOC(bytes, from: i) ? .loc : .gpx, nil) }
         let json: JSONValue
         do { json = try JSONReader.parse(bytes) } catch {
             throw .malformed(file: file, line: error.line, column: error.column, message: error.message)

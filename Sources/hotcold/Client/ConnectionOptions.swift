@@ -6,11 +6,12 @@ import HotColdProtocol
 struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "hotcoldd's socket. Default: $HOTCOLD_SOCKET, else /run/hotcold/hotcold.sock.",
-        valueName: "PATH"))
+        valueName: "PATH"), completion: .file())
     var socket: String?
 
     /// `--socket`, else `$HOTCOLD_SOCKET`, else the daemon's default path.
     var path: String { LineClient.defaultPath(socket) }
 
-    func connect() throws -> LineClient { try DaemonLink.connect(socket: socket) }
+    /// `offline`: the command also works on a file with `--db`, so its error says so.
+    func connect(offline: Bool = false) throws -> LineClient { try DaemonLink.connect(socket: socket, offline: offline) }
 }

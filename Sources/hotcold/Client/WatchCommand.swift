@@ -10,7 +10,9 @@ struct WatchCommand: ParsableCommand {
         abstract: "Show hotcoldd's events live: distance, direction, tier and trend of each target.",
         discussion: """
             Without --json, one readable line per event: trend in colour (red hotter, blue \
-            colder), arrivals highlighted. Stops with Ctrl-C.
+            colder), arrivals highlighted. Stops with Ctrl-C. When the daemon goes away it says \
+            so and exits with status 69 (a script or systemd can start it again); --screen \
+            reconnects by itself instead.
 
             Examples:
               hotcold watch
@@ -18,10 +20,11 @@ struct WatchCommand: ParsableCommand {
               hotcold watch --socket /tmp/hc.sock --target GC2T9RW
               hotcold watch --screen
 
-            With --screen, a full-screen view for a small display instead: the nearest target \
+            With --screen, a full-screen view for a small display instead: the focus target \
             large (distance, arrow, tier gauge, trend, ETA), the others below, GPS state on top. \
-            It redraws on resize, reconnects when the daemon restarts, honours NO_COLOR and \
-            TERM=dumb; q quits.
+            The focus is the hunted target, else the nearest ahead of the car; n and p move it, \
+            a makes it automatic again. It redraws on resize, reconnects when the daemon \
+            restarts, honours NO_COLOR and TERM=dumb; q quits.
             """)
 
     @OptionGroup var connection: ConnectionOptions
@@ -29,7 +32,8 @@ struct WatchCommand: ParsableCommand {
     @Flag(help: "Print the raw JSON lines.")
     var json = false
 
-    @Option(name: .customLong("class"), help: "Only these event classes (repeatable): PROXIMITY, ARRIVED, DEPARTED, GPS.")
+    @Option(name: .customLong("class"), help: "Only these event classes (repeatable): PROXIMITY, ARRIVED, DEPARTED, GPS.",
+            completion: .list(["PROXIMITY", "ARRIVED", "DEPARTED", "GPS"]))
     var classes: [String] = []
 
     @Option(name: .customLong("target"), help: "Only events about these target ids (repeatable).")
@@ -58,7 +62,9 @@ struct WatchCommand: ParsableCommand {
             out.line(json ? line : EventText.line(event.event, colour: colour, clock: true))
             out.flush()
             seen += 1
-            if let count, seen >= count { break }
+            if let count, seen >= count { return }
         }
+        throw CLIError("hotcoldd at \(connection.path) went away after \(seen) event\(seen == 1 ? "" : "s"); "
+                       + "watch ends here (watch --screen reconnects by itself)", code: .unavailable)
     }
 }

@@ -21,7 +21,7 @@ struct ReplayCommand: ParsableCommand {
               hotcold replay trip.jsonl --targets bigthings.json --roam 10km
             """)
 
-    @Argument(help: "The track file: NMEA 0183 log, gpsd JSON (gpspipe -w) or GPX.")
+    @Argument(help: "The track file: NMEA 0183 log, gpsd JSON (gpspipe -w) or GPX.", completion: .file())
     var track: String
 
     // Unconditional: southern latitudes start with "-" and must not read as an option.
@@ -29,19 +29,19 @@ struct ReplayCommand: ParsableCommand {
             help: "A target as LAT,LON[,NAME] (repeatable).")
     var targets: [String] = []
 
-    @Option(name: .customLong("targets"), help: "A JSON array of {\"id\",\"name\",\"lat\",\"lon\",\"kind\"?}.")
+    @Option(name: .customLong("targets"), help: "A JSON array of {\"id\",\"name\",\"lat\",\"lon\",\"kind\"?}.", completion: .file())
     var targetsFile: String?
 
     @Option(parsing: .unconditional, help: "Roam: track only targets within this distance (e.g. 10km). Default: hunt every target.")
     var roam: String?
 
-    @Option(help: "Configuration file whose [engine] and [tiers] sections tune the engine.")
+    @Option(help: "Configuration file whose [engine] and [tiers] sections tune the engine.", completion: .file(extensions: ["toml"]))
     var config: String?
 
     @Option(help: "Output format: json (default) or text.")
     var format: OutputFormat = .json
 
-    enum OutputFormat: String, ExpressibleByArgument { case json, text }
+    enum OutputFormat: String, CaseIterable, ExpressibleByArgument { case json, text }
 
     func validate() throws {
         if targets.isEmpty && targetsFile == nil {
@@ -70,6 +70,10 @@ struct ReplayCommand: ParsableCommand {
         if let targetsFile { all += try TargetsFile.load(targetsFile) }
 
         let mode: TrackingMode = roam.flatMap(DistanceParser.metres).map { .roam(radius: $0) } ?? .hunt
+        // A web page saved as .gpx is named as one, before the track reader calls it "not GPX".
+        if ImportableFile.isHTML(ImportableFile.head(of: track)) {
+            throw CLIError("\(track): this is an HTML page (a web page saved from a browser?), not a GPS track; download the file itself")
+        }
         let reader = try TrackReader(path: track)
         var engine = ProximityEngine(targets: all, mode: mode, config: engineConfig)
         let out = OutputBuffer()

@@ -14,7 +14,7 @@ struct AddCommand: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
     @Argument(help: "The location's name.") var name: String
-    @Option(parsing: .unconditional, help: "Where it is, as LAT,LON.") var at: Coordinate?
+    @Option(parsing: .unconditional, help: "Where it is, as LAT,LON.", transform: PlaceArguments.coordinate) var at: Coordinate?
     @Flag(help: "Here: the running daemon's last fix.") var here = false
 
     func validate() throws {
@@ -27,6 +27,6 @@ struct AddCommand: ParsableCommand {
             throw ValidationError("--here needs a running hotcoldd with a fix (or give --at LAT,LON)")
         }
         let p = try backend.addLocation(name: name, at: point)
-        print("Added \(p.name) as \(p.id).")
+        try Output.result(json: options.json, p, text: "Added \(p.name) as \(p.id).")
     }
 }

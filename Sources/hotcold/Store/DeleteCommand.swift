@@ -17,7 +17,18 @@ struct DeleteCommand: ParsableCommand {
     @Argument(help: "The location id.") var id: String
 
     func run() throws {
-        let p = try options.backend().deleteLocation(placeID: id)
-        print("Deleted \(p.id) (\(p.name)).")
+        let backend = try options.backend()
+        // Said here for every kind, through the daemon or a file alike: the store's own refusal
+        // speaks of renaming.
+        if let d = try backend.place(id: id) {
+            if d.place.kind != .location {
+                throw CLIError("\(d.place.name) (\(id)) is a \(KindWords.noun(d.place.kind)); only your own custom locations can be deleted")
+            }
+            if d.location?.origin == .default {
+                throw CLIError("\(d.place.name) (\(id)) came with a locations feed and cannot be deleted; only your own custom locations can")
+            }
+        }
+        let p = try backend.deleteLocation(placeID: id)
+        try Output.result(json: options.json, p, text: "Deleted \(p.id) (\(p.name)).")
     }
 }

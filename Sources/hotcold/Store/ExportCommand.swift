@@ -11,7 +11,11 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var options: StoreOptions
     @Option(help: "gpx or geojson.") var format: ExportFormat
     @Flag(help: "Export your visits instead of the places.") var visits = false
-    @Option(help: "Write to this file instead of standard output.") var output: String?
+    @Option(help: "Write to this file instead of standard output.", completion: .file()) var output: String?
+
+    func validate() throws {
+        if options.json { throw ValidationError("--json does not apply: export writes --format gpx or geojson") }
+    }
 
     func run() throws {
         let data = try options.backend().export(format: format, visits: visits)

@@ -12,6 +12,6 @@ struct FavCommand: ParsableCommand {
 
     func run() throws {
         try options.backend().setFavourite(placeID: id, true)
-        print("Favourite: \(id).")
+        try Output.result(json: options.json, Output.Change(id: id, favourite: true), text: "Favourite: \(id).")
     }
 }

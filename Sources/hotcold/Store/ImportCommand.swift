@@ -5,7 +5,7 @@ import HotColdStore
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import a file: Big Things (catalogue or web API JSON), GPX caches, locations, observations, GeoJSON.",
+        abstract: "Import a file: Big Things (catalogue or web API JSON), GPX or Groundspeak LOC caches, locations, observations, GeoJSON.",
         discussion: """
             The format is recognised from the content. A file is imported whole or not at all, and
             importing it again changes nothing. Invalid rows are listed and skipped; with --strict
@@ -14,7 +14,7 @@ struct ImportCommand: ParsableCommand {
             """)
 
     @OptionGroup var options: StoreOptions
-    @Argument(help: "The file to import.") var file: String
+    @Argument(help: "The file to import.", completion: .file()) var file: String
     @Flag(help: "Refuse the whole file if any row is invalid.") var strict = false
 
     func run() throws {

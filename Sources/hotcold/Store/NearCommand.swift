@@ -12,8 +12,9 @@ struct NearCommand: ParsableCommand {
             """)
 
     @OptionGroup var options: StoreOptions
-    @Option(parsing: .unconditional, help: "The point to measure from, as LAT,LON.") var at: Coordinate?
-    @Option(help: "Only this kind: bigthing, geocache, waypoint or location.") var kind: TargetKind?
+    @Option(parsing: .unconditional, help: "The point to measure from, as LAT,LON.", transform: PlaceArguments.coordinate) var at: Coordinate?
+    @Option(help: "Only this kind: bigthing, geocache, waypoint or location.", completion: .list(TargetKind.allValueStrings))
+    var kind: TargetKind?
     @Option(help: "How many places to list.") var limit = 10
 
     struct Row: Encodable {

@@ -23,14 +23,16 @@ struct NoteCommand: ParsableCommand {
     func run() throws {
         let backend = try options.backend()
         guard let text else {
-            guard let n = try backend.userState(placeID: id).note else { return Output.note("No note on \(id).") }
+            let note = try backend.userState(placeID: id).note
+            if options.json { return try Output.json(note) }
+            guard let n = note else { return Output.note("No note on \(id).") }
             print(n.text)
             return print(usage(n))
         }
         if let n = try backend.setNote(placeID: id, text: text) {
-            print("Note saved on \(id): " + usage(n))
+            try Output.result(json: options.json, n, text: "Note saved on \(id): " + usage(n))
         } else {
-            print("Note removed from \(id).")
+            try Output.result(json: options.json, Output.Change(id: id, noteRemoved: true), text: "Note removed from \(id).")
         }
     }
 

@@ -16,7 +16,7 @@ struct ObserveCommand: ParsableCommand {
     @Argument(help: "amphibian, bird, fish, insect, mammal, plant or reptile.") var classification: ObservationClassification
     @Argument(help: "What it was.") var title: String
     @Argument(help: "More about it.") var description: String?
-    @Option(parsing: .unconditional, help: "Where, as LAT,LON.") var at: Coordinate?
+    @Option(parsing: .unconditional, help: "Where, as LAT,LON.", transform: PlaceArguments.coordinate) var at: Coordinate?
     @Option(help: "When: YYYY-MM-DD HH:MM (UTC) or ISO-8601; default now.") var date: String?
     @Flag(help: "Where: the running daemon's last fix.") var here = false
 
@@ -42,6 +42,7 @@ struct ObserveCommand: ParsableCommand {
         }
         let o = try backend.addObservation(classification: classification, title: title,
                                            description: description, date: when, coordinate: point)
-        print("Observed \(o.classification.rawValue): \(o.title), \(Output.mediumDate(o.observedAt)).")
+        try Output.result(json: options.json, o,
+                          text: "Observed \(o.classification.rawValue): \(o.title), \(Output.mediumDate(o.observedAt)).")
     }
 }

@@ -20,6 +20,19 @@ enum Output {
         print(String(decoding: try enc.encode(value), as: UTF8.self))
     }
 
+    /// A change's outcome: `value` as JSON when `--json` asked for it, else the sentence.
+    static func result(json: Bool, _ value: some Encodable, text: @autoclosure () -> String) throws {
+        if json { try Output.json(value) } else { print(text()) }
+    }
+
+    /// What `--json` prints for a change that returns no record of its own.
+    struct Change: Encodable {
+        var id: String
+        var favourite: Bool?
+        var visitsRemoved: Int?
+        var noteRemoved: Bool?
+    }
+
     static func mediumDate(_ date: Date) -> String {
         let f = DateFormatter()
         f.dateStyle = .medium

@@ -19,6 +19,6 @@ struct RateCommand: ParsableCommand {
 
     func run() throws {
         let r = try options.backend().rate(placeID: id, stars: stars)
-        print("Rated \(id): \(Output.stars(r.stars)) (\(r.stars)/5).")
+        try Output.result(json: options.json, r, text: "Rated \(id): \(Output.stars(r.stars)) (\(r.stars)/5).")
     }
 }

@@ -13,6 +13,6 @@ struct RenameCommand: ParsableCommand {
 
     func run() throws {
         let p = try options.backend().renameLocation(placeID: id, to: name)
-        print("Renamed \(p.id) to \(p.name).")
+        try Output.result(json: options.json, p, text: "Renamed \(p.id) to \(p.name).")
     }
 }

@@ -13,6 +13,6 @@ struct SeenCommand: ParsableCommand {
     func run() throws {
         let backend = try options.backend()
         let v = try backend.markSeen(placeID: id)
-        print("Seen: \(id) at \(Output.mediumDate(v.visitedAt)).")
+        try Output.result(json: options.json, v, text: "Seen: \(id) at \(Output.mediumDate(v.visitedAt)).")
     }
 }

@@ -42,6 +42,7 @@ struct ShowCommand: ParsableCommand {
         if let g = d.geocache {
             print("\(g.cacheType ?? "cache"), \(g.container ?? "?") container, D\(g.difficulty.map(rating) ?? "?")/T\(g.terrain.map(rating) ?? "?")")
             if let o = g.owner { print("owner: \(o)") }
+            if let u = g.url { print("link: \(u)") }
             if g.hasCorrectedCoordinates { print("corrected coordinates (listed at \(g.originalLatitude!),\(g.originalLongitude!))") }
             print("status: \(g.archived ? "archived" : (g.available ? "available" : "disabled")), \(g.logsCount) logs")
             if let h = g.hint { print("hint: \(h)") }

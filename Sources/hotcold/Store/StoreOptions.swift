@@ -8,52 +8,26 @@ import HotColdStore
 /// Options every store command shares: where the database is, and JSON output for lists.
 struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Work on this database file directly, not through hotcoldd. Without it, a running hotcoldd (--socket) serves every command; when none runs: $HOTCOLD_DB, else $XDG_DATA_HOME/hotcold/hotcold.sqlite, else ~/.local/share/hotcold/hotcold.sqlite.",
-        valueName: "PATH"))
+        "Work on this database file directly, offline, not through hotcoldd. Without it every command goes through a running hotcoldd (--socket) and fails with status 69 when none answers: a change is never written where the daemon would not see it.",
+        valueName: "PATH"), completion: .file())
     var db: String?
 
-    @Flag(name: .long, help: "Print lists as JSON (one array) instead of text.")
+    @Flag(name: .long, help: "Print the result as JSON instead of text.")
     var json = false
 
     @OptionGroup var connection: ConnectionOptions
 
-    static func defaultDatabasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let p = environment["HOTCOLD_DB"], !p.isEmpty { return p }
-        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/hotcold/hotcold.sqlite" }
-        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
-        return home + "/.local/share/hotcold/hotcold.sqlite"
-    }
-
-    var databasePath: String { db ?? StoreOptions.defaultDatabasePath() }
-
-    /// The daemon when one runs (and no `--db` was given), else the database file directly,
-    /// loading the bundled catalogue on first use.
+    /// The database file when `--db` names one, else the daemon, whose absence is the answer
+    /// (status 69, with the socket tried and the ways out): guessing a file would store changes
+    /// the daemon never reads and show lists it does not hold.
     func backend() throws -> any StoreBackend {
-        if db == nil {
-            let socket = connection.socket
-            let path = connection.path
-            if socket != nil || FileManager.default.fileExists(atPath: path) {
-                let connection: LineClient
-                do {
-                    connection = try LineClient(path: path)
-                } catch .cannotConnect(_, let reason) where socket == nil && reason == Self.staleSocket {
-                    // A socket file with no daemon behind it (left by a crash): use the file.
-                    return try directBackend()
-                } catch {
-                    // Anything else (permission denied above all) is the answer: on an installed
-                    // system the database is the daemon's, and guessing a file would hide why.
-                    throw DaemonLink.cliError(error)
-                }
-                return try DaemonStoreBackend(connection: connection)
-            }
-        }
-        return try directBackend()
+        if db != nil { return try directBackend() }
+        return try DaemonStoreBackend(connection: connection.connect(offline: true))
     }
 
-    /// strerror(ECONNREFUSED): the socket file exists but nothing listens on it.
-    static let staleSocket = String(cString: strerror(ECONNREFUSED))
-
-    private func directBackend() throws -> any StoreBackend {
+    /// Opens the `--db` file (creating it, with the bundled catalogue, on first use).
+    func openStore() throws -> Store {
+        guard let databasePath = db else { throw CLIError("needs --db PATH", code: .usage) }
         let store: Store
         do {
             store = try Store.open(path: databasePath)
@@ -64,9 +38,14 @@ struct StoreOptions: ParsableArguments {
             throw CLIError("cannot open the database \(databasePath): \(reason)",
                            code: status == .software ? .cannotCreate : status)
         }
+        return store
+    }
+
+    private func directBackend() throws -> any StoreBackend {
+        let store = try openStore()
         do {
             if let r = try store.loadBundledCatalogueIfEmpty() {
-                Output.note("Loaded the bundled catalogue: \(r.inserted) Big Things into \(databasePath).")
+                Output.note("Loaded the bundled catalogue: \(r.inserted) Big Things into \(db ?? "").")
             }
         } catch let e as StoreError {
             Output.note("warning: \(e)")

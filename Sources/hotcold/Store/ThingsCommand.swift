@@ -10,14 +10,20 @@ struct ThingsCommand: ParsableCommand {
             Search ignores case and accents and matches the name or the town. Columns: id, state,
             distance (with --at), seen ✓ and favourite ♥, the catalogue's average rating with its
             vote count, your own stars, name — town.
+            With --search and no --kind, every kind is searched, so a geocache is found by its code
+            or name as a Big Thing is (hotcold things --search GC2T9RW); without --search, Big Things
+            are listed unless --kind says otherwise.
             Example: hotcold things --search banana --state NSW --sort distance --at -30.30,153.11
             """)
 
     @OptionGroup var options: StoreOptions
-    @Option(help: "Text to find in the name or town.") var search: String?
+    @Option(help: "Text to find in the name or town (or a geocache's code).") var search: String?
+    @Option(help: "Only this kind: bigthing, geocache, waypoint or location. Default: bigthing, or every kind with --search.",
+            completion: .list(TargetKind.allValueStrings))
+    var kind: TargetKind?
     @Option(help: "Only this state or territory (ACT, NSW, NT, QLD, SA, TAS, VIC, WA).") var state: AustralianState?
     @Option(help: "Order: name (ties by town), rating (yours where you rated, else the catalogue's average; unrated last) or distance (needs --at).") var sort: PlaceSort = .name
-    @Option(parsing: .unconditional, help: "Where distances are measured from, as LAT,LON.") var at: Coordinate?
+    @Option(parsing: .unconditional, help: "Where distances are measured from, as LAT,LON.", transform: PlaceArguments.coordinate) var at: Coordinate?
 
     func validate() throws {
         if sort == .distance && at == nil { throw ValidationError("--sort distance needs --at LAT,LON.") }
@@ -25,9 +31,12 @@ struct ThingsCommand: ParsableCommand {
 
     func run() throws {
         let backend = try options.backend()
-        let list = try backend.search(PlaceQuery(text: search, state: state, kinds: [.bigThing], sort: sort, origin: at))
+        let kinds: Set<TargetKind>? = kind.map { [$0] } ?? (search == nil ? [.bigThing] : nil)
+        let list = try backend.search(PlaceQuery(text: search, state: state, kinds: kinds, sort: sort, origin: at))
         if options.json { return try Output.json(list) }
-        if list.isEmpty { return Output.note("No Big Things match.") }
+        if list.isEmpty {
+            return Output.note(kinds == [.bigThing] ? "No Big Things match." : "No places match\(search.map { " \"\($0)\"" } ?? "").")
+        }
         Output.table(list.map { s in
             [s.place.id, s.state?.rawValue ?? "", s.distance.map(DistanceFormat.text) ?? "",
              (s.seen ? "✓" : " ") + (s.favourite ? "♥" : " "),

@@ -12,6 +12,6 @@ struct UnfavCommand: ParsableCommand {
 
     func run() throws {
         try options.backend().setFavourite(placeID: id, false)
-        print("No longer a favourite: \(id).")
+        try Output.result(json: options.json, Output.Change(id: id, favourite: false), text: "No longer a favourite: \(id).")
     }
 }

@@ -12,6 +12,7 @@ struct UnseenCommand: ParsableCommand {
 
     func run() throws {
         let n = try options.backend().markUnseen(placeID: id)
-        print("Not seen: \(id) (\(n) visit\(n == 1 ? "" : "s") removed).")
+        try Output.result(json: options.json, Output.Change(id: id, visitsRemoved: n),
+                          text: "Not seen: \(id) (\(n) visit\(n == 1 ? "" : "s") removed).")
     }
 }

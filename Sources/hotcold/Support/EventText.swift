@@ -1,4 +1,5 @@
 import HotColdCore
+import HotColdScreen
 
 /// One readable line per event, for `replay --format text` and the `hotcold watch` live view.
 ///
@@ -19,7 +20,7 @@ enum EventText {
             }
             var s = "\(time)  \(p.target.name): \(DistanceFormat.text(p.distance)) \(DistanceFormat.compass(p.bearing))"
             s += ", \(p.tierName), \(trend)"
-            if let eta = p.eta { s += ", eta \(JSONLine.number(eta, decimals: 0)) s" }
+            if let eta = p.eta { s += ", eta \(TimeText.eta(eta))" }
             return s
         case .arrived(let p):
             return paint("\(time)  ARRIVED at \(p.target.name) (\(DistanceFormat.text(p.distance)))", "1;7;31")

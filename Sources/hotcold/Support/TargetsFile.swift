@@ -17,20 +17,15 @@ enum TargetsFile {
     }
 
     static func load(_ path: String) throws -> [Target] {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw CLIError("cannot read targets file \(path): \(error.localizedDescription)")
-        }
+        let data = try ImportableFile.contents(of: URL(fileURLWithPath: path), what: "targets file")
         if data.first(where: { !$0.isWhitespace }) == UInt8(ascii: "[") {
             return try loadRows(data, path: path)
         }
         return try loadImportable(data, path: path)
     }
 
-    /// A file the importers read: its places (GPX's in id order), inactive ones included (a replay
-    /// may be of a drive past a cache since archived). Rows the importer would skip (and
+    /// A file the importers read: its active places (GPX's in id order), as the daemon would
+    /// track them once imported. Rows the importer would skip (and
     /// `hotcold import` names) are left out quietly: replay's stderr is for the track.
     private static func loadImportable(_ data: Data, path: String) throws -> [Target] {
         let batch: ImportBatch
@@ -40,7 +35,10 @@ enum TargetsFile {
             throw CLIError("\(error)")          // names the file, line and column itself
         }
         // From GPX, geocaches and their waypoints (plain waypoints would be custom locations).
+        // Inactive places (a demolished Big Thing, an archived cache) are left out, as the
+        // daemon leaves them out of what it tracks.
         let targets = batch.places.map(\.place)
+            .filter { $0.active }
             .filter { batch.format != .gpx || $0.kind == .geocache || $0.kind == .waypoint }
             .map(\.target)
         guard !targets.isEmpty else {

@@ -16,10 +16,10 @@ struct SubmitCommand: ParsableCommand {
     @OptionGroup var options: StoreOptions
     @Argument(help: "The Big Thing's name.") var name: String
     @Flag(help: "Where the receiver is now (needs the daemon's fix).") var here = false
-    @Option(parsing: .unconditional, help: "Where it is, as LAT,LON.") var at: Coordinate?
+    @Option(parsing: .unconditional, help: "Where it is, as LAT,LON.", transform: PlaceArguments.coordinate) var at: Coordinate?
     @Option(help: "Where it is, as an address.") var address: String?
     @Option(help: "The name to credit for the find.") var by: String?
-    @Option(help: ArgumentHelp("A photo to send with it.", valueName: "FILE")) var photo: String?
+    @Option(help: ArgumentHelp("A photo to send with it.", valueName: "FILE"), completion: .file()) var photo: String?
 
     func validate() throws {
         let given = [here, at != nil, address != nil].filter { $0 }.count
@@ -32,7 +32,15 @@ struct SubmitCommand: ParsableCommand {
 
     func run() throws {
         // The photo first: a missing file queues nothing.
-        let picture = try photo.map { try SubmissionPhoto(contentsOf: URL(fileURLWithPath: $0)) }
+        let picture = try photo.map { path in
+            // Checked in our words first (missing, a folder, unreadable); then read.
+            // In the store's form for a photo it cannot read ("… Nothing was queued.").
+            do { try ReadableFile.check(URL(fileURLWithPath: path), what: "photo") } catch let e as CLIError {
+                let reason = e.description.dropFirst("photo \(path): ".count)
+                throw CLIError("Cannot read the photo \(path): \(reason). Nothing was queued.", code: e.code)
+            }
+            return try SubmissionPhoto(contentsOf: URL(fileURLWithPath: path))
+        }
         let backend = try options.backend()
         var coordinate = at
         if here {

@@ -13,7 +13,9 @@ struct SyncCommand: AsyncParsableCommand {
             withdrawn, never deleted), then delivers the outbox in order, each item exactly once. \
             Items the server cannot take now stay queued for the next sync.
             Exits non-zero when the server cannot be reached.
-            Example: hotcold sync --api https://bigthings.example/api
+            Works on the database file given with --db; with hotcoldd running, hotcold-sync keeps \
+            the daemon's database in step.
+            Example: hotcold sync --db trip.sqlite --api https://bigthings.example/api
             """)
 
     @OptionGroup var options: StoreOptions
@@ -21,7 +23,11 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try apiOptions.client()
-        let store = try Store.open(path: options.databasePath)
+        // The daemon's database is hotcold-sync's to keep in step; this command syncs a file.
+        guard options.db != nil else {
+            throw CLIError("works on a database file: give --db PATH (with hotcoldd running, hotcold-sync keeps its database in step)", code: .usage)
+        }
+        let store = try options.openStore()
         let syncer = Syncer(store: store, client: client,
                             options: .init(maxWait: apiOptions.maxWait, honourBackoff: false))
         // The catalogue download and the deliveries are one call with no byte counts to show:

@@ -6,7 +6,9 @@ import HotColdScreen
 
 /// `hotcold watch --screen`: the shell around `ScreenModel` and `ScreenRenderer`. One poll(2)
 /// loop waits on the keyboard, the signal pipe and the daemon's socket; it asks for `status`
-/// every second (GPS state, the tracked set) and applies events as they come.
+/// every second (GPS state, the tracked set, from which every distance and ETA is redrawn) and
+/// applies events as they come. `n`/Tab and `p` move the focus between targets, `a` returns it
+/// to the automatic choice.
 ///
 /// When the daemon goes away the screen says "daemon gone, reconnecting…" and tries again every
 /// two seconds rather than exiting: an in-car display outlives a daemon restart. `q` quits with
@@ -21,6 +23,8 @@ struct LiveScreen {
     var nextStatus = Date.distantPast
     var nextConnect = Date.distantPast
     var readKeys = true
+    /// In plain style, the last printed frame as drawn at a fixed age (see ``redraw()``).
+    var lastPlainKey: [String] = []
 
     static let statusInterval = 1.0
     static let reconnectInterval = 2.0
@@ -112,9 +116,20 @@ struct LiveScreen {
         model.lose(reason)
     }
 
-    func redraw() {
+    mutating func redraw() {
         let size = terminal.size()
-        terminal.draw(ScreenRenderer.render(model, width: size.width, height: size.height, style: style))
+        let frame = ScreenRenderer.render(model, width: size.width, height: size.height, style: style)
+        if style == .plain {
+            // A printed frame stays on the display: print one only when something other than the
+            // clock (the fix's age ticking) changed. The key is the frame drawn at a fixed age:
+            // fresh, or just past the age at which the figures count as old.
+            var still = model
+            if let seen = model.gps.fixSeenAt { still.now = seen.addingTimeInterval(model.isStale ? ScreenModel.staleAfter + 1 : 0) }
+            let key = ScreenRenderer.render(still, width: size.width, height: size.height, style: style)
+            guard key != lastPlainKey else { return }
+            lastPlainKey = key
+        }
+        terminal.draw(frame)
     }
 
     /// Reads what the keyboard sent: true when it asked to quit (`q`, `Q`, or Ctrl-C as a byte).
@@ -125,6 +140,15 @@ struct LiveScreen {
         guard n > 0 else { return nil }
         if buffer[..<n].contains(where: { $0 == UInt8(ascii: "q") || $0 == UInt8(ascii: "Q") || $0 == 3 }) { return true }
         if buffer[..<n].contains(12) { terminal.invalidate() }  // Ctrl-L repaints
+        // The focus keys the footer shows: n (or Tab) next, p previous, a back to automatic.
+        for byte in buffer[..<n] {
+            switch byte {
+            case UInt8(ascii: "n"), UInt8(ascii: "N"), 9: model.cycleFocus(by: 1)
+            case UInt8(ascii: "p"), UInt8(ascii: "P"): model.cycleFocus(by: -1)
+            case UInt8(ascii: "a"), UInt8(ascii: "A"): model.clearFocusChoice()
+            default: break
+            }
+        }
         return false
     }
 

@@ -104,7 +104,7 @@ struct DaemonStoreBackend: StoreBackend {
     // MARK: - Files: uploaded in chunks, stored by the daemon all-or-nothing
 
     func importFile(at url: URL, strict: Bool) throws -> ImportReport {
-        let data = try ReadableFile.contents(of: url, limit: Limits.importBytes, what: "import file")
+        let data = try ImportableFile.contents(of: url, what: "import file")
         let progress = ProgressLine("import \(url.lastPathComponent)")
         defer { progress.finish() }
         return try DaemonLink.run { () throws(ClientError) in

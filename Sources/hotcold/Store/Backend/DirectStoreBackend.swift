@@ -35,7 +35,7 @@ struct DirectStoreBackend: StoreBackend {
     func observations() throws -> [Observation] { try store.observations() }
     /// Read as the daemon's backend reads it (same checks, same words), then imported.
     func importFile(at url: URL, strict: Bool) throws -> ImportReport {
-        let data = try ReadableFile.contents(of: url, limit: Limits.importBytes, what: "import file")
+        let data = try ImportableFile.contents(of: url, what: "import file")
         let progress = ProgressLine("import \(url.lastPathComponent)")
         defer { progress.finish() }
         progress.phase("importing \(ProgressLine.bytes(data.count))…")
