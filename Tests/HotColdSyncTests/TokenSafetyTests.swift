@@ -86,7 +86,7 @@ import Testing
         try await server.faults([["action": "oversized", "size": APIRequest.catalogueLimit + 1, "method": "GET", "count": 100]])
         let r = await f.syncer(server, maxWait: 0.2).sync()
         guard case .failed(let m)? = r.catalogue else { Issue.record("\(r.summary)"); return }
-        #expect(m.contains("longer than the 16777216-byte limit"), "\(m)")
+        #expect(m.contains("the server announced Content-Length 16777217, over the cap of 16 MiB"), "\(m)")
         #expect(try f.store.catalogueETag() == nil)
         try await server.clearFaults()
 
@@ -96,7 +96,7 @@ import Testing
         let d = await f.syncer(server, maxWait: 0).drainOutbox()
         #expect(d.pending == 1 && d.delivered.isEmpty, "\(d.summary)")
         let item = try #require(try f.store.outbox().first)
-        #expect(item.lastError?.contains("longer than the 1048576-byte limit") == true, "\(item.lastError ?? "")")
+        #expect(item.lastError?.contains("the server sent more than 1 MiB") == true, "\(item.lastError ?? "")")
         // The resend (same key) gets the real receipt; counted once.
         let again = await f.syncer(server).drainOutbox()
         #expect(again.delivered.count == 1)
