@@ -12,8 +12,9 @@ Modes (each a 200 reply to any GET or POST outside /_control):
                 (about 1 MiB on the wire; nothing big is stored anywhere).
   lying-length  Content-Length: 2000000000, then a trickle of 16 bytes every 100 ms.
   drip          Content-Length: 100000 (under every cap), then one byte a second.
-  gzip-fine     not hostile: a 2,000,000-byte JSON body, gzip-compressed, with its
-                Content-Length (decompression must still work for honest servers).
+  gzip-fine     not hostile: a catalogue of 20,000 things (about 2 MB of JSON, compressing
+                about 10-fold), gzip-compressed, with its Content-Length (decompression must
+                still work for honest servers).
 
 GET /_control/state lists the API connections: [{"mode", "sent" (body bytes written),
 "hung_up" (the client closed the connection while the reply was under way), "seconds"
@@ -123,8 +124,10 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(0.1)
 
     def gzip_fine(self, record):
-        text = b'{"things":[' + b" " * (2000000 - 13) + b"]}"
-        body = gzip.compress(text)
+        things = [{"id": "api:t%d" % i, "name": "Big Thing %d" % i, "town": "Town %d" % (i * 7919 % 10007),
+                   "state": "QLD", "lat": -20 - (i * 37 % 1000) / 1000, "lon": 140 + (i * 91 % 1000) / 1000}
+                  for i in range(20000)]
+        body = gzip.compress(json.dumps({"things": things}).encode())
         self.head([("Content-Length", str(len(body))), ("Content-Encoding", "gzip")])
         self.write(record, body, False)
 

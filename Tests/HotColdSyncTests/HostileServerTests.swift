@@ -24,7 +24,7 @@ import Testing
 
     static let faults: [(mode: String, message: String)] = [
         ("endless", "the server sent more than 16 MiB"),
-        ("gzip-bomb", "the server sent a body that expands past 16 MiB"),
+        ("gzip-bomb", "the server sent a body that expands past 100 times its compressed size"),
         ("lying-length", "the server announced Content-Length 2000000000, over the cap of 16 MiB"),
         ("drip", "the server did not finish within 5 s"),
     ]
@@ -76,8 +76,8 @@ import Testing
 
     @Test func theErrorsNameTheServersFault() async throws {
         for (mode, cap, message) in [("endless", 1 << 20, "the server sent more than 1 MiB"),
-                                     ("gzip-bomb", 1 << 20, "the server sent a body that expands past 1 MiB"),
-                                     ("gzip-bomb", 16 << 20, "the server sent a body that expands past 16 MiB"),
+                                     ("gzip-fine", 1 << 20, "the server sent a body that expands past 1 MiB"),
+                                     ("gzip-bomb", 16 << 20, "the server sent a body that expands past 100 times its compressed size"),
                                      ("lying-length", 16 << 20, "the server announced Content-Length 2000000000, over the cap of 16 MiB"),
                                      ("drip", 1 << 20, "the server did not finish within 1 s")] {
             let server = try HostileServer(mode: mode); defer { server.stop() }
@@ -100,8 +100,9 @@ import Testing
         let client = try APIClient(baseURL: server.url, timeout: 20, allowHTTPLoopback: true)
         let r = try await client.send(APIRequest(method: "GET", path: "bigthings", maxResponseBytes: APIRequest.catalogueLimit))
         #expect(r.status == 200 && r.headers["content-encoding"] == "gzip")
-        let text = String(decoding: r.body, as: UTF8.self)
-        #expect(r.body.count == 2_000_000 && text.hasPrefix("{\"things\":[") , "\(r.body.count)")
+        let catalogue = try JSONSerialization.jsonObject(with: r.body) as? [String: Any]
+        #expect((catalogue?["things"] as? [[String: Any]])?.count == 20_000, "\(r.body.count) bytes")
+        #expect(r.body.count > 1_000_000)
         await client.shutdown()
     }
 }

@@ -25,7 +25,8 @@ import NIOPosix
 /// - reply bodies are capped (``APIRequest/maxResponseBytes``: 16 MiB for the catalogue, 1 MiB
 ///   otherwise): a Content-Length over the cap is refused before the body is read, and the
 ///   bytes are counted as they arrive, after decompression (``BoundedBody``); the decompressor
-///   itself stops at 16 MiB of output, whatever the request;
+///   itself stops a body that expands more than 100-fold (``maxCompressionRatio``), so one
+///   network read of a compression bomb never becomes more than a few megabytes;
 /// - one deadline, `timeout`, covers the whole exchange: connecting, the headers, every byte
 ///   of the body, and any redirects (``Deadline``);
 /// - on a cap or the deadline the request is cancelled, which closes its connection: nothing
@@ -46,8 +47,11 @@ public final class APIClient: Sendable {
     public let timeout: Double
     /// Redirects followed per request, at most.
     static let maxRedirects = 5
-    /// The most any compressed reply may expand to (the largest cap of any request).
-    static let decompressionLimit = APIRequest.catalogueLimit
+    /// How many times its compressed size a reply may expand to. Honest JSON, even a catalogue
+    /// of repeated descriptions, stays well under 100; 1 GiB of spaces is about 1000. Why a
+    /// ratio and not a size: the decompressor inflates each network read in one go, before
+    /// our count sees any of it; a 64 KiB read of a bomb would be 64 MiB at once.
+    static let maxCompressionRatio = 100
     private let http: HTTPClient
 
     /// Throws ``BaseURL/Problem`` for a base URL that would put the token at risk.
@@ -61,7 +65,7 @@ public final class APIClient: Sendable {
         var config = HTTPClient.Configuration(
             redirectConfiguration: .disallow,       // ours to decide, see send(_:)
             timeout: .init(connect: wait, read: wait),
-            decompression: .enabled(limit: .size(Self.decompressionLimit)))
+            decompression: .enabled(limit: .ratio(Self.maxCompressionRatio)))
         // HTTP/1.1 only: a handful of small requests per sync gain nothing from HTTP/2.
         config.httpVersion = .http1Only
         http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: config)
@@ -188,7 +192,7 @@ public final class APIClient: Sendable {
             case .expands(let limit): return .expandsTooLarge(url: url, limit: limit)
             }
         case let e as NIOHTTPDecompression.DecompressionError where e == .limit:
-            return .expandsTooLarge(url: url, limit: decompressionLimit)
+            return .expandsTooFar(url: url, ratio: maxCompressionRatio)
         case is NIOHTTPDecompression.DecompressionError, is NIOHTTPDecompression.ExtraDecompressionError:
             return .connection(url: url, reason: "the server sent a compressed body that does not decompress")
         case let e as HTTPClientError:

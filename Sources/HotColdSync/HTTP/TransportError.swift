@@ -13,6 +13,8 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
     case tooLarge(url: URL, limit: Int)
     /// A compressed body expanded past the cap while it was decompressed (nothing of it is kept).
     case expandsTooLarge(url: URL, limit: Int)
+    /// A compressed body expanded more than `ratio` times (a compression bomb; nothing of it is kept).
+    case expandsTooFar(url: URL, ratio: Int)
     /// The server redirected outside the API's origin; the redirect was not followed.
     case redirect(url: URL, to: String)
     /// The request's path would leave the base URL; nothing was sent.
@@ -22,7 +24,8 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .timeout(let url, _): "no reply from \(url.absoluteString): \(reason)"
         case .connection(let url, let reason): "cannot reach \(url.absoluteString): \(reason)"
-        case .announcedTooLarge(let url, _, _), .tooLarge(let url, _), .expandsTooLarge(let url, _), .redirect(let url, _):
+        case .announcedTooLarge(let url, _, _), .tooLarge(let url, _), .expandsTooLarge(let url, _), .expandsTooFar(let url, _),
+             .redirect(let url, _):
             "\(url.absoluteString): \(reason)"
         case .unsafePath: "refused to send: \(reason)"
         }
@@ -39,6 +42,8 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
         case .tooLarge(_, let limit): "the server sent more than \(Self.size(limit)); the rest was not read"
         case .expandsTooLarge(_, let limit):
             "the server sent a body that expands past \(Self.size(limit)) when decompressed; the rest was not read"
+        case .expandsTooFar(_, let ratio):
+            "the server sent a body that expands past \(ratio) times its compressed size (a compression bomb); the rest was not read"
         case .redirect(_, let to): "refused a redirect to \(to) (outside the API's origin; the token stays home)"
         case .unsafePath(let path, let reason): "the outbox path \"\(path.prefix(200))\" is unsafe: \(reason)"
         }
