@@ -63,7 +63,9 @@ import Testing
             try await client.send(APIRequest(method: "GET", path: "bigthings", maxResponseBytes: APIRequest.catalogueLimit))
         }
         let took = ContinuousClock.now - started
-        #expect(took < .seconds(timeout + 3), "\(took)")
+        // Generous: this process's cooperative threads are shared with the suites running
+        // alongside (the process test above holds the tight bound).
+        #expect(took < .seconds(timeout + 8), "\(took)")
         // The server notices on its next write (every 100 ms, or every second for the drip).
         var hungUp = false
         for _ in 0..<50 where !hungUp {
