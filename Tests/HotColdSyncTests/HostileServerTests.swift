@@ -52,6 +52,26 @@ import Testing
         #expect(m.cpuSeconds < Self.cpuLimit, "\(m.summary)")
     }
 
+    /// The service (not --once) in the middle of a dripping exchange: SIGTERM ends the
+    /// request, shuts the HTTP client down and exits 0 at once, not at the deadline.
+    @Test func theServiceStopsMidExchangeOnSIGTERM() async throws {
+        let server = try HostileServer(mode: "drip"); defer { server.stop() }
+        let daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(try FreePort.tcp())", "--target", "-30.30,153.10,Somewhere"])
+        defer { daemon.stop() }
+        let config = daemon.dir.path("sync.toml")
+        try "".write(toFile: config, atomically: true, encoding: .utf8)
+        let m = try MeasuredProcess.run(
+            Binaries.url("hotcold-sync"),
+            ["--config", config, "--socket", daemon.socketPath, "--api", server.url.absoluteString,
+             "--allow-http-loopback", "--timeout", "60", "--interval", "3600"],
+            stderr: daemon.dir.path("sync.stderr"), killAfter: 40, signal: (SIGTERM, 4))
+        print("FIGURES hotcold-sync service, SIGTERM 4 s into a dripping exchange: \(m.summary)")
+        #expect(!m.killed && m.status == 0, "\(m.summary)\n\(m.stderr)")
+        #expect(m.wallSeconds < 4 + Self.slack, "\(m.summary)")
+        #expect(m.stderr.contains("stopped"), "\(m.stderr)")
+        #expect(try await server.connections().first.map { $0.sent > 0 } == true, "the exchange had begun")
+    }
+
     /// In a process that goes on living: the request ends at the cap or the deadline, and the
     /// transfer with it (the server's next writes fail), rather than reading on unseen.
     @Test(arguments: [("endless", 2.0), ("lying-length", 2.0), ("drip", 2.0)])

@@ -33,8 +33,10 @@ struct MeasuredProcess {
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
+    /// `signal`: sent once, `after` seconds from the start (SIGTERM, to see it stop).
     static func run(_ executable: URL, _ arguments: [String], stderr stderrPath: String,
-                    killAfter: Double, killAboveRSS: Int = 1 << 30) throws -> MeasuredProcess {
+                    killAfter: Double, killAboveRSS: Int = 1 << 30,
+                    signal: (number: Int32, after: Double)? = nil) throws -> MeasuredProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -64,6 +66,7 @@ struct MeasuredProcess {
         var status: Int32 = 0
         var usage = rusage()
         var killed = false
+        var signalled = false
         var peak = 0
         while true {
             let r = wait4(pid, &status, WNOHANG, &usage)
@@ -71,6 +74,10 @@ struct MeasuredProcess {
             if r < 0 && errno != EINTR { throw Failure(description: "wait4: \(String(cString: strerror(errno)))") }
             let (resident, highWater) = memory(pid)
             peak = max(peak, highWater)
+            if let signal, !signalled, Date().timeIntervalSince(started) >= signal.after {
+                kill(pid, signal.number)
+                signalled = true
+            }
             if !killed, Date().timeIntervalSince(started) > killAfter || resident > killAboveRSS {
                 kill(pid, SIGKILL)
                 killed = true
