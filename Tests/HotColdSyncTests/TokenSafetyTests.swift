@@ -62,6 +62,22 @@ import Testing
         #expect(after.suffix(2).allSatisfy { ($0[5] as? Bool) == true }, "\(after.suffix(2))")
     }
 
+    /// Redirects within the origin are followed five times at most: a loop ends with a reason.
+    @Test func aRedirectLoopWithinTheOriginEnds() async throws {
+        let server = try ReferenceServer(); defer { server.stop() }
+        let client = try APIClient(baseURL: server.url, timeout: 10, allowHTTPLoopback: true)
+        try await server.faults([["action": "redirect", "location": "http://127.0.0.1:\(server.port)/bigthings", "method": "GET", "count": 100]])
+        do {
+            let r = try await client.send(APIRequest(method: "GET", path: "bigthings"))
+            Issue.record("a reply after a redirect loop: HTTP \(r.status)")
+        } catch {
+            #expect(error.reason == "the server redirected more than 5 times", "\(error)")
+        }
+        let requests = try await server.state()["requests"] as? [[Any]] ?? []
+        #expect(requests.count == 6, "the request and five redirects: \(requests)")
+        await client.shutdown()
+    }
+
     /// Stored data cannot aim a request (and the token) outside the API: the item fails with a
     /// reason and nothing is sent.
     @Test func anOutboxPathThatLeavesTheBaseFailsUnsent() async throws {

@@ -139,10 +139,13 @@ public final class APIClient: Sendable {
             let status = Int(response.status.code)
             if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "location") {
                 guard let target = URL(string: location, relativeTo: url)?.absoluteURL,
-                      BaseURL.origin(target) == BaseURL.origin(baseURL), redirects < Self.maxRedirects else {
+                      BaseURL.origin(target) == BaseURL.origin(baseURL) else {
                     // Not followed: no request goes to the other host, with or without the token.
                     let to = URL(string: location, relativeTo: url)?.absoluteURL.absoluteString ?? location
                     throw TransportError.redirect(url: first, to: String(to.prefix(500)))
+                }
+                guard redirects < Self.maxRedirects else {
+                    throw TransportError.connection(url: first, reason: "the server redirected more than \(Self.maxRedirects) times")
                 }
                 redirects += 1
                 url = target
