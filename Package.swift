@@ -20,6 +20,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // async-http-client's own: named for the types HotColdSync's HTTP client handles (byte
+        // buffers, connection and decompression errors).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // libgps from gpsd: a module map and shim header, nothing else.
@@ -50,9 +55,16 @@ let package = Package(
             dependencies: ["HotColdCore", "HotColdProtocol", "XMLStream", .product(name: "GRDB", package: "GRDB.swift")]),
         // The socket's `sync` command and QUEUED event (hotcold-sync <-> hotcoldd): Codable wire types and caps. No networking.
         .target(name: "HotColdSyncProtocol", dependencies: ["HotColdStore"]),
-        // The Big Things web API: HTTP client (FoundationNetworking), outbox delivery, catalogue sync,
+        // The Big Things web API: HTTP client (async-http-client), outbox delivery, catalogue sync,
         // over the database file or over the daemon's socket.
-        .target(name: "HotColdSync", dependencies: ["HotColdCore", "HotColdProtocol", "HotColdStore", "HotColdConfig", "HotColdSyncProtocol"]),
+        .target(name: "HotColdSync", dependencies: [
+            "HotColdCore", "HotColdProtocol", "HotColdStore", "HotColdConfig", "HotColdSyncProtocol",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+        ]),
         // The daemon shell: socket server, JSON log, systemd integration, wiring.
         .target(
             name: "HotColdDaemon",

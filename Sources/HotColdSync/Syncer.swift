@@ -141,7 +141,7 @@ public final class Syncer: Sendable {
                 case .timeout, .connection:
                     reason = error.reason
                     reachable = false
-                case .tooLarge, .redirect, .unsafePath:
+                case .tooLarge, .announcedTooLarge, .expandsTooLarge, .expandsTooFar, .redirect, .unsafePath:
                     break   // the server answered, with something we refuse
                 }
             }
@@ -256,7 +256,7 @@ public final class Syncer: Sendable {
             switch error {
             case .unsafePath:     // stored data that can never be sent safely
                 return .final(status: nil, message: error.reason, body: nil)
-            case .tooLarge, .redirect:
+            case .tooLarge, .announcedTooLarge, .expandsTooLarge, .expandsTooFar, .redirect:
                 return .retry(status: nil, message: "\(error)", retryAfter: nil, transport: nil)
             case .timeout, .connection:
                 return .retry(status: nil, message: "\(error)", retryAfter: nil, transport: error.reason)

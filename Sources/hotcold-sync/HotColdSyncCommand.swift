@@ -47,14 +47,19 @@ struct HotColdSyncCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds between syncs (overrides [api] sync_interval).", valueName: "SECONDS"))
     var interval: Double?
 
-    @Option(help: ArgumentHelp("Seconds each web request may take.", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp("Seconds each web request may take, from connecting to the reply's last byte.", valueName: "SECONDS"))
     var timeout: Double = 30
 
-    @Flag(help: "Sync once and exit (non-zero when the API or the daemon cannot be reached): for a timer unit.")
+    @Option(name: .customLong("max-wait"),
+            help: ArgumentHelp("Seconds one sync may spend waiting to retry what failed (0: no retries within a sync).", valueName: "SECONDS"))
+    var maxWait: Double = 60
+
+    @Flag(help: "Sync once and exit (non-zero when the API or the daemon cannot be reached, or the catalogue could not be updated): for a timer unit.")
     var once = false
 
     func validate() throws {
         guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be 0–600 seconds") }
+        guard maxWait >= 0, maxWait <= 3600 else { throw ValidationError("--max-wait must be 0–3600 seconds") }
         if let interval { guard interval >= 1, interval <= 86_400 * 7 else { throw ValidationError("--interval must be 1 s to 7 days") } }
     }
 
@@ -76,7 +81,7 @@ struct HotColdSyncCommand: AsyncParsableCommand {
         let nudge = NudgeTarget()
         let watcher = OutboxWatcher(socketPath: socketPath, log: log) { nudge.fire() }
         do {
-            guard let l = try SyncLoop.fromConfiguration(apiConfig, store: store, token: token, timeout: timeout,
+            guard let l = try SyncLoop.fromConfiguration(apiConfig, store: store, token: token, timeout: timeout, maxWait: maxWait,
                                                          onReport: { report in
                                                              log(report.summary.replacingOccurrences(of: "\n", with: "; "))
                                                              watcher.report(Self.serviceReport(report))
@@ -90,10 +95,16 @@ struct HotColdSyncCommand: AsyncParsableCommand {
             log("\(api != nil ? "--api" : "[api] base_url"): \(e.description)")
             throw ExitCode(78)
         }
+        // The HTTP client's connections are closed on every way out (a dropped client would
+        // shut down in the background, racing the exit).
+        let client = loop.syncer.client
         if once {
             let report = await loop.syncer.sync()
+            await client.shutdown()
             print(report.summary)
             if let problem = report.unreachable { log(problem); throw ExitCode(1) }
+            // A server that answered with what we refuse (too big, too slow, not a catalogue) is a failed sync too.
+            if case .failed(let m)? = report.catalogue { log("the catalogue was not updated: \(m)"); throw ExitCode(1) }
             return
         }
         log("syncing \(loop.syncer.client.baseURL.absoluteString) through \(socketPath) every \(Int(loop.interval)) s")
@@ -104,6 +115,7 @@ struct HotColdSyncCommand: AsyncParsableCommand {
         let task = Task { await loop.run() }
         let signals = Self.stopOnSignals { task.cancel() }
         await task.value
+        await client.shutdown()
         watcher.stop()
         signals.forEach { $0.cancel() }
         log("stopped")

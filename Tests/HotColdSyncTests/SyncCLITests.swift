@@ -86,7 +86,7 @@ import Glibc
         let started = Date()
         let hung = try f.hotcold(["sync", "--api", server.url.absoluteString, "--allow-http-loopback", "--timeout", "1", "--max-wait", "0"])
         #expect(Date().timeIntervalSince(started) < 8)
-        #expect(hung.status != 0 && hung.stderr.contains("Cannot reach the Big Things API at \(server.url.absoluteString)/bigthings: no reply within 1 s"),
+        #expect(hung.status != 0 && hung.stderr.contains("Cannot reach the Big Things API at \(server.url.absoluteString)/bigthings: the server did not finish within 1 s"),
                 "\(hung.stderr)")
         try await server.release()
 

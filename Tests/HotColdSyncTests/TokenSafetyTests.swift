@@ -62,6 +62,22 @@ import Testing
         #expect(after.suffix(2).allSatisfy { ($0[5] as? Bool) == true }, "\(after.suffix(2))")
     }
 
+    /// Redirects within the origin are followed five times at most: a loop ends with a reason.
+    @Test func aRedirectLoopWithinTheOriginEnds() async throws {
+        let server = try ReferenceServer(); defer { server.stop() }
+        let client = try APIClient(baseURL: server.url, timeout: 10, allowHTTPLoopback: true)
+        try await server.faults([["action": "redirect", "location": "http://127.0.0.1:\(server.port)/bigthings", "method": "GET", "count": 100]])
+        do {
+            let r = try await client.send(APIRequest(method: "GET", path: "bigthings"))
+            Issue.record("a reply after a redirect loop: HTTP \(r.status)")
+        } catch {
+            #expect(error.reason == "the server redirected more than 5 times", "\(error)")
+        }
+        let requests = try await server.state()["requests"] as? [[Any]] ?? []
+        #expect(requests.count == 6, "the request and five redirects: \(requests)")
+        await client.shutdown()
+    }
+
     /// Stored data cannot aim a request (and the token) outside the API: the item fails with a
     /// reason and nothing is sent.
     @Test func anOutboxPathThatLeavesTheBaseFailsUnsent() async throws {
@@ -86,7 +102,7 @@ import Testing
         try await server.faults([["action": "oversized", "size": APIRequest.catalogueLimit + 1, "method": "GET", "count": 100]])
         let r = await f.syncer(server, maxWait: 0.2).sync()
         guard case .failed(let m)? = r.catalogue else { Issue.record("\(r.summary)"); return }
-        #expect(m.contains("longer than the 16777216-byte limit"), "\(m)")
+        #expect(m.contains("the server announced Content-Length 16777217, over the cap of 16 MiB"), "\(m)")
         #expect(try f.store.catalogueETag() == nil)
         try await server.clearFaults()
 
@@ -96,7 +112,7 @@ import Testing
         let d = await f.syncer(server, maxWait: 0).drainOutbox()
         #expect(d.pending == 1 && d.delivered.isEmpty, "\(d.summary)")
         let item = try #require(try f.store.outbox().first)
-        #expect(item.lastError?.contains("longer than the 1048576-byte limit") == true, "\(item.lastError ?? "")")
+        #expect(item.lastError?.contains("the server sent more than 1 MiB") == true, "\(item.lastError ?? "")")
         // The resend (same key) gets the real receipt; counted once.
         let again = await f.syncer(server).drainOutbox()
         #expect(again.delivered.count == 1)

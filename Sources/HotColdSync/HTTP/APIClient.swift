@@ -1,43 +1,58 @@
+import AsyncHTTPClient
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+import NIOPosix
 
 /// Speaks HTTP to the Big Things web API (see `api/openapi.yaml`): one request, one reply,
-/// with a hard deadline on every request, and the API token kept safe.
+/// with one hard deadline on every exchange, bounded memory, and the API token kept safe.
 ///
 /// **Token safety.** The token goes only to the API's own origin, over TLS:
 /// - the base URL must be `https://`; `http://` is refused unless `allowHTTPLoopback` is set
 ///   *and* the host is a loopback address (the reference server in tests), see ``BaseURL``;
 /// - a request path (which comes from stored outbox data) must stay under the base URL: no
 ///   scheme or host of its own, no `..`, no query or fragment (``resolve(_:)``);
-/// - redirects are followed only within the base URL's origin (same scheme, host and port); a
-///   redirect anywhere else is refused before it is requested (``TransportError/redirect(url:to:)``),
-///   so the Authorization header, which URLSession would copy onto the new request, never leaves;
-/// - reply bodies are capped (``APIRequest/maxResponseBytes``: 16 MiB for the catalogue, 1 MiB
-///   otherwise), checked against Content-Length and again while the body arrives, so a hostile
-///   or broken server cannot make the process allocate without bound.
+/// - redirects are followed here, not by the HTTP library, and only within the base URL's
+///   origin (same scheme, host and port), at most five; a redirect anywhere else is refused
+///   before it is requested (``TransportError/redirect(url:to:)``), so the Authorization
+///   header never leaves.
 ///
-/// Why FoundationNetworking's `URLSession` and not swift-server/async-http-client: the client
-/// makes a handful of small requests per sync (one GET, one POST per queued item), so it needs
-/// no connection pooling, streaming or NIO event loops; `URLSession` comes with the toolchain
-/// (no new dependency), and its libcurl backend handles TLS, HTTP/1.1 and proxies from the
-/// environment. Two Linux quirks are worked around here: every request gets a fresh connection
-/// (`Connection: close`, see ``send(_:)``), and the deadline is ours, not URLSession's idle
-/// timeout, run with callbacks (see ``Deadline``). So ``send(_:)`` never takes longer than
-/// `timeout`: a hung server cannot hold a sync for longer than that.
+/// **The server is not trusted with our memory or time.** The HTTP client is
+/// swift-server/async-http-client, which streams the body and stops a transfer when told
+/// (FoundationNetworking's did not: a cancelled task kept reading, decompressing and
+/// buffering, gigabytes of it). So:
+/// - reply bodies are capped (``APIRequest/maxResponseBytes``: 16 MiB for the catalogue, 1 MiB
+///   otherwise): a Content-Length over the cap is refused before the body is read, and the
+///   bytes are counted as they arrive, after decompression (``BoundedBody``); the decompressor
+///   itself stops a body that expands more than 100-fold (``maxCompressionRatio``), so one
+///   network read of a compression bomb never becomes more than a few megabytes;
+/// - one deadline, `timeout`, covers the whole exchange: connecting, the headers, every byte
+///   of the body, and any redirects (``Deadline``);
+/// - on a cap or the deadline the request is cancelled, which closes its connection: nothing
+///   more is read, decompressed or kept.
+///
+/// The ``HTTPClient`` runs on NIO's shared event loops; ``shutdown()`` releases its
+/// connections (a client dropped without it shuts down in the background).
 ///
 /// ```swift
 /// let client = try APIClient(baseURL: URL(string: "https://bigthings.example/api/")!, token: "s3cret", timeout: 20)
 /// let reply = try await client.send(APIRequest(method: "GET", path: "bigthings", headers: ["If-None-Match": etag]))
+/// await client.shutdown()
 /// ```
 public final class APIClient: Sendable {
     public let baseURL: URL
     public let token: String?
-    /// Seconds from sending a request to having the whole reply.
+    /// Seconds from starting a request to having the whole reply.
     public let timeout: Double
-    private let session: URLSession
-    private let delegate: SafeSessionDelegate
+    /// Redirects followed per request, at most.
+    static let maxRedirects = 5
+    /// How many times its compressed size a reply may expand to. Honest JSON, even a catalogue
+    /// of repeated descriptions, stays well under 100; 1 GiB of spaces is about 1000. Why a
+    /// ratio and not a size: the decompressor inflates each network read in one go, before
+    /// our count sees any of it; a 64 KiB read of a bomb would be 64 MiB at once.
+    static let maxCompressionRatio = 100
+    private let http: HTTPClient
 
     /// Throws ``BaseURL/Problem`` for a base URL that would put the token at risk.
     public init(baseURL: URL, token: String? = nil, timeout: Double = 30,
@@ -46,18 +61,26 @@ public final class APIClient: Sendable {
         self.baseURL = base
         self.token = token.flatMap { $0.isEmpty ? nil : $0 }
         self.timeout = timeout
-        let config = URLSessionConfiguration.ephemeral
-        config.timeoutIntervalForRequest = timeout
-        config.timeoutIntervalForResource = timeout
-        config.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData   // 304s are ours to see
-        config.urlCache = nil
-        config.httpCookieStorage = nil
-        config.httpMaximumConnectionsPerHost = 1
-        delegate = SafeSessionDelegate(origin: BaseURL.origin(base))
-        session = URLSession(configuration: config, delegate: delegate, delegateQueue: nil)
+        let wait = TimeAmount.nanoseconds(Int64(max(timeout, 0) * 1e9))
+        var config = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,       // ours to decide, see send(_:)
+            timeout: .init(connect: wait, read: wait),
+            decompression: .enabled(limit: .ratio(Self.maxCompressionRatio)))
+        // HTTP/1.1 only: a handful of small requests per sync gain nothing from HTTP/2.
+        config.httpVersion = .http1Only
+        http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: config)
     }
 
-    deinit { session.finishTasksAndInvalidate() }
+    deinit {
+        // Not shut down by its owner (a one-shot command): let it finish in the background.
+        // Shutting down twice only reports "already shut down" to this ignored callback.
+        http.shutdown(queue: .global()) { _ in }
+    }
+
+    /// Closes the client's connections. Call once no request is in flight.
+    public func shutdown() async {
+        try? await http.shutdown()
+    }
 
     /// The absolute URL of a path relative to the base (`bigthings/submissions`), for messages.
     /// Requests go through ``resolve(_:)``, which also checks the path.
@@ -93,148 +116,113 @@ public final class APIClient: Sendable {
     /// time (the server may or may not have processed it); any HTTP status is a reply, not an error.
     public func send(_ request: APIRequest) async throws(TransportError) -> APIResponse {
         let url = try resolve(request.path)
-        var r = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: timeout)
-        r.httpMethod = request.method
-        r.setValue("application/json", forHTTPHeaderField: "Accept")
-        // A fresh connection per request: with a reused keep-alive connection that the server
-        // drops, FoundationNetworking (libcurl underneath) resends on its own and then spins
-        // until our deadline instead of reporting either reply or error (seen with Swift 6.3
-        // on Linux). A sync makes a handful of requests, so the extra handshakes cost little.
-        r.setValue("close", forHTTPHeaderField: "Connection")
-        if let body = request.body {
-            r.httpBody = body
-            r.setValue("application/json; charset=utf-8", forHTTPHeaderField: "Content-Type")
+        let seconds = timeout
+        do {
+            return try await Deadline.run(seconds: seconds) { try await self.exchange(request, url: url, seconds: seconds) }
+        } catch let e as TransportError {
+            throw e
+        } catch {
+            throw Self.transportError(error, url: url, seconds: seconds)
         }
-        for (k, v) in request.headers where k.lowercased() != "authorization" { r.setValue(v, forHTTPHeaderField: k) }
-        if let token { r.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let session = self.session
-        let delegate = self.delegate
-        let urlRequest = r
+    }
+
+    /// The request, then each same-origin redirect, then the reply's body under its cap.
+    private func exchange(_ request: APIRequest, url first: URL, seconds: Double) async throws -> APIResponse {
+        let deadline = NIODeadline.now() + .nanoseconds(Int64(max(seconds, 0) * 1e9))
         let cap = max(0, request.maxResponseBytes)
-        let outcome: Result<SafeSessionDelegate.Reply, any Error> = await Deadline.run(seconds: timeout) { done in
-            let task = session.dataTask(with: urlRequest)
-            delegate.register(task, cap: cap, done: done)
-            task.resume()
-            return { task.cancel() }
-        }
-        switch outcome {
-        case .success(let reply):
-            let (data, http) = (reply.data, reply.response)
-            var headers: [String: String] = [:]
-            for (k, v) in http.allHeaderFields {
-                if let k = k as? String, let v = v as? String { headers[k.lowercased()] = v }
-            }
-            return APIResponse(status: http.statusCode, headers: headers, body: data, url: url)
-        case .failure(let error):
-            if error is Deadline.Expired { throw .timeout(url: url, seconds: timeout) }
-            if let e = error as? SafeSessionDelegate.Refusal {
-                switch e {
-                case .tooLarge(let limit): throw .tooLarge(url: url, limit: limit)
-                case .redirect(let to): throw .redirect(url: url, to: to)
-                case .notHTTP: throw .connection(url: url, reason: "the reply was not HTTP")
+        var url = first
+        var method = request.method
+        var body = request.body
+        var redirects = 0
+        while true {
+            let response = try await http.execute(prepare(request, url: url, method: method, body: body), deadline: deadline)
+            let status = Int(response.status.code)
+            if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "location") {
+                guard let target = URL(string: location, relativeTo: url)?.absoluteURL,
+                      BaseURL.origin(target) == BaseURL.origin(baseURL) else {
+                    // Not followed: no request goes to the other host, with or without the token.
+                    let to = URL(string: location, relativeTo: url)?.absoluteURL.absoluteString ?? location
+                    throw TransportError.redirect(url: first, to: String(to.prefix(500)))
                 }
+                guard redirects < Self.maxRedirects else {
+                    throw TransportError.connection(url: first, reason: "the server redirected more than \(Self.maxRedirects) times")
+                }
+                redirects += 1
+                url = target
+                // As browsers and curl do: 307/308 repeat the request, the others fetch the target.
+                if status != 307 && status != 308 { method = "GET"; body = nil }
+                continue    // the redirect's own body is dropped unread (its connection closes)
             }
-            if let u = error as? URLError, u.code == .timedOut { throw .timeout(url: url, seconds: timeout) }
-            throw .connection(url: url, reason: TransportError.reason(error))
-        }
-    }
-}
-
-/// A request relative to the API's base URL.
-public struct APIRequest: Sendable {
-    /// The largest reply to the catalogue download (the whole list of Big Things).
-    public static let catalogueLimit = 16 << 20
-    /// The largest reply to anything else (a rating's or a submission's receipt).
-    public static let defaultLimit = 1 << 20
-
-    public var method: String
-    public var path: String
-    public var headers: [String: String]
-    public var body: Data?
-    /// Replies with a longer body are refused (``TransportError/tooLarge(url:limit:)``).
-    public var maxResponseBytes: Int
-
-    public init(method: String, path: String, headers: [String: String] = [:], body: Data? = nil,
-                maxResponseBytes: Int = APIRequest.defaultLimit) {
-        self.method = method
-        self.path = path
-        self.headers = headers
-        self.body = body
-        self.maxResponseBytes = maxResponseBytes
-    }
-}
-
-/// An HTTP reply; header names lower-cased.
-public struct APIResponse: Sendable {
-    public var status: Int
-    public var headers: [String: String]
-    public var body: Data
-    public var url: URL
-
-    public init(status: Int, headers: [String: String], body: Data, url: URL) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-        self.url = url
-    }
-
-    /// The `{"error": message}` of an error reply, else a short description of the body.
-    public var errorMessage: String {
-        struct ErrorBody: Decodable { var error: String }
-        if let m = try? JSONDecoder().decode(ErrorBody.self, from: body) {
-            return String(m.error.prefix(500))
-        }
-        let text = String(decoding: body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.isEmpty ? "HTTP \(status) with no message" : "HTTP \(status): \(text)"
-    }
-}
-
-/// No acceptable HTTP reply: the server could not be reached, did not answer in time, or
-/// answered with something the client refuses for the token's or the process's safety.
-public enum TransportError: Error, Sendable, CustomStringConvertible {
-    case timeout(url: URL, seconds: Double)
-    case connection(url: URL, reason: String)
-    /// The reply's body was longer than the request's cap (nothing of it is kept).
-    case tooLarge(url: URL, limit: Int)
-    /// The server redirected outside the API's origin; the redirect was not followed.
-    case redirect(url: URL, to: String)
-    /// The request's path would leave the base URL; nothing was sent.
-    case unsafePath(path: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .timeout(let url, _): "no reply from \(url.absoluteString) \(reason)"
-        case .connection(let url, let reason): "cannot reach \(url.absoluteString): \(reason)"
-        case .tooLarge(let url, _), .redirect(let url, _): "\(url.absoluteString): \(reason)"
-        case .unsafePath: "refused to send: \(reason)"
-        }
-    }
-
-    /// What went wrong, without the URL.
-    public var reason: String {
-        switch self {
-        case .timeout(_, let s): "no reply within \(s.formatted(.number.precision(.fractionLength(0...1)))) s"
-        case .connection(_, let reason): reason
-        case .tooLarge(_, let limit): "the reply is longer than the \(limit)-byte limit"
-        case .redirect(_, let to): "refused a redirect to \(to) (outside the API's origin; the token stays home)"
-        case .unsafePath(let path, let reason): "the outbox path \"\(path.prefix(200))\" is unsafe: \(reason)"
-        }
-    }
-
-    static func reason(_ error: any Error) -> String {
-        if let u = error as? URLError {
-            switch u.code {
-            case .cannotConnectToHost: return "connection refused"
-            case .networkConnectionLost: return "the connection was lost"
-            case .cannotFindHost, .dnsLookupFailed: return "the host name does not resolve"
-            case .notConnectedToInternet: return "not connected to a network"
-            case .badServerResponse: return "the server's reply was not valid HTTP"
-            case .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateHasUnknownRoot,
-                 .serverCertificateNotYetValid, .secureConnectionFailed:
-                return "the TLS connection failed (\(u.code.rawValue))"
-            default: break
+            var headers: [String: String] = [:]
+            for h in response.headers {
+                let k = h.name.lowercased()
+                headers[k] = headers[k].map { "\($0), \(h.value)" } ?? h.value
             }
+            let data = try await BoundedBody.collect(response, cap: cap)
+            return APIResponse(status: status, headers: headers, body: data, url: first)
         }
-        return (error as NSError).localizedDescription
+    }
+
+    private func prepare(_ request: APIRequest, url: URL, method: String, body: Data?) -> HTTPClientRequest {
+        var r = HTTPClientRequest(url: url.absoluteString)
+        r.method = HTTPMethod(rawValue: method)
+        r.headers.add(name: "Accept", value: "application/json")
+        // The decompressor is bounded (see init); gzip saves most of a catalogue's bytes.
+        r.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        // A fresh connection per request: nothing waits in a pool between syncs minutes apart,
+        // and no request is ever sent on an idle connection the server is just closing.
+        r.headers.add(name: "Connection", value: "close")
+        if let body {
+            r.body = .bytes(ByteBuffer(bytes: body))
+            r.headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        }
+        for (k, v) in request.headers where !["authorization", "host", "connection"].contains(k.lowercased()) {
+            r.headers.replaceOrAdd(name: k, value: v)
+        }
+        if let token { r.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        return r
+    }
+
+    /// What a failure of the HTTP library means, in the server's terms.
+    static func transportError(_ error: any Error, url: URL, seconds: Double) -> TransportError {
+        switch error {
+        case is Deadline.Expired:
+            return .timeout(url: url, seconds: seconds)
+        case let e as BoundedBody.Refusal:
+            switch e {
+            case .announced(let length, let limit): return .announcedTooLarge(url: url, length: length, limit: limit)
+            case .tooLarge(let limit): return .tooLarge(url: url, limit: limit)
+            case .expands(let limit): return .expandsTooLarge(url: url, limit: limit)
+            }
+        case let e as NIOHTTPDecompression.DecompressionError where e == .limit:
+            return .expandsTooFar(url: url, ratio: maxCompressionRatio)
+        case is NIOHTTPDecompression.DecompressionError, is NIOHTTPDecompression.ExtraDecompressionError:
+            return .connection(url: url, reason: "the server sent a compressed body that does not decompress")
+        case let e as HTTPClientError:
+            switch e {
+            case .deadlineExceeded, .readTimeout, .connectTimeout, .tlsHandshakeTimeout:
+                return .timeout(url: url, seconds: seconds)
+            case .remoteConnectionClosed:
+                return .connection(url: url, reason: "the server closed the connection before the reply was complete")
+            case .cancelled:
+                return .connection(url: url, reason: "cancelled")
+            default:
+                return .connection(url: url, reason: "\(e)")
+            }
+        case let e as NIOConnectionError:
+            if e.dnsAError != nil || e.dnsAAAAError != nil, e.connectionErrors.isEmpty {
+                return .connection(url: url, reason: "the host name does not resolve")
+            }
+            if e.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }) {
+                return .connection(url: url, reason: "connection refused")
+            }
+            return .connection(url: url, reason: "cannot connect: \(e.connectionErrors.first.map { "\($0.error)" } ?? "\(e)")")
+        case let e as IOError where e.errnoCode == ECONNREFUSED:
+            return .connection(url: url, reason: "connection refused")
+        case is CancellationError:
+            return .connection(url: url, reason: "cancelled")
+        default:
+            return .connection(url: url, reason: "\(error)")
+        }
     }
 }
