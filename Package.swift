@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "hotcold", targets: ["hotcold"]),
         .executable(name: "hotcold-sync", targets: ["hotcold-sync"]),
         .executable(name: "hotcold-mqtt", targets: ["hotcold-mqtt"]),
+        .executable(name: "hotcold-web", targets: ["hotcold-web"]),
         .library(name: "HotColdCore", targets: ["HotColdCore"]),
         .library(name: "HotColdProtocol", targets: ["HotColdProtocol"]),
     ],
@@ -20,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // libgps from gpsd: a module map and shim header, nothing else.
@@ -83,6 +86,22 @@ let package = Package(
                 "HotColdMQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // The live page for a phone or car display: an HTTP server (Hummingbird) that is a client of
+        // the daemon's socket, with Server-Sent Events, device pairing and the embedded page.
+        .target(
+            name: "HotColdWeb",
+            dependencies: [
+                "HotColdCore", "HotColdProtocol", "HotColdConfig",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+        .executableTarget(
+            name: "hotcold-web",
+            dependencies: [
+                "HotColdWeb",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // The live full-screen view's pure core: a model built from STATUS and events, and a
         // renderer from model and terminal size to lines. No terminal I/O (that is hotcold's).
         .target(name: "HotColdScreen", dependencies: ["HotColdCore", "HotColdProtocol"]),
@@ -124,6 +143,9 @@ let package = Package(
         ]),
         .testTarget(name: "HotColdScreenTests", dependencies: ["HotColdScreen", "HotColdCore", "HotColdProtocol"]),
         .testTarget(name: "HotColdMQTTTests", dependencies: ["HotColdTestSupport", "HotColdMQTT", "HotColdCore"]),
+        .testTarget(name: "HotColdWebTests", dependencies: [
+            "HotColdTestSupport", "HotColdWeb", "HotColdCore", "HotColdProtocol",
+        ]),
         // Runs the built executables as subprocesses against real files, gpsd and sockets.
         .testTarget(name: "EndToEndTests", dependencies: ["HotColdCore", "HotColdStore", "HotColdTestSupport"]),
     ]
