@@ -14,7 +14,7 @@ struct HotCold: AsyncParsableCommand {
             (try later), 76 client and daemon disagree on the protocol, 77 not allowed, \
             78 configuration error.
             """,
-        subcommands: [ReplayCommand.self, WatchCommand.self, StatusCommand.self, HuntCommand.self, RoamCommand.self] + StoreCommands.all)
+        subcommands: [ReplayCommand.self, WatchCommand.self, StatusCommand.self, HuntCommand.self, RoamCommand.self, WebCommand.self] + StoreCommands.all)
 
     /// ArgumentParser's `main`, except that a subcommand's failure is printed as
     /// "hotcold COMMAND: what went wrong" and ends the process with ``ExitStatus``'s status for
