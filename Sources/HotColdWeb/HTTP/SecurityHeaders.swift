@@ -18,7 +18,9 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var r: Response
         do { r = try await next(request, context) } catch let e as HTTPError {
-            r = Response(status: e.status, headers: [.contentType: "text/plain; charset=utf-8"],
+            var headers = e.headers
+            headers[.contentType] = "text/plain; charset=utf-8"
+            r = Response(status: e.status, headers: headers,
                          body: .init(byteBuffer: ByteBuffer(string: (e.body ?? e.status.reasonPhrase) + "\n")))
         }
         r.headers[.contentSecurityPolicy] = policy

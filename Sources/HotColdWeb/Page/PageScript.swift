@@ -222,9 +222,9 @@ extension PageAssets {
       Object.assign(old, { target: e.target, distance_m: e.distance_m, bearing_deg: e.bearing_deg, tier: e.tier, tier_name: e.tier_name, trend: e.trend, eta_s: e.eta_s, etaAt: Date.now() });
       hc.targets.set(e.target.id, old);
     } else if (cls === "ARRIVED" || cls === "DEPARTED") {
-      hc.passages.push({ cls: cls, seq: e.seq, id: e.target.id, name: e.target.name });
       const p = $("passage");
       p.textContent = cls + " " + (e.target.name || e.target.id) + " · " + new Date(e.time).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      hc.passages.push({ cls: cls, seq: e.seq, id: e.target.id, text: p.textContent, t: Date.now() });
       p.className = cls.toLowerCase();
     }
     render();
