@@ -195,6 +195,13 @@ def main():
         page.get(paired["url"].replace("http://127.0.0.1:%d" % stack.web_port, stack.url))
         wait_until(lambda: page.execute_script("return window.hotcold && window.hotcold.session && window.hotcold.status && !document.getElementById('writes').hidden"),
                    15, "the paired page with write controls")
+        latest = [e for e in stack.daemon_events() if e.get("class") in ("ARRIVED", "DEPARTED")][-1]
+        try:
+            wait_until(lambda: page.find_element("id", "passage").text.startswith(latest["class"] + " " + TARGET[2]), 5,
+                       "the latest passage on a page opened afterwards")
+            check(True, "a page opened after the drive shows the latest %s (from the daemon's log)" % latest["class"])
+        except AssertionError as e:
+            check(False, str(e))
         cookie = page.get_cookie("hc_token")
         check(cookie is not None and cookie.get("httpOnly") and cookie.get("sameSite") in ("Lax", "Strict"),
               "the token is kept in an HttpOnly, SameSite cookie")

@@ -103,9 +103,17 @@ public final class DaemonFeed: Sendable {
         continuation.finish()
     }
 
+    /// Events a page opened afresh (no Last-Event-ID) is sent from the log before the live
+    /// stream, so it shows the latest ARRIVED/DEPARTED even when that happened before it opened.
+    static let recentOnFreshLoad = 200
+
     /// Watches on one connection until it ends or the feed stops; returns why it ended.
     private func follow(_ c: LineClient) -> String {
-        let since = lastSeq.withLock { $0 }.flatMap { Int(exactly: $0) }.flatMap { $0 <= Limits.maxInteger ? $0 : nil }
+        var since = lastSeq.withLock { $0 }.flatMap { Int(exactly: $0) }.flatMap { $0 <= Limits.maxInteger ? $0 : nil }
+        if since == nil, let s = try? c.call(.status, expecting: StatusReply.self, timeout: 5) {
+            if let last = s.sequence?.last, last > 0 { since = max(0, last - Self.recentOnFreshLoad) }
+            guard emit(.state(name: "status", data: StatusForPage.line(s))) else { return "stopped" }
+        }
         do { try c.send(.watch(WatchRequest(since: since))) } catch { return error.description }
         let interval = Duration.milliseconds(Int(statusInterval * 1000))
         var nextStatus = ContinuousClock.now
