@@ -47,3 +47,29 @@ struct PairCommandTests {
         #expect(missing.status == 69 && missing.stderr.contains("cannot reach hotcold-web"))
     }
 }
+
+@Suite("hotcold-web's shutdown")
+struct ShutdownTests {
+    @Test("SIGTERM ends hotcold-web promptly even with a live stream open (the stream is ended, the browser resumes)")
+    func sigtermWithStreamOpen() async throws {
+        let daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--target=-30.2748,153.1338,Stop Banana"])
+        defer { daemon.stop() }
+        let dir = try TemporaryDirectory("stop")
+        defer { dir.remove() }
+        let port = Int(try FreePort.tcp())
+        let web = try SpawnedProcess([Binaries.url("hotcold-web").path, "--socket", daemon.socketPath, "--port", "\(port)",
+                                      "--state-dir", dir.path("state"), "--control-socket", dir.path("c.sock"),
+                                      "--daemon-config", dir.path("none.toml")], stderr: dir.path("web.stderr"))
+        defer { web.terminate() }
+        let deadline = Date().addingTimeInterval(30)
+        while (try? RawHTTP.get(port, "/app.css", seconds: 1).status) != 200, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        async let stream = onThread { try RawHTTP.get(port, "/events", seconds: 10) }
+        try await Task.sleep(for: .seconds(1))
+        let t0 = Date()
+        web.signal(SIGTERM)
+        let status = web.wait(timeout: 5)
+        #expect(status != nil, "hotcold-web still running 5 s after SIGTERM")
+        #expect(Date().timeIntervalSince(t0) < 3)
+        #expect(try await stream.body.contains("event: status"))
+    }
+}
