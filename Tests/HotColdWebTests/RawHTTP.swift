@@ -12,13 +12,14 @@ struct RawHTTP {
         var body: String
     }
 
-    static func send(port: Int, _ request: String, seconds: Double = 5, until stop: ((String) -> Bool)? = nil) throws -> Reply {
+    static func send(port: Int, host: String = "127.0.0.1", _ request: String, seconds: Double = 5,
+                     until stop: ((String) -> Bool)? = nil) throws -> Reply {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = UInt16(port).bigEndian
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_addr.s_addr = inet_addr(host)
         let rc = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -49,10 +50,10 @@ struct RawHTTP {
         return Reply(status: status, headers: headers, body: parts.dropFirst().joined(separator: "\r\n\r\n"))
     }
 
-    static func get(_ port: Int, _ path: String, headers: [String] = [], seconds: Double = 5,
+    static func get(_ port: Int, _ path: String, host: String = "127.0.0.1", headers: [String] = [], seconds: Double = 5,
                     until stop: ((String) -> Bool)? = nil) throws -> Reply {
         let extra = headers.map { $0 + "\r\n" }.joined()
-        return try send(port: port, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(extra)Connection: close\r\n\r\n",
+        return try send(port: port, host: host, "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\n\(extra)Connection: close\r\n\r\n",
                         seconds: seconds, until: stop)
     }
 

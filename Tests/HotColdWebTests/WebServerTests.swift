@@ -139,3 +139,63 @@ func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thr
         Thread { k.resume(with: Result { try work() }) }.start()
     }
 }
+
+/// hotcold-web listening on this machine's own non-loopback address, reached from that
+/// address: a peer that is not 127.0.0.1, as a phone on the Wi-Fi is.
+@Suite("hotcold-web from another address")
+struct StrangerTests {
+    /// The first IPv4 address of a non-loopback interface, if this machine has one.
+    static var outsideAddress: String? {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0 else { return nil }
+        defer { freeifaddrs(list) }
+        var p = list
+        while let a = p {
+            defer { p = a.pointee.ifa_next }
+            guard let sa = a.pointee.ifa_addr, sa.pointee.sa_family == sa_family_t(AF_INET) else { continue }
+            var buf = [CChar](repeating: 0, count: 64)
+            let sin = UnsafeRawPointer(sa).assumingMemoryBound(to: sockaddr_in.self)
+            var addr = sin.pointee.sin_addr
+            inet_ntop(AF_INET, &addr, &buf, socklen_t(buf.count))
+            let s = String(cString: buf)
+            if !s.hasPrefix("127.") { return s }
+        }
+        return nil
+    }
+
+    @Test("without a pairing another address sees only how to pair, reads nothing, writes nothing; paired, it reads",
+          .enabled(if: outsideAddress != nil))
+    func strangerSeesNothing() async throws {
+        let host = try #require(Self.outsideAddress)
+        let daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--target=-30.2748,153.1338,Far Banana"])
+        defer { daemon.stop() }
+        let dir = try TemporaryDirectory("stranger")
+        defer { dir.remove() }
+        var c = WebConfiguration()
+        c.daemon.socket = daemon.socketPath
+        c.listen.address = host
+        c.listen.port = 0
+        let server = WebServer(config: c, store: try TokenStore(directory: dir.path("state"), maxDevices: 4))
+        let box = Mutex(0)
+        let app = server.application { p in box.withLock { $0 = p } }
+        let task = Task { try await app.run() }
+        defer { task.cancel() }
+        let deadline = Date().addingTimeInterval(20)
+        while box.withLock({ $0 }) == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let port = box.withLock { $0 }
+
+        let page = try RawHTTP.get(port, "/", host: host)
+        #expect(page.status == 401 && page.body.contains("hotcold web pair") && !page.body.contains("app.js"))
+        #expect(try RawHTTP.get(port, "/events", host: host, seconds: 2).status == 401)
+        #expect(try RawHTTP.get(port, "/session", host: host).status == 401)
+        let write = try RawHTTP.send(port: port, host: host,
+            "POST /api/command HTTP/1.1\r\nHost: \(host):\(port)\r\nOrigin: http://\(host):\(port)\r\nContent-Type: application/json\r\nContent-Length: 15\r\nConnection: close\r\n\r\n{\"cmd\":\"roam\"}\n")
+        #expect(write.status == 403)
+
+        let d = try server.store.pair(name: "phone", uid: 1000, user: "jane", writer: false, days: 1)
+        let cookie = "Cookie: hc_token=\(d.token)"
+        #expect(try RawHTTP.get(port, "/", host: host, headers: [cookie]).status == 200)
+        let live = try RawHTTP.get(port, "/events", host: host, headers: [cookie], seconds: 3) { $0.contains("event: status") }
+        #expect(live.status == 200 && live.body.contains("event: status"))
+    }
+}
