@@ -48,7 +48,7 @@ struct AccessTests {
         let store = try TokenStore(directory: dir.path("s"), maxDevices: 4)
         // A daemon socket stand-in owned by root:root, mode 0660.
         let sock = dir.path("hc.sock")
-        FileManager.default.createFile(atPath: sock, contents: nil)
+        _ = FileManager.default.createFile(atPath: sock, contents: nil)
         chown(sock, 0, 0)
         let c = ControlSocket(path: dir.path("c.sock"), store: store, rule: WriterRule(allowedUsers: [], allowedGroups: ["nogroup-x"]),
                               daemonSocket: sock, tokenDays: 1, baseURL: "http://127.0.0.1:8470")

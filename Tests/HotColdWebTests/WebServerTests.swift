@@ -157,7 +157,7 @@ struct StrangerTests {
             let sin = UnsafeRawPointer(sa).assumingMemoryBound(to: sockaddr_in.self)
             var addr = sin.pointee.sin_addr
             inet_ntop(AF_INET, &addr, &buf, socklen_t(buf.count))
-            let s = String(cString: buf)
+            let s = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if !s.hasPrefix("127.") { return s }
         }
         return nil
