@@ -7,7 +7,11 @@ import Testing
 @Suite("hotcold web pair through the built binaries")
 struct PairCommandTests {
     @Test("pair prints a QR code and a link that sets the cookie; devices lists it; revoke ends it")
-    func pairListRevoke() throws {
+    func pairListRevoke() async throws {
+        try await onThread { try Self.pairListRevokeBlocking() }
+    }
+
+    static func pairListRevokeBlocking() throws {
         let daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--target=-30.2748,153.1338,Pair Banana"])
         defer { daemon.stop() }
         let dir = try TemporaryDirectory("pair")
@@ -20,7 +24,7 @@ struct PairCommandTests {
         defer { web.terminate() }
         let deadline = Date().addingTimeInterval(30)
         while !FileManager.default.fileExists(atPath: control), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        while (try? RawHTTP.get(port, "/app.css", seconds: 1).status) != 200, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        while (try? RawHTTP.getBlocking(port, "/app.css", seconds: 1).status) != 200, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
 
         let hotcold = Binaries.url("hotcold")
         let pair = try Subprocess.run(hotcold, ["web", "pair", "--control", control, "--name", "phone"])
@@ -31,13 +35,13 @@ struct PairCommandTests {
         #expect(url.hasPrefix("http://127.0.0.1:\(port)/pair?t="))
         #expect(pair.stdout.contains("it may change the hunt"), "root is a writer")
         let path = String(url.dropFirst("http://127.0.0.1:\(port)".count))
-        #expect(try RawHTTP.get(port, path).status == 303)
+        #expect(try RawHTTP.getBlocking(port, path).status == 303)
 
         let devices = try Subprocess.run(hotcold, ["web", "devices", "--control", control])
         #expect(devices.status == 0 && devices.stdout.contains("phone\troot\twriter"), "\(devices.stdout)")
         let revoke = try Subprocess.run(hotcold, ["web", "revoke", "phone", "--control", control])
         #expect(revoke.status == 0 && revoke.stdout.contains("Revoked 1"))
-        #expect(try RawHTTP.get(port, path).status == 403, "a revoked link no longer pairs")
+        #expect(try RawHTTP.getBlocking(port, path).status == 403, "a revoked link no longer pairs")
 
         let token = String(url.split(separator: "=").last ?? "")
         let log = (try? String(contentsOfFile: dir.path("web.stderr"), encoding: .utf8)) ?? ""
@@ -62,8 +66,8 @@ struct ShutdownTests {
                                       "--daemon-config", dir.path("none.toml")], stderr: dir.path("web.stderr"))
         defer { web.terminate() }
         let deadline = Date().addingTimeInterval(30)
-        while (try? RawHTTP.get(port, "/app.css", seconds: 1).status) != 200, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
-        async let stream = onThread { try RawHTTP.get(port, "/events", seconds: 10) }
+        while (try? await RawHTTP.get(port, "/app.css", seconds: 1).status) != 200, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        async let stream = RawHTTP.get(port, "/events", seconds: 10)
         try await Task.sleep(for: .seconds(1))
         let t0 = Date()
         web.signal(SIGTERM)

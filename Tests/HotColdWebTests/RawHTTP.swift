@@ -5,14 +5,14 @@ import Glibc
 
 /// A tiny HTTP/1.1 client over a real loopback TCP socket: one request, read until the server
 /// closes or `seconds` pass (an SSE stream never closes by itself).
-struct RawHTTP {
-    struct Reply {
+struct RawHTTP: Sendable {
+    struct Reply: Sendable {
         var status: Int
         var headers: [String: String]
         var body: String
     }
 
-    static func send(port: Int, host: String = "127.0.0.1", _ request: String, seconds: Double = 5,
+    static func sendBlocking(port: Int, host: String = "127.0.0.1", _ request: String, seconds: Double = 5,
                      until stop: ((String) -> Bool)? = nil) throws -> Reply {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
@@ -50,15 +50,31 @@ struct RawHTTP {
         return Reply(status: status, headers: headers, body: parts.dropFirst().joined(separator: "\r\n\r\n"))
     }
 
-    static func get(_ port: Int, _ path: String, host: String = "127.0.0.1", headers: [String] = [], seconds: Double = 5,
+    static func getBlocking(_ port: Int, _ path: String, host: String = "127.0.0.1", headers: [String] = [], seconds: Double = 5,
                     until stop: ((String) -> Bool)? = nil) throws -> Reply {
         let extra = headers.map { $0 + "\r\n" }.joined()
-        return try send(port: port, host: host, "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\n\(extra)Connection: close\r\n\r\n",
+        return try sendBlocking(port: port, host: host, "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\n\(extra)Connection: close\r\n\r\n",
                         seconds: seconds, until: stop)
     }
 
-    static func post(_ port: Int, _ path: String, body: String, headers: [String]) throws -> Reply {
+    static func postBlocking(_ port: Int, _ path: String, body: String, headers: [String]) throws -> Reply {
         let extra = headers.map { $0 + "\r\n" }.joined()
-        return try send(port: port, "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(extra)Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+        return try sendBlocking(port: port, "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(extra)Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+    }
+
+    // The same from async tests, on a thread of their own: Swift's cooperative pool (two threads
+    // here) must stay free for the in-process server's handlers.
+    static func send(port: Int, host: String = "127.0.0.1", _ request: String, seconds: Double = 5,
+                     until stop: (@Sendable (String) -> Bool)? = nil) async throws -> Reply {
+        try await onThread { try sendBlocking(port: port, host: host, request, seconds: seconds, until: stop) }
+    }
+
+    static func get(_ port: Int, _ path: String, host: String = "127.0.0.1", headers: [String] = [], seconds: Double = 5,
+                    until stop: (@Sendable (String) -> Bool)? = nil) async throws -> Reply {
+        try await onThread { try getBlocking(port, path, host: host, headers: headers, seconds: seconds, until: stop) }
+    }
+
+    static func post(_ port: Int, _ path: String, body: String, headers: [String]) async throws -> Reply {
+        try await onThread { try postBlocking(port, path, body: body, headers: headers) }
     }
 }

@@ -43,7 +43,7 @@ struct WebServerTests {
     func pageAndHeaders() async throws {
         let r = try await Running()
         defer { r.stop() }
-        let page = try RawHTTP.get(r.port, "/")
+        let page = try await RawHTTP.get(r.port, "/")
         #expect(page.status == 200)
         let csp = try #require(page.headers["content-security-policy"])
         for part in ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"] {
@@ -52,8 +52,8 @@ struct WebServerTests {
         #expect(!csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"))
         #expect(page.headers["x-content-type-options"] == "nosniff")
         #expect(page.body.contains(#"<script src="/app.js""#))
-        #expect(try RawHTTP.get(r.port, "/app.js").headers["content-type"]?.hasPrefix("text/javascript") == true)
-        let session = try RawHTTP.get(r.port, "/session")
+        #expect(try await RawHTTP.get(r.port, "/app.js").headers["content-type"]?.hasPrefix("text/javascript") == true)
+        let session = try await RawHTTP.get(r.port, "/session")
         #expect(session.body.contains(#""access":"local""#) && session.body.contains(#""writer":false"#))
     }
 
@@ -64,18 +64,18 @@ struct WebServerTests {
         let body = #"{"cmd":"hunt","targets":["-30.2748,153.1338,Web Banana"]}"#
         let json = "Content-Type: application/json"
         let origin = "Origin: http://127.0.0.1:\(r.port)"
-        #expect(try RawHTTP.post(r.port, "/api/command", body: body, headers: [json, origin]).status == 403)
+        #expect(try await RawHTTP.post(r.port, "/api/command", body: body, headers: [json, origin]).status == 403)
         let device = try r.server.store.pair(name: "phone", uid: 0, user: "root", writer: true, days: 1)
         let cookie = "Cookie: hc_token=\(device.token)"
-        #expect(try RawHTTP.post(r.port, "/api/command", body: body, headers: [json, cookie]).status == 403, "no Origin")
-        #expect(try RawHTTP.post(r.port, "/api/command", body: body, headers: [json, cookie, "Origin: http://evil.example"]).status == 403)
-        #expect(try RawHTTP.post(r.port, "/api/command", body: body, headers: ["Content-Type: text/plain", cookie, origin]).status == 415)
-        let done = try RawHTTP.post(r.port, "/api/command", body: body, headers: [json, cookie, origin])
+        #expect(try await RawHTTP.post(r.port, "/api/command", body: body, headers: [json, cookie]).status == 403, "no Origin")
+        #expect(try await RawHTTP.post(r.port, "/api/command", body: body, headers: [json, cookie, "Origin: http://evil.example"]).status == 403)
+        #expect(try await RawHTTP.post(r.port, "/api/command", body: body, headers: ["Content-Type: text/plain", cookie, origin]).status == 415)
+        let done = try await RawHTTP.post(r.port, "/api/command", body: body, headers: [json, cookie, origin])
         #expect(done.status == 200 && done.body.contains("TRACKING"), "\(done.body)")
-        let refused = try RawHTTP.post(r.port, "/api/command", body: #"{"cmd":"store","op":"delete","id":"x"}"#, headers: [json, cookie, origin])
+        let refused = try await RawHTTP.post(r.port, "/api/command", body: #"{"cmd":"store","op":"delete","id":"x"}"#, headers: [json, cookie, origin])
         #expect(refused.status == 400, "only hunt, roam, seen, unseen, rate and note pass")
         let reader = try r.server.store.pair(name: "ro", uid: 1000, user: "jane", writer: false, days: 1)
-        #expect(try RawHTTP.post(r.port, "/api/command", body: body, headers: [json, "Cookie: hc_token=\(reader.token)", origin]).status == 403)
+        #expect(try await RawHTTP.post(r.port, "/api/command", body: body, headers: [json, "Cookie: hc_token=\(reader.token)", origin]).status == 403)
     }
 
     @Test("the pairing link sets an HttpOnly SameSite cookie; an unknown token gets nothing")
@@ -83,11 +83,11 @@ struct WebServerTests {
         let r = try await Running()
         defer { r.stop() }
         let d = try r.server.store.pair(name: "phone", uid: 0, user: "root", writer: true, days: 1)
-        let ok = try RawHTTP.get(r.port, "/pair?t=\(d.token)")
+        let ok = try await RawHTTP.get(r.port, "/pair?t=\(d.token)")
         #expect(ok.status == 303)
         let cookie = try #require(ok.headers["set-cookie"])
         #expect(cookie.contains("hc_token=\(d.token)") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"))
-        let bad = try RawHTTP.get(r.port, "/pair?t=" + String(repeating: "A", count: 43))
+        let bad = try await RawHTTP.get(r.port, "/pair?t=" + String(repeating: "A", count: 43))
         #expect(bad.status == 403 && bad.headers["set-cookie"] == nil)
     }
 
@@ -95,7 +95,7 @@ struct WebServerTests {
     func events() async throws {
         let r = try await Running()
         defer { r.stop() }
-        let live = try RawHTTP.get(r.port, "/events", seconds: 3) { $0.contains("event: status") }
+        let live = try await RawHTTP.get(r.port, "/events", seconds: 3) { $0.contains("event: status") }
         #expect(live.status == 200 && live.headers["content-type"] == "text/event-stream")
         #expect(live.body.contains("event: link\ndata: {\"up\":true}"))
         #expect(live.body.contains("event: status\ndata: {\"class\":\"STATUS\""))
@@ -104,7 +104,7 @@ struct WebServerTests {
         let seqs = r.daemon.logLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             .compactMap { $0["seq"] as? Int }
         try #require(!seqs.isEmpty, "the daemon logged no event")
-        let resumed = try RawHTTP.get(r.port, "/events", headers: ["Last-Event-ID: \(seqs[0] - 1)"], seconds: 3) { $0.contains("id: \(seqs.last!)\n") }
+        let resumed = try await RawHTTP.get(r.port, "/events", headers: ["Last-Event-ID: \(seqs[0] - 1)"], seconds: 3) { $0.contains("id: \(seqs.last!)\n") }
         for s in seqs { #expect(resumed.body.contains("id: \(s)\n"), "seq \(s) missing after Last-Event-ID") }
     }
 
@@ -114,10 +114,10 @@ struct WebServerTests {
         defer { r.stop() }
         // Blocking reads run on threads of their own: the cooperative pool (two threads here)
         // must stay free for the server's handlers.
-        async let first = onThread { try RawHTTP.get(r.port, "/events", seconds: 3) }
+        async let first = RawHTTP.get(r.port, "/events", seconds: 3)
         let deadline = Date().addingTimeInterval(10)
         while r.server.slots.inUse == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        let second = try await onThread { try RawHTTP.get(r.port, "/events", seconds: 2) }
+        let second = try await RawHTTP.get(r.port, "/events", seconds: 2)
         #expect(second.status == 503 && second.headers["retry-after"] == "5", "\(second.status) \(second.headers) \(second.body.prefix(300))")
         #expect(try await first.status == 200)
     }
@@ -127,7 +127,7 @@ struct WebServerTests {
         let r = try await Running()
         defer { r.stop() }
         var statuses: [Int] = []
-        for _ in 0..<60 { statuses.append(try RawHTTP.get(r.port, "/app.css").status) }
+        for _ in 0..<60 { statuses.append(try await RawHTTP.get(r.port, "/app.css").status) }
         #expect(statuses.prefix(30).allSatisfy { $0 == 200 })
         #expect(statuses.contains(429))
     }
@@ -184,18 +184,18 @@ struct StrangerTests {
         while box.withLock({ $0 }) == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         let port = box.withLock { $0 }
 
-        let page = try RawHTTP.get(port, "/", host: host)
+        let page = try await RawHTTP.get(port, "/", host: host)
         #expect(page.status == 401 && page.body.contains("hotcold web pair") && !page.body.contains("app.js"))
-        #expect(try RawHTTP.get(port, "/events", host: host, seconds: 2).status == 401)
-        #expect(try RawHTTP.get(port, "/session", host: host).status == 401)
-        let write = try RawHTTP.send(port: port, host: host,
+        #expect(try await RawHTTP.get(port, "/events", host: host, seconds: 2).status == 401)
+        #expect(try await RawHTTP.get(port, "/session", host: host).status == 401)
+        let write = try await RawHTTP.send(port: port, host: host,
             "POST /api/command HTTP/1.1\r\nHost: \(host):\(port)\r\nOrigin: http://\(host):\(port)\r\nContent-Type: application/json\r\nContent-Length: 15\r\nConnection: close\r\n\r\n{\"cmd\":\"roam\"}\n")
         #expect(write.status == 403)
 
         let d = try server.store.pair(name: "phone", uid: 1000, user: "jane", writer: false, days: 1)
         let cookie = "Cookie: hc_token=\(d.token)"
-        #expect(try RawHTTP.get(port, "/", host: host, headers: [cookie]).status == 200)
-        let live = try RawHTTP.get(port, "/events", host: host, headers: [cookie], seconds: 3) { $0.contains("event: status") }
+        #expect(try await RawHTTP.get(port, "/", host: host, headers: [cookie]).status == 200)
+        let live = try await RawHTTP.get(port, "/events", host: host, headers: [cookie], seconds: 3) { $0.contains("event: status") }
         #expect(live.status == 200 && live.body.contains("event: status"))
     }
 }
