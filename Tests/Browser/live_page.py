@@ -19,6 +19,7 @@ import json
 import os
 import statistics
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -110,6 +111,15 @@ def main():
         check(True, "the page follows the daemon (SSE open, daemon link up, STATUS received)")
 
         sent, window = drive(stack, page, restart_at=70)
+        # Parked where the drive ended: a fix every half second until the staleness check.
+        parked = threading.Event()
+        end_lat = TARGET[0] + END_NORTH / M_PER_DEG
+
+        def park():
+            while not parked.is_set():
+                stack.send_fix(time.time(), end_lat, TARGET[1], 0.0, 0.0)
+                parked.wait(0.5)
+        threading.Thread(target=park, daemon=True).start()
 
         # ARRIVED appears (the daemon's own log says when it happened).
         arrived = [e for e in stack.daemon_events() if e.get("class") == "ARRIVED"]
@@ -215,6 +225,15 @@ def main():
             if args.screenshots:
                 os.makedirs(args.screenshots, exist_ok=True)
                 page.save_screenshot(os.path.join(args.screenshots, name))
+
+        # Old data: the receiver falls silent; within seconds the page greys it and says so.
+        parked.set()
+        try:
+            wait_until(lambda: page.execute_script("return document.body.classList.contains('stale')"), 12, "the page to grey old data")
+            note = page.find_element("id", "stale-note").text
+            check(note.startswith("OLD DATA") and "last fix" in note, "a silent receiver's last fix is greyed and labelled (%r)" % note)
+        except AssertionError as e:
+            check(False, str(e))
 
         # The drive hunted one point: "Roam" (the hunt/roam switch) goes to the daemon and is done.
         set_viewport(page, 800, 480)
