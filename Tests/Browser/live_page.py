@@ -198,6 +198,8 @@ def main():
               .then(r => r.json().then(j => done({status: r.status, body: j}))).catch(e => done({status: 0, body: String(e)}));""")
         check(r["status"] == 403 and r["body"].get("ok") is False, "a write from a device that is not paired is refused (%s)" % r)
         check(page.execute_script("return document.getElementById('writes').hidden"), "write controls are hidden on a read-only page")
+        foreign = page.execute_script("return performance.getEntriesByType('resource').map(e => e.name).filter(n => !n.startsWith(location.origin + '/'))")
+        check(not foreign, "the page requested nothing from another origin %s" % foreign[:3])
 
         paired = stack.control_request({"cmd": "pair", "name": "test phone"})
         check(paired.get("class") == "PAIRED" and paired.get("writer") is True and len(paired.get("qr", [])) > 10,

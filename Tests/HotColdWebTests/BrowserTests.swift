@@ -24,4 +24,16 @@ struct BrowserTests {
         print(r.stdout)
         #expect(r.status == 0, "\(r.stdout)\n\(r.stderr.suffix(3000))")
     }
+
+    @Test("with a tile URL: tiles around the fix, each asked for once, let through by the CSP",
+          .enabled(if: haveBrowser), .timeLimit(.minutes(3)))
+    func tiles() async throws {
+        let script = TestData.repo("Tests/Browser/tiles.py")
+        let r = try await onThread {
+            try Subprocess.run(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, "--bin", Binaries.directory.path],
+                               currentDirectory: TestData.repoRoot)
+        }
+        print(r.stdout)
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr.suffix(3000))")
+    }
 }

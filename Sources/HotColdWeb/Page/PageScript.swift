@@ -167,13 +167,20 @@ extension PageAssets {
     const yf = (1 - Math.log(Math.tan(lat) + 1 / Math.cos(lat)) / Math.PI) / 2 * n;
     const tileM = mPerPx0 * 256 / n, unit = 100 * tileM / range;
     const g = svg("g", { transform: "rotate(" + (-up) + ")" }, r);
+    if (tileCache.size > 64) tileCache.clear();
     for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) {
       const tx = Math.floor(xf) + dx, ty = Math.floor(yf) + dy;
       if (ty < 0 || ty >= n) continue;
       const url = hc.session.tile_url.replace("{z}", z).replace("{x}", ((tx % n) + n) % n).replace("{y}", ty);
-      svg("image", { href: url, x: ((tx - xf) * unit).toFixed(1), y: ((ty - yf) * unit).toFixed(1), width: unit.toFixed(1), height: unit.toFixed(1), opacity: 0.5 }, g);
+      // The same element for the same tile on every redraw: asked for once, never again.
+      let img = tileCache.get(url);
+      if (!img) { img = document.createElementNS(SVG, "image"); img.setAttribute("href", url); img.setAttribute("opacity", "0.5"); tileCache.set(url, img); }
+      img.setAttribute("x", ((tx - xf) * unit).toFixed(1)); img.setAttribute("y", ((ty - yf) * unit).toFixed(1));
+      img.setAttribute("width", unit.toFixed(1)); img.setAttribute("height", unit.toFixed(1));
+      g.appendChild(img);
     }
   }
+  const tileCache = new Map();
 
   function renderList() {
     const ul = $("targets"), focus = chooseFocus();
