@@ -131,6 +131,12 @@ public final class DaemonFeed: Sendable {
                 return error.description
             }
             guard let line else { return "the daemon closed the connection" }
+            if WireCoding.className(of: line) == ErrorReply.wireClass,
+               let e = try? WireCoding.decode(ErrorReply.self, from: line), e.command == "watch" {
+                // Refused (`busy`: eight clients replaying already) or cut off (a replay that
+                // lagged): reconnect and resume from the last number passed on.
+                return "the daemon ended the watch: \(e.message)"
+            }
             guard take(line) else { return "stopped" }
         }
         return "stopped"
