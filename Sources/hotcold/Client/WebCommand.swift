@@ -13,6 +13,15 @@ struct WebCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "web",
         abstract: "Pair a phone or car display with hotcold-web (the live page), list or revoke pairings.",
+        discussion: """
+            hotcold-web serves the hunt as a live page. From the box itself it is readable without \
+            pairing; another device opens the link `pair` prints (or scans its QR code).
+
+            Examples:
+              hotcold web pair --name phone
+              hotcold web devices
+              hotcold web revoke phone
+            """,
         subcommands: [WebPairCommand.self, WebDevicesCommand.self, WebRevokeCommand.self],
         defaultSubcommand: WebPairCommand.self)
 }
