@@ -59,7 +59,7 @@ def fix_sentences(t, lat, lon, speed, course):
 class Stack:
     """gpsd + hotcoldd + hotcold-web in a temporary directory; `stop()` ends them all."""
 
-    def __init__(self, bindir, web_args=()):
+    def __init__(self, bindir, web_args=(), extra_targets=()):
         self.bindir = bindir
         self.dir = tempfile.mkdtemp(prefix="hotcold-browser-")
         self.procs = {}
@@ -75,7 +75,7 @@ class Stack:
         wait_until(lambda: self._listening(self.gpsd_port), 10, "gpsd")
         self._spawn("hotcoldd", [os.path.join(bindir, "hotcoldd"), "--gpsd", "127.0.0.1:%d" % self.gpsd_port,
                                  "--socket", self.sock, "--log", self.log, "--db", os.path.join(self.dir, "hc.sqlite"),
-                                 "--target=%f,%f,%s" % TARGET])
+                                 "--target=%f,%f,%s" % TARGET] + ["--target=%f,%f,%s" % t for t in extra_targets])
         wait_until(lambda: os.path.exists(self.sock), 20, "hotcoldd's socket")
         self.start_web()
 

@@ -46,7 +46,8 @@ def main():
     cfg = os.path.join(tempfile.mkdtemp(prefix="hotcold-tiles-"), "web.toml")
     with open(cfg, "w") as f:
         f.write('[page]\ntile_url = "http://127.0.0.1:%d/{z}/{x}/{y}.png"\n' % tport)
-    stack = Stack(os.path.abspath(args.bin), web_args=["--config", cfg])
+    other = (TARGET[0] - 600 / 110_850.0, TARGET[1] + 0.004, "Big Side Prawn")   # ~385 m east of the start
+    stack = Stack(os.path.abspath(args.bin), web_args=["--config", cfg], extra_targets=[other])
     page, failed = None, False
     try:
         page = browser(800, 480)
@@ -67,6 +68,20 @@ def main():
         images = page.execute_script("return document.querySelectorAll('#radar image').length")
         print(("ok   " if images == 9 else "FAIL ") + "nine tiles drawn under the radar (%d)" % images)
         failed |= images != 9
+        # Focus: by default the nearest hunted target; a tap on another in the list focuses it.
+        wait_until(lambda: page.execute_script("return window.hotcold.targets.size") == 2, 5, "two targets")
+        first = page.find_element("id", "f-name").text
+        print(("ok   " if first == other[2] else "FAIL ") + "the nearest hunted target is the focus by default (%r)" % first)
+        failed |= first != other[2]
+        for li in page.find_elements("css selector", "#targets li"):
+            if li.text.startswith(TARGET[2]):
+                li.click()
+        wait_until(lambda: page.find_element("id", "f-name").text == TARGET[2], 3, "the tapped target in focus")
+        print("ok   a tap on a target in the list focuses it")
+        page.find_element("id", "radar-mode").click()
+        mode = page.find_element("id", "radar-mode").text
+        print(("ok   " if mode == "Course up" else "FAIL ") + "the radar switches to course-up (%r)" % mode)
+        failed |= mode != "Course up"
         logs = [l["message"] for l in page.get_log("browser") if "Content Security Policy" in l["message"]]
         print(("ok   " if not logs else "FAIL ") + "no Content-Security-Policy violation %s" % logs[:3])
         failed |= bool(logs)

@@ -25,7 +25,7 @@ struct BrowserTests {
         #expect(r.status == 0, "\(r.stdout)\n\(r.stderr.suffix(3000))")
     }
 
-    @Test("with a tile URL: tiles around the fix, each asked for once, let through by the CSP",
+    @Test("tiles around the fix, each asked for once, let through by the CSP; default focus, tap to focus, course-up",
           .enabled(if: haveBrowser), .timeLimit(.minutes(3)))
     func tiles() async throws {
         let script = TestData.repo("Tests/Browser/tiles.py")

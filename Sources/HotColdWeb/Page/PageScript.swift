@@ -129,32 +129,48 @@ extension PageAssets {
 
   function niceRange(m) { const steps = [200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000]; for (const s of steps) if (m <= s) return s; return steps[steps.length - 1]; }
 
+  // Blips and list rows are kept per target and updated in place (never rebuilt on a redraw):
+  // a tap that starts on one and ends on its replacement would otherwise be lost.
+  const blipCache = new Map(), rowCache = new Map();
+
   function renderRadar() {
     const r = $("radar");
-    while (r.firstChild) r.removeChild(r.firstChild);
+    let bg = $("radar-bg"), blips = $("radar-blips");
+    if (!bg) { bg = svg("g", { id: "radar-bg" }, r); blips = svg("g", { id: "radar-blips" }, r); }
+    while (bg.firstChild) bg.removeChild(bg.firstChild);
     const list = [...hc.targets.values()];
     const far = list.reduce((m, t) => Math.max(m, t.distance_m), 0);
     const range = niceRange(far * 1.05 || 1000);
     const c = course();
     const up = hc.courseUp && c != null ? c : 0;
     const f = hc.status && hc.status.gps && hc.status.gps.last_fix;
-    if (hc.session && hc.session.tile_url && f) tiles(r, f, range, up);
-    for (const k of [1, 0.5]) svg("circle", { class: "ring", r: 100 * k }, r);
-    svg("text", { class: "label", x: 4, y: -102 }, r).textContent = fmtDist(range);
-    svg("text", { class: "label", x: 4, y: -52 }, r).textContent = fmtDist(range / 2);
-    const n = svg("text", { class: "label", "text-anchor": "middle" }, r);
+    if (hc.session && hc.session.tile_url && f) tiles(bg, f, range, up);
+    for (const k of [1, 0.5]) svg("circle", { class: "ring", r: 100 * k }, bg);
+    svg("text", { class: "label", x: 4, y: -102 }, bg).textContent = fmtDist(range);
+    svg("text", { class: "label", x: 4, y: -52 }, bg).textContent = fmtDist(range / 2);
+    const n = svg("text", { class: "label", "text-anchor": "middle" }, bg);
     n.textContent = "N";
     const na = (-up) * Math.PI / 180;
     n.setAttribute("x", (92 * Math.sin(na)).toFixed(1)); n.setAttribute("y", (-92 * Math.cos(na) + 3).toFixed(1));
     const carRot = hc.courseUp ? 0 : (c != null ? c : 0);
-    svg("path", { class: "car", d: "M0,-9 L6,7 L0,3 L-6,7 Z", transform: "rotate(" + carRot + ")" }, r);
+    svg("path", { class: "car", d: "M0,-9 L6,7 L0,3 L-6,7 Z", transform: "rotate(" + carRot + ")" }, bg);
     const focus = chooseFocus();
     for (const t of list) {
+      const id = t.target.id;
+      let b = blipCache.get(id);
+      if (!b) {
+        b = svg("circle", { r: 7 }, blips);
+        svg("title", {}, b);
+        b.addEventListener("click", () => setFocus(id));
+        blipCache.set(id, b);
+      }
       const a = (t.bearing_deg - up) * Math.PI / 180, d = 100 * Math.min(1, t.distance_m / range);
-      const b = svg("circle", { class: "blip" + (focus === t ? " focus" : ""), cx: (d * Math.sin(a)).toFixed(1), cy: (-d * Math.cos(a)).toFixed(1), r: 7, fill: tierColour(t.tier) }, r);
-      svg("title", {}, b).textContent = (t.target.name || t.target.id) + " " + fmtDist(t.distance_m) + " " + t.tier_name;
-      b.addEventListener("click", () => setFocus(t.target.id));
+      b.setAttribute("class", "blip" + (focus === t ? " focus" : ""));
+      b.setAttribute("cx", (d * Math.sin(a)).toFixed(1)); b.setAttribute("cy", (-d * Math.cos(a)).toFixed(1));
+      b.setAttribute("fill", tierColour(t.tier));
+      setText(b.firstChild, (t.target.name || id) + " " + fmtDist(t.distance_m) + " " + t.tier_name);
     }
+    for (const [id, b] of blipCache) if (!hc.targets.has(id)) { b.remove(); blipCache.delete(id); }
     setText($("radar-mode"), hc.courseUp ? "Course up" : "North up");
   }
 
@@ -185,18 +201,31 @@ extension PageAssets {
   function renderList() {
     const ul = $("targets"), focus = chooseFocus();
     const list = [...hc.targets.values()].sort((a, b) => a.distance_m - b.distance_m);
-    while (ul.firstChild) ul.removeChild(ul.firstChild);
+    const shown = new Set();
+    let prev = null, full = false;
     for (const t of list) {
-      const li = document.createElement("li");
-      if (focus === t) li.className = "focus";
-      const a = document.createElement("span"), b = document.createElement("span");
-      a.textContent = t.target.name || t.target.id;
-      b.textContent = fmtDist(t.distance_m) + " · " + t.tier_name;
-      li.append(a, b);
-      li.addEventListener("click", () => setFocus(t.target.id));
-      ul.appendChild(li);
+      const id = t.target.id;
+      let li = rowCache.get(id);
+      if (!li) {
+        li = document.createElement("li");
+        li.append(document.createElement("span"), document.createElement("span"));
+        li.addEventListener("click", () => setFocus(id));
+        rowCache.set(id, li);
+      }
+      setText(li.firstChild, t.target.name || id);
+      setText(li.lastChild, fmtDist(t.distance_m) + " · " + t.tier_name);
+      li.classList.toggle("focus", focus === t);
+      if (full) { if (li.parentNode) li.remove(); continue; }
+      const at = prev ? prev.nextSibling : ul.firstChild;
+      if (at !== li) ul.insertBefore(li, at);
       // Only whole rows that fit: no row hangs outside the page.
-      if (li.offsetTop + li.offsetHeight > ul.clientHeight + ul.offsetTop + 1 && ul.children.length > 1) { ul.removeChild(li); break; }
+      if (li.offsetTop + li.offsetHeight > ul.clientHeight + ul.offsetTop + 1 && prev) { li.remove(); full = true; continue; }
+      prev = li;
+      shown.add(id);
+    }
+    for (const [id, li] of rowCache) {
+      if (!shown.has(id) && li.parentNode) li.remove();
+      if (!hc.targets.has(id)) rowCache.delete(id);
     }
   }
 
