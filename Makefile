@@ -27,9 +27,9 @@ ZSHCOMPDIR  = $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR = $(PREFIX)/share/fish/vendor_completions.d
 COMPDIR_SRC = .build/completions
 
-PROGRAMS = hotcoldd hotcold hotcold-sync hotcold-mqtt
-UNITS    = hotcoldd.service hotcoldd.socket hotcold-sync.service hotcold-mqtt.service
-CONFIGS  = hotcoldd.toml hotcold-mqtt.toml
+PROGRAMS = hotcoldd hotcold hotcold-sync hotcold-mqtt hotcold-web
+UNITS    = hotcoldd.service hotcoldd.socket hotcold-sync.service hotcold-mqtt.service hotcold-web.service
+CONFIGS  = hotcoldd.toml hotcold-mqtt.toml hotcold-web.toml
 
 .PHONY: all build install uninstall test completions man
 
@@ -40,6 +40,7 @@ build:
 	$(SWIFT) build -c $(CONFIG) --product hotcold
 	$(SWIFT) build -c $(CONFIG) --product hotcold-sync
 	$(SWIFT) build -c $(CONFIG) --product hotcold-mqtt
+	$(SWIFT) build -c $(CONFIG) --product hotcold-web
 
 test:
 	./scripts/test

@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "hotcold", targets: ["hotcold"]),
         .executable(name: "hotcold-sync", targets: ["hotcold-sync"]),
         .executable(name: "hotcold-mqtt", targets: ["hotcold-mqtt"]),
+        .executable(name: "hotcold-web", targets: ["hotcold-web"]),
         .library(name: "HotColdCore", targets: ["HotColdCore"]),
         .library(name: "HotColdProtocol", targets: ["HotColdProtocol"]),
     ],
@@ -25,6 +26,8 @@ let package = Package(
         // buffers, connection and decompression errors).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // libgps from gpsd: a module map and shim header, nothing else.
@@ -95,6 +98,22 @@ let package = Package(
                 "HotColdMQTT", "HotColdProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // The live page for a phone or car display: an HTTP server (Hummingbird) that is a client of
+        // the daemon's socket, with Server-Sent Events, device pairing and the embedded page.
+        .target(
+            name: "HotColdWeb",
+            dependencies: [
+                "HotColdCore", "HotColdProtocol", "HotColdConfig",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+        .executableTarget(
+            name: "hotcold-web",
+            dependencies: [
+                "HotColdWeb",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // The live full-screen view's pure core: a model built from STATUS and events, and a
         // renderer from model and terminal size to lines. No terminal I/O (that is hotcold's).
         .target(name: "HotColdScreen", dependencies: ["HotColdCore", "HotColdProtocol"]),
@@ -136,6 +155,9 @@ let package = Package(
         ]),
         .testTarget(name: "HotColdScreenTests", dependencies: ["HotColdScreen", "HotColdCore", "HotColdProtocol"]),
         .testTarget(name: "HotColdMQTTTests", dependencies: ["HotColdTestSupport", "HotColdMQTT", "HotColdCore"]),
+        .testTarget(name: "HotColdWebTests", dependencies: [
+            "HotColdTestSupport", "HotColdWeb", "HotColdCore", "HotColdProtocol",
+        ]),
         // Runs the built executables as subprocesses against real files, gpsd and sockets.
         .testTarget(name: "EndToEndTests", dependencies: ["HotColdCore", "HotColdStore", "HotColdTestSupport"]),
     ]

@@ -2,7 +2,7 @@ import Foundation
 import HotColdTestSupport
 import Testing
 
-@Suite("systemd units (daemon, sync, MQTT bridge) and make install")
+@Suite("systemd units (daemon, sync, MQTT bridge, web page) and make install")
 struct UnitFileTests {
     static let analyze = "/usr/bin/systemd-analyze"
     static var haveAnalyze: Bool { FileManager.default.isExecutableFile(atPath: analyze) }
@@ -10,11 +10,12 @@ struct UnitFileTests {
     /// The units with ExecStart pointing at the built binary (verify wants it to exist).
     func stagedUnits() throws -> TemporaryDirectory {
         let dir = try TemporaryDirectory("hotcold-units")
-        for unit in ["hotcoldd.service", "hotcoldd.socket", "hotcold-sync.service", "hotcold-mqtt.service"] {
+        for unit in ["hotcoldd.service", "hotcoldd.socket", "hotcold-sync.service", "hotcold-mqtt.service", "hotcold-web.service"] {
             let text = try String(contentsOf: TestData.repo("systemd/\(unit)"), encoding: .utf8)
                 .replacingOccurrences(of: "/usr/local/bin/hotcoldd ", with: Binaries.url("hotcoldd").path + " ")
                 .replacingOccurrences(of: "/usr/local/bin/hotcold-sync ", with: Binaries.url("hotcold-sync").path + " ")
                 .replacingOccurrences(of: "/usr/local/bin/hotcold-mqtt ", with: Binaries.url("hotcold-mqtt").path + " ")
+                .replacingOccurrences(of: "/usr/local/bin/hotcold-web ", with: Binaries.url("hotcold-web").path + " ")
             try text.write(toFile: dir.path(unit), atomically: true, encoding: .utf8)
         }
         return dir
@@ -26,7 +27,7 @@ struct UnitFileTests {
         defer { dir.remove() }
         let r = try Subprocess.run(URL(fileURLWithPath: Self.analyze),
                                    ["verify", dir.path("hotcoldd.service"), dir.path("hotcoldd.socket"),
-                                    dir.path("hotcold-sync.service"), dir.path("hotcold-mqtt.service")],
+                                    dir.path("hotcold-sync.service"), dir.path("hotcold-mqtt.service"), dir.path("hotcold-web.service")],
                                    currentDirectory: dir.url)
         #expect(r.status == 0)
         #expect(r.stdout + r.stderr == "")
@@ -38,7 +39,8 @@ struct UnitFileTests {
     func security() throws {
         let dir = try stagedUnits()
         defer { dir.remove() }
-        for (unit, limit) in [("hotcoldd.service", 1.3), ("hotcold-sync.service", 2.0), ("hotcold-mqtt.service", 2.0)] {
+        for (unit, limit) in [("hotcoldd.service", 1.3), ("hotcold-sync.service", 2.0), ("hotcold-mqtt.service", 2.0),
+                                 ("hotcold-web.service", 2.0)] {
             let r = try Subprocess.run(URL(fileURLWithPath: Self.analyze),
                                        ["security", "--offline=true", "--no-pager", dir.path(unit)],
                                        currentDirectory: dir.url)
@@ -75,6 +77,14 @@ struct UnitFileTests {
                        "LoadCredential=mqtt-password:", "After=hotcoldd.service"] {
             #expect(mqtt.contains(needle), "hotcold-mqtt.service lacks \(needle)")
         }
+        let web = try String(contentsOf: TestData.repo("systemd/hotcold-web.service"), encoding: .utf8)
+        for needle in ["ExecStart=/usr/local/bin/hotcold-web --config /usr/local/etc/hotcold/hotcold-web.toml",
+                       "DynamicUser=yes", "SupplementaryGroups=hotcold", "StateDirectory=hotcold-web", "RuntimeDirectory=hotcold-web",
+                       "MemoryMax=", "SocketBindAllow=tcp:8470", "SocketBindDeny=any", "IPAddressDeny=any",
+                       "IPAddressAllow=localhost", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"] {
+            #expect(web.contains(needle), "hotcold-web.service lacks \(needle)")
+        }
+        #expect(!web.contains("PrivateUsers=yes"), "hotcold-web reads its pairing peers' uids: no private user namespace")
         let socket = try String(contentsOf: TestData.repo("systemd/hotcoldd.socket"), encoding: .utf8)
         for needle in ["ListenStream=/run/hotcold/hotcold.sock", "SocketMode=0660", "SocketGroup=hotcold"] {
             #expect(socket.contains(needle), "hotcoldd.socket lacks \(needle)")
@@ -100,6 +110,9 @@ struct UnitFileTests {
         #expect(mode("/usr/local/bin/hotcold-sync") == 0o755)
         #expect(mode("/usr/local/bin/hotcold-mqtt") == 0o755)
         #expect(mode("/usr/local/lib/systemd/system/hotcold-mqtt.service") == 0o644)
+        #expect(mode("/usr/local/bin/hotcold-web") == 0o755)
+        #expect(mode("/usr/local/lib/systemd/system/hotcold-web.service") == 0o644)
+        #expect(mode("/usr/local/etc/hotcold/hotcold-web.toml") == 0o644)
         #expect(mode("/usr/local/etc/hotcold/hotcold-mqtt.toml") == 0o644)
         #expect(mode("/usr/local/lib/systemd/system/hotcold-sync.service") == 0o644)
         #expect(mode("/usr/local/lib/systemd/system/hotcoldd.service") == 0o644)

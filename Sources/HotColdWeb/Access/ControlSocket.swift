@@ -1,0 +1,137 @@
+import Foundation
+import HotColdProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// hotcold-web's own Unix socket for `hotcold web pair`: the token is minted here, in the
+/// process that checks it, and handed only to the local user who asked, whom the kernel names
+/// (SO_PEERCRED). This beats a token file another process drops into the state directory:
+/// that would need the pairing user to write into hotcold-web's private state (so either a
+/// shared writable directory or root), and the new token would take effect only after a
+/// re-read; here there is no shared file, no re-read, and the pairing user learns at once
+/// whether the device may write.
+///
+/// Anyone may connect (mode 0666); who may *pair* is decided per connection: root, a writer
+/// by the daemon's rule, or a member of the group that owns the daemon's socket (someone who
+/// could read the hunt anyway). Only writers' devices may write. One request per connection,
+/// a line of at most 4 KiB, read within 5 s.
+public final class ControlSocket: @unchecked Sendable {
+    public let path: String
+    let store: TokenStore
+    let rule: WriterRule
+    let daemonSocket: String
+    let tokenDays: Int
+    let baseURL: String
+    private var fd: Int32 = -1
+
+    public init(path: String, store: TokenStore, rule: WriterRule, daemonSocket: String, tokenDays: Int, baseURL: String) {
+        self.path = path
+        self.store = store
+        self.rule = rule
+        self.daemonSocket = daemonSocket
+        self.tokenDays = tokenDays
+        self.baseURL = baseURL
+    }
+
+    /// Binds (replacing a stale socket file) and serves on a thread of its own.
+    public func start() throws(ControlError) {
+        let dir = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        unlink(path)
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ControlError("control socket: \(String(cString: strerror(errno)))") }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { throw ControlError("control socket path too long: \(path)") }
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard rc == 0, listen(fd, 16) == 0 else {
+            throw ControlError("cannot listen on \(path): \(String(cString: strerror(errno)))")
+        }
+        chmod(path, 0o666)
+        let t = Thread { [self] in serve() }
+        t.name = "hotcold-web control"
+        t.start()
+    }
+
+    private func serve() {
+        while true {
+            let c = accept(fd, nil, nil)
+            if c < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                return
+            }
+            handle(c)
+            close(c)
+        }
+    }
+
+    private func handle(_ c: Int32) {
+        var tv = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(c, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        guard let peer = PeerCredentials(socket: c) else { return reply(c, ControlError("no peer credentials")) }
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while !buffer.contains(10) && buffer.count <= 4096 {
+            let n = chunk.withUnsafeMutableBytes { recv(c, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            buffer.append(contentsOf: chunk[..<n])
+        }
+        guard let nl = buffer.firstIndex(of: 10), nl <= 4096,
+              let req = try? JSONDecoder().decode(ControlRequest.self, from: Data(buffer[..<nl])) else {
+            return reply(c, ControlError("expected one JSON line such as {\"cmd\":\"pair\",\"name\":\"phone\"}"))
+        }
+        reply(c, answer(req, peer: peer))
+    }
+
+    /// The reply to one request from `peer` (tested directly).
+    func answer(_ req: ControlRequest, peer: PeerCredentials) -> any Encodable {
+        let writer = rule.isWriter(peer)
+        guard writer || mayRead(peer) else {
+            return ControlError("\(peer.userName) may not read the daemon's socket \(daemonSocket), so may not pair a device")
+        }
+        switch req.cmd {
+        case "pair":
+            let name = (req.name ?? "device").trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty, name.count <= 40, name.allSatisfy({ $0.isLetter || $0.isNumber || " -_.".contains($0) }) else {
+                return ControlError("a device name is 1–40 letters, digits, spaces, - _ or .")
+            }
+            do {
+                let d = try store.pair(name: name, uid: peer.uid, user: peer.userName, writer: writer, days: tokenDays)
+                let url = "\(baseURL)/pair?t=\(d.token)"
+                let qr = (try? QRCode(text: url)).map { QRTerminal.lines($0) } ?? []
+                return PairedReply(name: d.name, user: d.user, writer: d.writer, expires: d.expires, url: url, token: d.token, qr: qr)
+            } catch {
+                return ControlError(error.description)
+            }
+        case "list":
+            return DevicesReply(devices: store.all.filter { peer.uid == 0 || $0.uid == peer.uid }
+                .map { .init(name: $0.name, user: $0.user, writer: $0.writer, expires: $0.expires) })
+        case "revoke":
+            guard let name = req.name else { return ControlError("revoke needs a name") }
+            guard peer.uid == 0 || store.all.filter({ $0.name == name }).allSatisfy({ $0.uid == peer.uid }) else {
+                return ControlError("\(name) was paired by another user")
+            }
+            do { return RevokedReply(count: try store.revoke(name: name)) } catch { return ControlError(error.description) }
+        default:
+            return ControlError("unknown command \(req.cmd.prefix(40)); expected pair, list or revoke")
+        }
+    }
+
+    /// Could `peer` open the daemon's socket (its owner, or in its group)?
+    func mayRead(_ peer: PeerCredentials) -> Bool {
+        var st = stat()
+        guard stat(daemonSocket, &st) == 0 else { return false }
+        return peer.uid == st.st_uid || peer.gid == st.st_gid || peer.groups.contains(st.st_gid)
+    }
+
+    private func reply(_ c: Int32, _ value: any Encodable) {
+        let bytes = Array(ControlCoding.line(value).utf8)
+        _ = bytes.withUnsafeBytes { send(c, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+}

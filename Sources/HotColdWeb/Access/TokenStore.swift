@@ -1,0 +1,118 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// The paired devices, kept in `STATE/devices.json` (mode 0600, written whole and renamed into
+/// place) so a restart of hotcold-web keeps every pairing.
+///
+/// Tokens are 256 random bits from the kernel (`SystemRandomNumberGenerator`, getrandom(2)),
+/// in base64url; lookups compare in constant time. Only this file and the device's cookie hold
+/// a token: nothing here logs one.
+public final class TokenStore: Sendable {
+    public let path: String
+    public let maxDevices: Int
+    private let devices: Mutex<[PairedDevice]>
+
+    public enum Failure: Error, CustomStringConvertible {
+        case unreadable(String, String)
+        case unwritable(String, String)
+        public var description: String {
+            switch self {
+            case .unreadable(let p, let why): "cannot read the paired devices in \(p): \(why)"
+            case .unwritable(let p, let why): "cannot store the paired devices in \(p): \(why)"
+            }
+        }
+    }
+
+    public init(directory: String, maxDevices: Int) throws(Failure) {
+        path = directory + "/devices.json"
+        self.maxDevices = maxDevices
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch { throw .unwritable(directory, "\(error)") }
+        var loaded: [PairedDevice] = []
+        if FileManager.default.fileExists(atPath: path) {
+            do {
+                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                guard data.count <= 1 << 20 else { throw Failure.unreadable(path, "over 1 MiB") }
+                loaded = try Self.decoder.decode([PairedDevice].self, from: data)
+            } catch let e as Failure { throw e } catch { throw .unreadable(path, "\(error)") }
+        }
+        devices = Mutex(loaded)
+    }
+
+    static let decoder: JSONDecoder = {
+        let d = JSONDecoder()
+        d.dateDecodingStrategy = .iso8601
+        return d
+    }()
+
+    /// Mints a token for a new device and stores it before returning.
+    public func pair(name: String, uid: UInt32, user: String, writer: Bool, days: Int,
+                     now: Date = Date()) throws(Failure) -> PairedDevice {
+        var bytes = [UInt8](repeating: 0, count: 32)
+        var rng = SystemRandomNumberGenerator()
+        for i in bytes.indices { bytes[i] = rng.next() }
+        let token = Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let device = PairedDevice(token: token, name: name, uid: uid, user: user, writer: writer, created: now,
+                                  expires: now.addingTimeInterval(Double(days) * 86_400))
+        let list = devices.withLock { list -> [PairedDevice] in
+            list.removeAll { $0.expires <= now }
+            list.append(device)
+            if list.count > maxDevices { list.removeFirst(list.count - maxDevices) }
+            return list
+        }
+        try save(list)
+        return device
+    }
+
+    /// The device holding `token`, if it is paired and not expired.
+    public func device(token: String, now: Date = Date()) -> PairedDevice? {
+        let given = Array(token.utf8)
+        guard given.count == 43 else { return nil }
+        return devices.withLock { list in
+            list.first { d in Self.same(Array(d.token.utf8), given) && d.expires > now }
+        }
+    }
+
+    /// Removes devices by name; returns how many.
+    public func revoke(name: String) throws(Failure) -> Int {
+        let (n, list) = devices.withLock { list -> (Int, [PairedDevice]) in
+            let before = list.count
+            list.removeAll { $0.name == name }
+            return (before - list.count, list)
+        }
+        if n > 0 { try save(list) }
+        return n
+    }
+
+    public var all: [PairedDevice] { devices.withLock { $0 } }
+
+    /// Constant time in the token's length: no early exit a timing probe could measure.
+    static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var diff: UInt8 = 0
+        for i in a.indices { diff |= a[i] ^ b[i] }
+        return diff == 0
+    }
+
+    private func save(_ list: [PairedDevice]) throws(Failure) {
+        let e = JSONEncoder()
+        e.dateEncodingStrategy = .iso8601
+        e.outputFormatting = [.sortedKeys]
+        let tmp = path + ".tmp"
+        do {
+            let data = try e.encode(list)
+            _ = FileManager.default.createFile(atPath: tmp, contents: nil, attributes: [.posixPermissions: 0o600])
+            let h = try FileHandle(forWritingTo: URL(fileURLWithPath: tmp))
+            try h.write(contentsOf: data)
+            try h.synchronize()
+            try h.close()
+            guard rename(tmp, path) == 0 else { throw Failure.unwritable(path, String(cString: strerror(errno))) }
+        } catch let f as Failure { throw f } catch { throw .unwritable(path, "\(error)") }
+    }
+}

@@ -1,0 +1,64 @@
+/// `hotcold-web.toml`: where the daemon is, where to listen, the bounds. Every default here is
+/// the one `config/hotcold-web.toml` documents.
+public struct WebConfiguration: Sendable, Equatable {
+    public struct Daemon: Sendable, Equatable {
+        /// The daemon's Unix socket (read access is enough to show the page; writes need
+        /// hotcold-web's own user to be a writer there too).
+        public var socket = "/run/hotcold/hotcold.sock"
+        /// The daemon's configuration, read only for `[socket] allowed_users`/`allowed_groups`:
+        /// a paired device may write only when the user who paired it is a writer by that rule.
+        /// Missing file: the daemon's defaults (group "hotcold").
+        public var config = "/usr/local/etc/hotcold/hotcoldd.toml"
+    }
+
+    public struct Listen: Sendable, Equatable {
+        /// An IP address (never a host name: the unit allows exactly this address).
+        public var address = "127.0.0.1"
+        public var port = 8470
+        /// What a paired device opens, e.g. "http://10.42.0.1:8470"; empty: from address and port.
+        public var publicURL = ""
+    }
+
+    public struct Live: Sendable, Equatable {
+        /// Browsers following the live stream at once; the next gets 503.
+        public var maxClients = 16
+        /// Lines waiting for one browser; past this the browser is dropped (it reconnects and
+        /// resumes with Last-Event-ID, so nothing is lost).
+        public var clientQueue = 256
+        /// Seconds between STATUS pushes to each browser (distances move between events; the fix
+        /// reaches the page within about this long).
+        public var statusInterval = 0.25
+    }
+
+    public struct Access: Sendable, Equatable {
+        /// Where paired devices' tokens are kept (mode 0600) and the control socket lives.
+        public var stateDirectory = "/var/lib/hotcold-web"
+        /// The Unix socket `hotcold web pair` talks to.
+        public var controlSocket = "/run/hotcold-web/control.sock"
+        /// Days a pairing lasts.
+        public var tokenDays = 90
+        /// Paired devices kept; pairing another removes the oldest.
+        public var maxDevices = 32
+        /// Requests per second from one client address, and the burst allowed.
+        public var requestsPerSecond = 10.0
+        public var requestBurst = 40
+        /// Writes per second from one paired device, and the burst allowed.
+        public var writesPerSecond = 1.0
+        public var writeBurst = 5
+    }
+
+    public struct Page: Sendable, Equatable {
+        /// Optional map tiles under the radar, e.g. "https://tile.example.org/{z}/{x}/{y}.png";
+        /// empty: none (the page then makes no request but to hotcold-web). Its origin is
+        /// added to the Content-Security-Policy's img-src.
+        public var tileURL = ""
+    }
+
+    public var daemon = Daemon()
+    public var listen = Listen()
+    public var live = Live()
+    public var access = Access()
+    public var page = Page()
+
+    public init() {}
+}

@@ -1,0 +1,25 @@
+import Hummingbird
+import NIOCore
+
+/// The request context: Hummingbird's core storage plus the peer's address (loopback peers
+/// may read without pairing).
+public struct WebContext: RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let remoteAddress: SocketAddress?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    /// Writes are small JSON commands; anything larger is refused before it is read.
+    public var maxUploadSize: Int { 4096 }
+
+    /// The peer's address as text ("127.0.0.1", "::1"); "?" when unknown.
+    var peerAddress: String { remoteAddress?.ipAddress ?? "?" }
+
+    var isLoopback: Bool {
+        guard let a = remoteAddress?.ipAddress else { return false }
+        return a == "::1" || a.hasPrefix("127.") || a.hasPrefix("::ffff:127.")
+    }
+}

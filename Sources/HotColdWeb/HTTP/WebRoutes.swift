@@ -1,0 +1,143 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import ServiceLifecycle
+
+/// The routes: `/` and its assets, `/events` (SSE), `/session`, `/pair`, `/api/command`.
+struct WebRoutes: Sendable {
+    static let cookieName = "hc_token"
+    let server: WebServer
+
+    func add(to router: Router<WebContext>) {
+        router.get("/") { request, context in try page(request, context) }
+        router.get("/app.js") { _, _ in asset(PageAssets.script, type: "text/javascript; charset=utf-8") }
+        router.get("/app.css") { _, _ in asset(PageAssets.style, type: "text/css; charset=utf-8") }
+        router.get("/session") { request, context in try session(request, context) }
+        router.get("/pair") { request, _ in try pair(request) }
+        router.get("/events") { request, context in try events(request, context) }
+        router.post("/api/command") { request, context in try await command(request, context) }
+    }
+
+    private func asset(_ text: String, type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
+                 body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    private func page(_ request: Request, _ context: WebContext) throws -> Response {
+        guard server.caller(request, context).mayRead else {
+            return Response(status: .unauthorized, headers: [.contentType: "text/html; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: PageAssets.notPaired)))
+        }
+        return asset(PageAssets.html, type: "text/html; charset=utf-8")
+    }
+
+    private func json(_ status: HTTPResponse.Status, _ value: some Encodable) -> Response {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? e.encode(value)) ?? Data("{}".utf8)
+        return Response(status: status, headers: [.contentType: "application/json"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    struct Session: Encodable {
+        var access: String
+        var writer: Bool
+        var device: String?
+        var user: String?
+        var tileURL: String?
+        enum CodingKeys: String, CodingKey { case access, writer, device, user, tileURL = "tile_url" }
+    }
+
+    private func session(_ request: Request, _ context: WebContext) throws -> Response {
+        let c = server.caller(request, context)
+        let tile = server.config.page.tileURL.isEmpty ? nil : server.config.page.tileURL
+        switch c {
+        case .paired(let d): return json(.ok, Session(access: "paired", writer: d.writer, device: d.name, user: d.user, tileURL: tile))
+        case .local: return json(.ok, Session(access: "local", writer: false, tileURL: tile))
+        case .stranger: throw HTTPError(.unauthorized, message: "not paired")
+        }
+    }
+
+    /// The link from `hotcold web pair`: keeps the token in a cookie (HttpOnly: no script can
+    /// read it; SameSite=Lax: sent on the QR scanner's top-level navigation, never on another
+    /// site's POST), then shows the page. The token is never logged.
+    private func pair(_ request: Request) throws -> Response {
+        guard let t = request.uri.queryParameters.get("t"), let d = server.store.device(token: t) else {
+            throw HTTPError(.forbidden, message: "this pairing link is unknown or expired; run hotcold web pair again")
+        }
+        var r = Response(status: .seeOther, headers: [.location: "/"])
+        let age = max(60, Int(d.expires.timeIntervalSinceNow))
+        r.setCookie(Cookie(name: Self.cookieName, value: d.token, maxAge: age, path: "/",
+                           secure: server.config.listen.publicURL.hasPrefix("https://"), httpOnly: true, sameSite: .lax))
+        return r
+    }
+
+    private func events(_ request: Request, _ context: WebContext) throws -> Response {
+        guard server.caller(request, context).mayRead else { throw HTTPError(.unauthorized, message: "not paired") }
+        let since = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
+            ?? request.uri.queryParameters.get("since").flatMap { UInt64($0) }
+        let slots = server.slots
+        guard slots.acquire() else {
+            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"],
+                            message: "\(slots.limit) browsers are following already (live.max_clients)")
+        }
+        let live = server.config.live
+        let feed = DaemonFeed(socketPath: server.config.daemon.socket, since: since, statusInterval: live.statusInterval,
+                              queue: live.clientQueue, onDrop: { slots.countDropped() })
+        feed.start()
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"],
+            body: ResponseBody { writer in
+                defer {
+                    feed.stop()
+                    slots.release()
+                }
+                // A stream never ends by itself: on SIGTERM end it, so the server's graceful
+                // shutdown does not wait for it (the browser reconnects with Last-Event-ID).
+                try await withGracefulShutdownHandler {
+                    for await f in feed.frames { try await writer.write(ByteBuffer(string: f.text)) }
+                } onGracefulShutdown: {
+                    feed.stop()
+                }
+                try await writer.finish(nil)
+            })
+    }
+
+    struct Outcome: Encodable {
+        var ok: Bool
+        var code: String?
+        var message: String?
+        var reply: String?
+    }
+
+    /// A write from the page: a paired writer's device, from this origin (CSRF), as JSON (a
+    /// cross-site form cannot send that without a preflight we never grant), within its rate.
+    private func command(_ request: Request, _ context: WebContext) async throws -> Response {
+        let caller = server.caller(request, context)
+        guard caller.mayWrite else {
+            let why = caller == .stranger || caller == .local
+                ? "this device is not paired: writes need a device paired by a writer (hotcold web pair)"
+                : "this device was paired by a user who may not write to the daemon"
+            return json(.forbidden, Outcome(ok: false, code: "not_allowed", message: why))
+        }
+        guard let origin = request.headers[.origin], let host = request.head.authority,
+              origin == "http://\(host)" || origin == "https://\(host)" else {
+            return json(.forbidden, Outcome(ok: false, code: "bad_origin", message: "the request's Origin is not this page's"))
+        }
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+            return json(.unsupportedMediaType, Outcome(ok: false, code: "bad_type", message: "send application/json"))
+        }
+        guard server.writes.allow(caller.key(address: context.peerAddress)) else {
+            return json(.tooManyRequests, Outcome(ok: false, code: "rate", message: "too many writes from this device; wait a moment"))
+        }
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        switch await server.writer.send(String(buffer: body)) {
+        case .done(let line): return json(.ok, Outcome(ok: true, reply: line))
+        case .refused(let code, let message): return json(.unprocessableContent, Outcome(ok: false, code: code, message: message))
+        case .invalid(let message): return json(.badRequest, Outcome(ok: false, code: "bad_request", message: message))
+        case .unreachable(let message): return json(.badGateway, Outcome(ok: false, code: "unreachable", message: message))
+        }
+    }
+}

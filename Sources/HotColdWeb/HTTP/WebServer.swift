@@ -1,0 +1,68 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// hotcold-web's HTTP side: the page, the live stream, pairing and writes, over one Hummingbird
+/// application. Built in-process by the tests, run by the `hotcold-web` executable.
+///
+/// ```swift
+/// let server = try WebServer(config: config)
+/// try await server.application().runService()
+/// ```
+public struct WebServer: Sendable {
+    public let config: WebConfiguration
+    public let store: TokenStore
+    public let slots: LiveSlots
+    let requests: RateLimiter
+    let writes: RateLimiter
+    let writer: DaemonWriter
+
+    public init(config: WebConfiguration, store: TokenStore) {
+        self.config = config
+        self.store = store
+        slots = LiveSlots(limit: config.live.maxClients)
+        requests = RateLimiter(rate: config.access.requestsPerSecond, burst: config.access.requestBurst)
+        writes = RateLimiter(rate: config.access.writesPerSecond, burst: config.access.writeBurst)
+        writer = DaemonWriter(socketPath: config.daemon.socket)
+    }
+
+    /// The address devices open: `listen.public_url`, else the listening address and port.
+    public var baseURL: String {
+        if !config.listen.publicURL.isEmpty { return config.listen.publicURL }
+        let a = config.listen.address
+        return "http://" + (a.contains(":") ? "[\(a)]" : a) + ":\(config.listen.port)"
+    }
+
+    public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        let router = Router(context: WebContext.self)
+        router.add(middleware: SecurityHeaders<WebContext>(tileOrigin: TileURL.origin(of: config.page.tileURL)))
+        router.add(middleware: RateLimit(limiter: requests))
+        WebRoutes(server: self).add(to: router)
+        var logger = Logger(label: "hotcold-web")
+        logger.logLevel = .notice
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(config.listen.address, port: config.listen.port), serverName: nil),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    /// Who is asking: a paired device by its cookie, else local or a stranger by address.
+    func caller(_ request: Request, _ context: WebContext) -> Caller {
+        if let t = request.cookies[WebRoutes.cookieName]?.value, let d = store.device(token: t) { return .paired(d) }
+        return context.isLoopback ? .local : .stranger
+    }
+}
+
+/// Per-address request rate (paired devices and strangers alike); over it, 429.
+struct RateLimit: RouterMiddleware {
+    typealias Context = WebContext
+    let limiter: RateLimiter
+
+    func handle(_ request: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
+        guard limiter.allow("addr:" + context.peerAddress) else {
+            throw HTTPError(.tooManyRequests, message: "too many requests from this address; slow down")
+        }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import HotColdProtocol
+
+/// `hotcold web`: pair a phone or car display with hotcold-web, list and revoke pairings.
+///
+/// The token is minted by hotcold-web itself, on its control socket, which learns who asks
+/// from the kernel (SO_PEERCRED): the device may write only when that user is a writer on the
+/// daemon's socket. This command only carries the request and shows the answer (the link as
+/// text and as a QR code). Its reply types mirror hotcold-web's control lines (HotColdWeb's
+/// `ControlMessages.swift`); the client does not link the web server.
+struct WebCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "web",
+        abstract: "Pair a phone or car display with hotcold-web (the live page), list or revoke pairings.",
+        discussion: """
+            hotcold-web serves the hunt as a live page. From the box itself it is readable without \
+            pairing; another device opens the link `pair` prints (or scans its QR code).
+
+            Examples:
+              hotcold web pair --name phone
+              hotcold web devices
+              hotcold web revoke phone
+            """,
+        subcommands: [WebPairCommand.self, WebDevicesCommand.self, WebRevokeCommand.self],
+        defaultSubcommand: WebPairCommand.self)
+}
+
+struct WebControlOptions: ParsableArguments {
+    @Option(help: "hotcold-web's control socket.")
+    var control: String = "/run/hotcold-web/control.sock"
+
+    /// Sends one request line and returns the reply line; an ERROR reply throws its message.
+    func ask(_ json: String) throws -> String {
+        let c: LineClient
+        do { c = try LineClient(path: control) } catch {
+            throw CLIError("cannot reach hotcold-web at \(control) (is hotcold-web running? --control PATH)", code: .unavailable)
+        }
+        try c.send(json)
+        guard let line = try c.readLine(timeout: 10) else {
+            throw CLIError("hotcold-web closed the control connection without a reply", code: .unavailable)
+        }
+        if let e = try? JSONDecoder().decode(Reply.self, from: Data(line.utf8)), e.class == "ERROR" {
+            throw CLIError("hotcold-web: \(e.message ?? "refused")", code: .noPermission)
+        }
+        return line
+    }
+
+    struct Reply: Decodable {
+        var `class`: String
+        var message: String?
+        var name: String?
+        var user: String?
+        var writer: Bool?
+        var expires: String?
+        var url: String?
+        var qr: [String]?
+        var count: Int?
+        var devices: [Device]?
+    }
+
+    struct Device: Decodable {
+        var name: String
+        var user: String
+        var writer: Bool
+        var expires: String
+    }
+
+    static func quoted(_ s: String) -> String {
+        let data = (try? JSONEncoder().encode(s)) ?? Data("\"\"".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+struct WebPairCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pair",
+        abstract: "Pair a device: prints a link (and its QR code) that keeps a token in the device's browser.",
+        discussion: """
+            Open the link on the phone or car display (or scan the QR code); the page then works \
+            from that device until the pairing expires or is revoked. The device may change \
+            things (hunt, roam, seen, rate, note) only when you are a writer on hotcoldd's socket.
+
+            Examples:
+              hotcold web pair --name phone
+              hotcold web pair --name "car display" --no-qr
+            """)
+
+    @OptionGroup var options: WebControlOptions
+    @Option(help: "A name for the device (1–40 letters, digits, spaces, - _ .).") var name = "device"
+    @Flag(help: "Print the link only, no QR code.") var noQr = false
+
+    func run() throws {
+        let line = try options.ask(#"{"cmd":"pair","name":\#(WebControlOptions.quoted(name))}"#)
+        guard let r = try? JSONDecoder().decode(WebControlOptions.Reply.self, from: Data(line.utf8)), r.class == "PAIRED",
+              let url = r.url else {
+            throw CLIError("hotcold-web sent a reply this client cannot read", code: .protocolError)
+        }
+        if !noQr, let qr = r.qr, !qr.isEmpty { print(qr.joined(separator: "\n")) }
+        print("Open on the device: \(url)")
+        print("Paired \(r.name ?? name) for \(r.user ?? "?") until \(r.expires ?? "?"); "
+            + ((r.writer ?? false) ? "it may change the hunt." : "read-only (you are not a writer on hotcoldd's socket)."))
+    }
+}
+
+struct WebDevicesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "devices", abstract: "List the devices you paired (root: all).",
+        discussion: "Example: hotcold web devices")
+
+    @OptionGroup var options: WebControlOptions
+
+    func run() throws {
+        let line = try options.ask(#"{"cmd":"list"}"#)
+        guard let r = try? JSONDecoder().decode(WebControlOptions.Reply.self, from: Data(line.utf8)), let list = r.devices else {
+            throw CLIError("hotcold-web sent a reply this client cannot read", code: .protocolError)
+        }
+        if list.isEmpty { print("No paired devices.") }
+        for d in list { print("\(d.name)\t\(d.user)\t\(d.writer ? "writer" : "read-only")\tuntil \(d.expires)") }
+    }
+}
+
+struct WebRevokeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "revoke", abstract: "Unpair the devices of this name (their links stop working at once).",
+        discussion: "Example: hotcold web revoke phone")
+
+    @OptionGroup var options: WebControlOptions
+    @Argument(help: "The device's name.") var name: String
+
+    func run() throws {
+        let line = try options.ask(#"{"cmd":"revoke","name":\#(WebControlOptions.quoted(name))}"#)
+        let r = try? JSONDecoder().decode(WebControlOptions.Reply.self, from: Data(line.utf8))
+        print("Revoked \(r?.count ?? 0) device(s) named \(name).")
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import HotColdTestSupport
+import Testing
+
+/// The live page in Debian's chromium, driven by selenium (Tests/Browser/live_page.py), against
+/// real gpsd, hotcoldd and hotcold-web processes. The script prints one line per check.
+@Suite("the live page in a real browser")
+struct BrowserTests {
+    static var haveBrowser: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
+            && GPSDHarness.gpsdAvailable
+    }
+
+    @Test("distance and tier within 1 s of a fix, ARRIVED, restart without a gap, writes refused unpaired, layouts fit",
+          .enabled(if: haveBrowser), .timeLimit(.minutes(5)))
+    func livePage() async throws {
+        let script = TestData.repo("Tests/Browser/live_page.py")
+        // On a thread of its own: a minute's wait must not hold one of the pool's two threads.
+        let r = try await onThread {
+            try Subprocess.run(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, "--bin", Binaries.directory.path, "--figures"],
+                               currentDirectory: TestData.repoRoot)
+        }
+        print(r.stdout)
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr.suffix(3000))")
+    }
+
+    @Test("tiles around the fix, each asked for once, let through by the CSP; default focus, tap to focus, course-up",
+          .enabled(if: haveBrowser), .timeLimit(.minutes(3)))
+    func tiles() async throws {
+        let script = TestData.repo("Tests/Browser/tiles.py")
+        let r = try await onThread {
+            try Subprocess.run(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, "--bin", Binaries.directory.path],
+                               currentDirectory: TestData.repoRoot)
+        }
+        print(r.stdout)
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr.suffix(3000))")
+    }
+}

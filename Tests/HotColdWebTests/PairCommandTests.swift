@@ -1,0 +1,79 @@
+import Foundation
+import HotColdTestSupport
+import Testing
+
+/// `hotcold web pair`, `devices` and `revoke` (the built client) against a running hotcold-web
+/// (the built binary) and hotcoldd: the link printed works once, and no longer after revoke.
+@Suite("hotcold web pair through the built binaries")
+struct PairCommandTests {
+    @Test("pair prints a QR code and a link that sets the cookie; devices lists it; revoke ends it")
+    func pairListRevoke() async throws {
+        try await onThread { try Self.pairListRevokeBlocking() }
+    }
+
+    static func pairListRevokeBlocking() throws {
+        let daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--target=-30.2748,153.1338,Pair Banana"])
+        defer { daemon.stop() }
+        let dir = try TemporaryDirectory("pair")
+        defer { dir.remove() }
+        let port = Int(try FreePort.tcp())
+        let control = dir.path("control.sock")
+        let web = try SpawnedProcess([Binaries.url("hotcold-web").path, "--socket", daemon.socketPath, "--port", "\(port)",
+                                      "--state-dir", dir.path("state"), "--control-socket", control,
+                                      "--daemon-config", dir.path("none.toml")], stderr: dir.path("web.stderr"))
+        defer { web.terminate() }
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: control), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while (try? RawHTTP.getBlocking(port, "/app.css", seconds: 1).status) != 200, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+
+        let hotcold = Binaries.url("hotcold")
+        let pair = try Subprocess.run(hotcold, ["web", "pair", "--control", control, "--name", "phone"])
+        #expect(pair.status == 0, "\(pair.stderr)")
+        let lines = pair.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains("█") || $0.contains("▀") || $0.contains("▄") }.count >= 15, "a QR code in the terminal")
+        let url = try #require(lines.first { $0.hasPrefix("Open on the device: ") }?.dropFirst("Open on the device: ".count))
+        #expect(url.hasPrefix("http://127.0.0.1:\(port)/pair?t="))
+        #expect(pair.stdout.contains("it may change the hunt"), "root is a writer")
+        let path = String(url.dropFirst("http://127.0.0.1:\(port)".count))
+        #expect(try RawHTTP.getBlocking(port, path).status == 303)
+
+        let devices = try Subprocess.run(hotcold, ["web", "devices", "--control", control])
+        #expect(devices.status == 0 && devices.stdout.contains("phone\troot\twriter"), "\(devices.stdout)")
+        let revoke = try Subprocess.run(hotcold, ["web", "revoke", "phone", "--control", control])
+        #expect(revoke.status == 0 && revoke.stdout.contains("Revoked 1"))
+        #expect(try RawHTTP.getBlocking(port, path).status == 403, "a revoked link no longer pairs")
+
+        let token = String(url.split(separator: "=").last ?? "")
+        let log = (try? String(contentsOfFile: dir.path("web.stderr"), encoding: .utf8)) ?? ""
+        #expect(!token.isEmpty && !log.contains(token), "no token in hotcold-web's log")
+
+        let missing = try Subprocess.run(hotcold, ["web", "pair", "--control", dir.path("nothing.sock")])
+        #expect(missing.status == 69 && missing.stderr.contains("cannot reach hotcold-web"))
+    }
+}
+
+@Suite("hotcold-web's shutdown")
+struct ShutdownTests {
+    @Test("SIGTERM ends hotcold-web promptly even with a live stream open (the stream is ended, the browser resumes)")
+    func sigtermWithStreamOpen() async throws {
+        let daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--target=-30.2748,153.1338,Stop Banana"])
+        defer { daemon.stop() }
+        let dir = try TemporaryDirectory("stop")
+        defer { dir.remove() }
+        let port = Int(try FreePort.tcp())
+        let web = try SpawnedProcess([Binaries.url("hotcold-web").path, "--socket", daemon.socketPath, "--port", "\(port)",
+                                      "--state-dir", dir.path("state"), "--control-socket", dir.path("c.sock"),
+                                      "--daemon-config", dir.path("none.toml")], stderr: dir.path("web.stderr"))
+        defer { web.terminate() }
+        let deadline = Date().addingTimeInterval(30)
+        while (try? await RawHTTP.get(port, "/app.css", seconds: 1).status) != 200, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        async let stream = RawHTTP.get(port, "/events", seconds: 10)
+        try await Task.sleep(for: .seconds(1))
+        let t0 = Date()
+        web.signal(SIGTERM)
+        let status = web.wait(timeout: 5)
+        #expect(status != nil, "hotcold-web still running 5 s after SIGTERM")
+        #expect(Date().timeIntervalSince(t0) < 3)
+        #expect(try await stream.body.contains("event: status"))
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import HotColdTestSupport
+import Synchronization
+import Testing
+@testable import HotColdWeb
+
+/// hotcold-web in-process on a real loopback port, against a real hotcoldd (no GPS attached:
+/// it still answers STATUS and takes writes).
+@Suite("hotcold-web over HTTP against a real daemon", .serialized)
+struct WebServerTests {
+    final class Running: @unchecked Sendable {
+        let daemon: DaemonProcess
+        let dir: TemporaryDirectory
+        let server: WebServer
+        let port: Int
+        let task: Task<Void, any Error>
+
+        init(maxClients: Int = 16) async throws {
+            daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--target=-30.2748,153.1338,Web Banana"])
+            dir = try TemporaryDirectory("web")
+            var c = WebConfiguration()
+            c.daemon.socket = daemon.socketPath
+            c.listen.port = 0
+            c.live.maxClients = maxClients
+            c.access.stateDirectory = dir.path("state")
+            server = WebServer(config: c, store: try TokenStore(directory: dir.path("state"), maxDevices: 4))
+            let box = Mutex(0)
+            let app = server.application { p in box.withLock { $0 = p } }
+            task = Task { try await app.run() }
+            let deadline = Date().addingTimeInterval(20)
+            while box.withLock({ $0 }) == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            port = box.withLock { $0 }
+        }
+
+        func stop() {
+            task.cancel()
+            daemon.stop()
+            dir.remove()
+        }
+    }
+
+    @Test("the page from this machine: strict CSP and the usual hardening headers, the assets it names")
+    func pageAndHeaders() async throws {
+        let r = try await Running()
+        defer { r.stop() }
+        let page = try await RawHTTP.get(r.port, "/")
+        #expect(page.status == 200)
+        let csp = try #require(page.headers["content-security-policy"])
+        for part in ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"] {
+            #expect(csp.contains(part))
+        }
+        #expect(!csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"))
+        #expect(page.headers["x-content-type-options"] == "nosniff")
+        #expect(page.body.contains(#"<script src="/app.js""#))
+        #expect(try await RawHTTP.get(r.port, "/app.js").headers["content-type"]?.hasPrefix("text/javascript") == true)
+        let session = try await RawHTTP.get(r.port, "/session")
+        #expect(session.body.contains(#""access":"local""#) && session.body.contains(#""writer":false"#))
+    }
+
+    @Test("writes: refused unpaired; a writer's paired device needs this Origin and JSON; the daemon does it")
+    func writes() async throws {
+        let r = try await Running()
+        defer { r.stop() }
+        let body = #"{"cmd":"hunt","targets":["-30.2748,153.1338,Web Banana"]}"#
+        let json = "Content-Type: application/json"
+        let origin = "Origin: http://127.0.0.1:\(r.port)"
+        #expect(try await RawHTTP.post(r.port, "/api/command", body: body, headers: [json, origin]).status == 403)
+        let device = try r.server.store.pair(name: "phone", uid: 0, user: "root", writer: true, days: 1)
+        let cookie = "Cookie: hc_token=\(device.token)"
+        #expect(try await RawHTTP.post(r.port, "/api/command", body: body, headers: [json, cookie]).status == 403, "no Origin")
+        #expect(try await RawHTTP.post(r.port, "/api/command", body: body, headers: [json, cookie, "Origin: http://evil.example"]).status == 403)
+        #expect(try await RawHTTP.post(r.port, "/api/command", body: body, headers: ["Content-Type: text/plain", cookie, origin]).status == 415)
+        let done = try await RawHTTP.post(r.port, "/api/command", body: body, headers: [json, cookie, origin])
+        #expect(done.status == 200 && done.body.contains("TRACKING"), "\(done.body)")
+        let refused = try await RawHTTP.post(r.port, "/api/command", body: #"{"cmd":"store","op":"delete","id":"x"}"#, headers: [json, cookie, origin])
+        #expect(refused.status == 400, "only hunt, roam, seen, unseen, rate and note pass")
+        let reader = try r.server.store.pair(name: "ro", uid: 1000, user: "jane", writer: false, days: 1)
+        #expect(try await RawHTTP.post(r.port, "/api/command", body: body, headers: [json, "Cookie: hc_token=\(reader.token)", origin]).status == 403)
+    }
+
+    @Test("the pairing link sets an HttpOnly SameSite cookie; an unknown token gets nothing")
+    func pairingLink() async throws {
+        let r = try await Running()
+        defer { r.stop() }
+        let d = try r.server.store.pair(name: "phone", uid: 0, user: "root", writer: true, days: 1)
+        let ok = try await RawHTTP.get(r.port, "/pair?t=\(d.token)")
+        #expect(ok.status == 303)
+        let cookie = try #require(ok.headers["set-cookie"])
+        #expect(cookie.contains("hc_token=\(d.token)") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"))
+        let bad = try await RawHTTP.get(r.port, "/pair?t=" + String(repeating: "A", count: 43))
+        #expect(bad.status == 403 && bad.headers["set-cookie"] == nil)
+    }
+
+    @Test("/events: STATUS within a second, the link state, then events with id = seq resumed from Last-Event-ID")
+    func events() async throws {
+        let r = try await Running()
+        defer { r.stop() }
+        let live = try await RawHTTP.get(r.port, "/events", seconds: 3) { $0.contains("event: status") }
+        #expect(live.status == 200 && live.headers["content-type"] == "text/event-stream")
+        #expect(live.body.contains("event: link\ndata: {\"up\":true}"))
+        #expect(live.body.contains("event: status\ndata: {\"class\":\"STATUS\""))
+        #expect(!live.body.contains("\"database\""), "the page never sees the daemon's files")
+        // The daemon logged its GPS state events at start: resume from before the first.
+        let seqs = r.daemon.logLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .compactMap { $0["seq"] as? Int }
+        try #require(!seqs.isEmpty, "the daemon logged no event")
+        let resumed = try await RawHTTP.get(r.port, "/events", headers: ["Last-Event-ID: \(seqs[0] - 1)"], seconds: 3) { $0.contains("id: \(seqs.last!)\n") }
+        for s in seqs { #expect(resumed.body.contains("id: \(s)\n"), "seq \(s) missing after Last-Event-ID") }
+    }
+
+    @Test("past live.max_clients a browser gets 503 and a retry hint")
+    func maxClients() async throws {
+        let r = try await Running(maxClients: 1)
+        defer { r.stop() }
+        // Blocking reads run on threads of their own: the cooperative pool (two threads here)
+        // must stay free for the server's handlers.
+        async let first = RawHTTP.get(r.port, "/events", seconds: 3)
+        let deadline = Date().addingTimeInterval(10)
+        while r.server.slots.inUse == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let second = try await RawHTTP.get(r.port, "/events", seconds: 2)
+        #expect(second.status == 503 && second.headers["retry-after"] == "5", "\(second.status) \(second.headers) \(second.body.prefix(300))")
+        #expect(try await first.status == 200)
+    }
+
+    @Test("an address over its request rate gets 429")
+    func rateLimited() async throws {
+        let r = try await Running()
+        defer { r.stop() }
+        var statuses: [Int] = []
+        for _ in 0..<60 { statuses.append(try await RawHTTP.get(r.port, "/app.css").status) }
+        #expect(statuses.prefix(30).allSatisfy { $0 == 200 })
+        #expect(statuses.contains(429))
+    }
+}
+
+/// Runs blocking work on a thread of its own and awaits its result.
+func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { k in
+        Thread { k.resume(with: Result { try work() }) }.start()
+    }
+}
+
+/// hotcold-web listening on this machine's own non-loopback address, reached from that
+/// address: a peer that is not 127.0.0.1, as a phone on the Wi-Fi is.
+@Suite("hotcold-web from another address")
+struct StrangerTests {
+    /// The first IPv4 address of a non-loopback interface, if this machine has one.
+    static var outsideAddress: String? {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0 else { return nil }
+        defer { freeifaddrs(list) }
+        var p = list
+        while let a = p {
+            defer { p = a.pointee.ifa_next }
+            guard let sa = a.pointee.ifa_addr, sa.pointee.sa_family == sa_family_t(AF_INET) else { continue }
+            var buf = [CChar](repeating: 0, count: 64)
+            let sin = UnsafeRawPointer(sa).assumingMemoryBound(to: sockaddr_in.self)
+            var addr = sin.pointee.sin_addr
+            inet_ntop(AF_INET, &addr, &buf, socklen_t(buf.count))
+            let s = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if !s.hasPrefix("127.") { return s }
+        }
+        return nil
+    }
+
+    @Test("without a pairing another address sees only how to pair, reads nothing, writes nothing; paired, it reads",
+          .enabled(if: outsideAddress != nil))
+    func strangerSeesNothing() async throws {
+        let host = try #require(Self.outsideAddress)
+        let daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--target=-30.2748,153.1338,Far Banana"])
+        defer { daemon.stop() }
+        let dir = try TemporaryDirectory("stranger")
+        defer { dir.remove() }
+        var c = WebConfiguration()
+        c.daemon.socket = daemon.socketPath
+        c.listen.address = host
+        c.listen.port = 0
+        let server = WebServer(config: c, store: try TokenStore(directory: dir.path("state"), maxDevices: 4))
+        let box = Mutex(0)
+        let app = server.application { p in box.withLock { $0 = p } }
+        let task = Task { try await app.run() }
+        defer { task.cancel() }
+        let deadline = Date().addingTimeInterval(20)
+        while box.withLock({ $0 }) == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let port = box.withLock { $0 }
+
+        let page = try await RawHTTP.get(port, "/", host: host)
+        #expect(page.status == 401 && page.body.contains("hotcold web pair") && !page.body.contains("app.js"))
+        #expect(try await RawHTTP.get(port, "/events", host: host, seconds: 2).status == 401)
+        #expect(try await RawHTTP.get(port, "/session", host: host).status == 401)
+        let write = try await RawHTTP.send(port: port, host: host,
+            "POST /api/command HTTP/1.1\r\nHost: \(host):\(port)\r\nOrigin: http://\(host):\(port)\r\nContent-Type: application/json\r\nContent-Length: 15\r\nConnection: close\r\n\r\n{\"cmd\":\"roam\"}\n")
+        #expect(write.status == 403)
+
+        let d = try server.store.pair(name: "phone", uid: 1000, user: "jane", writer: false, days: 1)
+        let cookie = "Cookie: hc_token=\(d.token)"
+        #expect(try await RawHTTP.get(port, "/", host: host, headers: [cookie]).status == 200)
+        let live = try await RawHTTP.get(port, "/events", host: host, headers: [cookie], seconds: 3) { $0.contains("event: status") }
+        #expect(live.status == 200 && live.body.contains("event: status"))
+    }
+}
