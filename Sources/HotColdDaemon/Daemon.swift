@@ -6,6 +6,7 @@ import HotColdProtocol
 import HotColdStore
 import Logging
 import ServiceLifecycle
+import UnixSignals
 
 /// `hotcoldd`: gpsd in, events out. Builds the parts (``assemble()``), runs them as services
 /// of one `ServiceGroup` (``services(_:)``), which takes them down in reverse order on
@@ -20,6 +21,8 @@ public final class Daemon: Sendable {
     let overrides: DaemonOverrides
     let logger: Logger
     private let current: Mutex<Configuration>
+    /// SIGHUP, trapped by ``run()`` before the services start; handed to the ReloadService.
+    private let earlyHangups = Mutex<UnixSignalsSequence?>(nil)
 
     public init(configuration: Configuration, configPath: String?, overrides: DaemonOverrides, logger: Logger) {
         self.current = Mutex(configuration)
@@ -40,6 +43,9 @@ public final class Daemon: Sendable {
     /// trapped those signals, so a stop request that arrives while starting is never lost.
     public func run() async throws {
         signal(SIGPIPE, SIG_IGN)
+        // Trapped first: a SIGHUP (logrotate, a reload) while starting must not end the daemon.
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
+        earlyHangups.withLock { $0 = hangups }
         let group = ServiceGroup(services: [DaemonService(daemon: self)],
                                  gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
@@ -71,7 +77,7 @@ public final class Daemon: Sendable {
             VisitRecorderService(recorder: parts.host.visitRecorder),
             GPSDReadingService(gpsd: parts.gpsd, host: parts.host, notifier: parts.notifier, logger: logger, startLine: startLine),
             HeartbeatService(host: parts.host, stage: parts.stage, notifier: parts.notifier),
-            ReloadService(reload: reload),
+            ReloadService(reload: reload, hangups: earlyHangups.withLock { $0 }),
         ]
     }
 

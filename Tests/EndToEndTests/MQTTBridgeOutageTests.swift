@@ -11,31 +11,12 @@ import Glibc
 /// slots are taken, a STATUS too large for a 64 KiB line, a broker that answers garbage, a
 /// state file it cannot write. Real gpsd, `hotcoldd`, `hotcold-mqtt` and mosquitto.
 @Suite(.serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
-struct MQTTBridgeOutageTests {
+struct MQTTBridgeOutageTests: BridgeSuite {
     let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 10)
 
     func targets(count: Int, first: Int = 20, spacing: Int = 20) -> [String] {
-        (0..<count).map { i in
-            let p = track.point(second: first + i * spacing)
-            return "\(p.latitude),\(p.longitude),Thing \(i + 1)"
-        }
+        roadTargets(count: count, first: first, spacing: spacing)
     }
-
-    func startDaemon(_ dir: TemporaryDirectory, gpsd: GPSDHarness, targets: [String]) throws -> DaemonProcess {
-        let d = try DaemonProcess(arguments: ["--socket", dir.path("hc.sock"), "--log", dir.path("events.jsonl"),
-                                              "--db", dir.path("hc.sqlite"), "--gpsd", "127.0.0.1:\(gpsd.port)"]
-                                  + targets.flatMap { ["--target", $0] },
-                                  waitForSocket: false, extraFiles: false)
-        try d.waitFor(dir.path("hc.sock"))
-        return d
-    }
-
-    func logEvents(_ dir: TemporaryDirectory) -> [String] {
-        ((try? String(contentsOfFile: dir.path("events.jsonl"), encoding: .utf8)) ?? "")
-            .split(separator: "\n").map(String.init)
-    }
-
-    func seq(_ line: String) -> Int? { LineClient.object(line)?["seq"] as? Int }
 
     func waitForLog(_ dir: TemporaryDirectory, _ n: Int, timeout: TimeInterval = 30) {
         let deadline = Date().addingTimeInterval(timeout)

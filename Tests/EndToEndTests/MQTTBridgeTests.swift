@@ -9,35 +9,14 @@ import Glibc
 /// The fleet bridge for real: a real gpsd fed NMEA, the built `hotcoldd`, the built
 /// `hotcold-mqtt`, a real mosquitto broker and `mosquitto_sub` as an independent subscriber.
 @Suite(.serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
-struct MQTTBridgeTests {
+struct MQTTBridgeTests: BridgeSuite {
     /// Due east at 10 m/s from near Coffs Harbour.
     let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 10)
 
     /// Targets on the road every `spacing` seconds of driving, from second `first`.
     func targets(count: Int, first: Int = 30, spacing: Int = 25) -> [String] {
-        (0..<count).map { i in
-            let p = track.point(second: first + i * spacing)
-            return "\(p.latitude),\(p.longitude),Thing \(i + 1)"
-        }
+        roadTargets(count: count, first: first, spacing: spacing)
     }
-
-    /// A daemon on fixed paths in `dir`, so that a restart keeps its socket, log and numbering.
-    func startDaemon(_ dir: TemporaryDirectory, gpsd: GPSDHarness, targets: [String]) throws -> DaemonProcess {
-        let d = try DaemonProcess(arguments: ["--socket", dir.path("hc.sock"), "--log", dir.path("events.jsonl"),
-                                              "--db", dir.path("hc.sqlite"), "--gpsd", "127.0.0.1:\(gpsd.port)"]
-                                  + targets.flatMap { ["--target", $0] },
-                                  waitForSocket: false, extraFiles: false)
-        try d.waitFor(dir.path("hc.sock"))
-        return d
-    }
-
-    /// Event lines of the daemon's log (every class the daemon numbers).
-    func logEvents(_ dir: TemporaryDirectory) -> [String] {
-        ((try? String(contentsOfFile: dir.path("events.jsonl"), encoding: .utf8)) ?? "")
-            .split(separator: "\n").map(String.init)
-    }
-
-    func seq(_ line: String) -> Int? { LineClient.object(line)?["seq"] as? Int }
 
     @Test func eventsArriveInOrderWithTheirPayloadsAndStateIsRetained() throws {
         let dir = try TemporaryDirectory("mqtt-e2e")

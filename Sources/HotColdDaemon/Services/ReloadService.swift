@@ -2,11 +2,17 @@ import ServiceLifecycle
 import UnixSignals
 
 /// SIGHUP: reopen the log (logrotate) and re-read the configuration.
+///
+/// `hangups` is trapped before anything starts (``Daemon/run()``): a SIGHUP that arrives while
+/// the services are still starting waits in it instead of killing the daemon with the signal's
+/// default action.
 struct ReloadService: Service {
     let reload: @Sendable () -> Void
+    var hangups: UnixSignalsSequence?
 
     func run() async throws {
-        let signals = await UnixSignalsSequence(trapping: .sighup)
+        let signals: UnixSignalsSequence
+        if let hangups { signals = hangups } else { signals = await UnixSignalsSequence(trapping: .sighup) }
         for await _ in signals.cancelOnGracefulShutdown() {
             reload()
         }

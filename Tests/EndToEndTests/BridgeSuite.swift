@@ -1,0 +1,35 @@
+import Foundation
+import HotColdTestSupport
+
+/// What the bridge's end-to-end suites share: a drive, targets along it, a daemon on fixed paths
+/// (so a restart keeps its socket, log and numbering) and readers of its log.
+protocol BridgeSuite {
+    var track: SyntheticTrack { get }
+}
+
+extension BridgeSuite {
+    /// Targets on the road every `spacing` seconds of driving, from second `first`.
+    func roadTargets(count: Int, first: Int, spacing: Int) -> [String] {
+        (0..<count).map { i in
+            let p = track.point(second: first + i * spacing)
+            return "\(p.latitude),\(p.longitude),Thing \(i + 1)"
+        }
+    }
+
+    func startDaemon(_ dir: TemporaryDirectory, gpsd: GPSDHarness, targets: [String]) throws -> DaemonProcess {
+        let d = try DaemonProcess(arguments: ["--socket", dir.path("hc.sock"), "--log", dir.path("events.jsonl"),
+                                              "--db", dir.path("hc.sqlite"), "--gpsd", "127.0.0.1:\(gpsd.port)"]
+                                  + targets.flatMap { ["--target", $0] },
+                                  waitForSocket: false, extraFiles: false)
+        try d.waitFor(dir.path("hc.sock"))
+        return d
+    }
+
+    /// Lines of the daemon's log (every class the daemon numbers).
+    func logEvents(_ dir: TemporaryDirectory) -> [String] {
+        ((try? String(contentsOfFile: dir.path("events.jsonl"), encoding: .utf8)) ?? "")
+            .split(separator: "\n").map(String.init)
+    }
+
+    func seq(_ line: String) -> Int? { LineClient.object(line)?["seq"] as? Int }
+}
