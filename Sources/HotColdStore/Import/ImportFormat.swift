@@ -14,4 +14,6 @@ public enum ImportFormat: String, Codable, Sendable, CaseIterable {
     case observations
     /// GeoJSON points.
     case geoJSON = "geojson"
+    /// OwnTracks waypoints (the app's `.otrw` export, or a `setWaypoints` command).
+    case ownTracksWaypoints = "owntracks-waypoints"
 }

@@ -23,6 +23,7 @@ public enum Importer {
         case .locationsFeed: return try LocationsFeedImporter.parse(json!, file: file)
         case .observations: return try ObservationsImporter.parse(json!, file: file, user: user)
         case .geoJSON: return try GeoJSONImporter.parse(json!, file: file)
+        case .ownTracksWaypoints: return try OwnTracksWaypointsImporter.parse(json!, file: file)
         }
     }
 
@@ -43,6 +44,7 @@ public enum Importer {
         if top["locations"] != nil { return (.locationsFeed, json) }
         if top["observations"] != nil { return (.observations, json) }
         if let t = top["type"]?.string, t == "FeatureCollection" || t == "Feature" { return (.geoJSON, json) }
-        throw .unrecognisedFormat(file: file, reason: "a JSON object with none of things, locations, observations or a GeoJSON type")
+        if OwnTracksWaypointsImporter.recognises(top) { return (.ownTracksWaypoints, json) }
+        throw .unrecognisedFormat(file: file, reason: "a JSON object with none of things, locations, observations, a GeoJSON type or OwnTracks waypoints")
     }
 }
