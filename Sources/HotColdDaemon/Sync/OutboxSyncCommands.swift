@@ -15,6 +15,10 @@ final class OutboxSyncCommands: Sendable {
     let uploads = CatalogueUploads()
     let announcer: OutboxAnnouncer
 
+    /// Ids and issues listed in a `catalogue_commit` reply (with full counts beside any list
+    /// cut short); the store's log of the sync says the rest.
+    static let reportRows = 100
+
     init(store: Store, announcer: OutboxAnnouncer) {
         self.store = store
         self.announcer = announcer
@@ -69,7 +73,8 @@ final class OutboxSyncCommands: Sendable {
             let u = try uploads.take(client: client.id, upload: r.upload!)
             let report = try store.applyCatalogue(u.data, etag: u.etag, source: u.source,
                                                   user: client.userName ?? "uid\(client.uid)")
-            return try SyncWire.replyLine(op: r.op, report)
+            // A summary: a 10,000-row catalogue's full lists would pass the client's queue.
+            return try SyncWire.replyLine(op: r.op, report.summarised(maxRows: Self.reportRows))
         }
     }
 }
