@@ -152,4 +152,91 @@ struct DaemonBoundsTests {
         try root.send(#"{"cmd":"outbox"}"#)
         #expect((try root.read(class: "OUTBOX", timeout: 30)["result"] as? [Any])?.count == 1)
     }
+
+    /// A hunt for 120 places: STATUS lists the nearest 50 and counts the other 70, and `targets`
+    /// pages through all 120, nearest first — a STATUS line stays small however many are tracked.
+    @Test(.enabled(if: GPSDHarness.gpsdAvailable)) func statusListsTheNearestTargetsAndPagesTheRest() throws {
+        let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 10)
+        let rig = try HostileClientTests.Rig(allowed: [], extra: "", track: track, accounts: UnixAccounts())
+        defer { rig.stop() }
+        let specs = (0..<120).map { i in "\(-30.30 - Double(i) * 0.001),\(153.10 + Double(i % 7) * 0.001),Spot \(i)" }
+        try rig.root.send(Request.hunt(HuntRequest(targets: specs)).line)
+        #expect(try rig.root.read(class: "TRACKING", timeout: 30)["targets"] as? Int == 120)
+        var status: [String: Any] = [:]
+        var statusBytes = 0
+        let listed = eventually {
+            guard (try? rig.root.send(#"{"cmd":"status"}"#)) != nil,
+                  let line = try? rig.root.readLine(timeout: 10), let o = LineClient.object(line),
+                  o["class"] as? String == "STATUS" else { return false }
+            status = o
+            statusBytes = line.utf8.count
+            return !((o["targets"] as? [Any]) ?? []).isEmpty
+        }
+        try #require(listed, "no targets in STATUS: \(status)")
+        let shown = status["targets"] as? [[String: Any]] ?? []
+        #expect(shown.count == 50)
+        #expect(status["targets_more"] as? Int == 70)
+        let distances = shown.compactMap { $0["distance_m"] as? Double }
+        #expect(distances == distances.sorted())
+        #expect(statusBytes < 64 << 10)
+        var all: [[String: Any]] = []
+        for offset in stride(from: 0, to: 130, by: 40) {
+            try rig.root.send(#"{"cmd":"targets","offset":\#(offset),"limit":40}"#)
+            let page = try rig.root.read(class: "TARGETS", timeout: 30)
+            #expect(page["total"] as? Int == 120 && page["offset"] as? Int == offset)
+            let rows = page["targets"] as? [[String: Any]] ?? []
+            let d = rows.compactMap { $0["distance_m"] as? Double }
+            #expect(d == d.sorted())
+            all += rows
+        }
+        #expect(all.count == 120)
+        let names = Set(all.compactMap { ($0["target"] as? [String: Any])?["name"] as? String })
+        #expect(names.count == 120, "pages overlapped: \(names.count) distinct of 120")
+    }
+
+    /// The daemon's state directory on a real 24 MiB tmpfs with 8 MiB kept free: an upload that
+    /// would eat into the reserve is refused with a clear error before a byte is staged, and
+    /// the database still takes changes afterwards — the disk is never filled by uploads.
+    @Test func anUploadIsRefusedBeforeTheDatabasesDiskIsFull() throws {
+        let accounts = UnixAccounts()
+        defer { accounts.remove() }
+        let writer = try accounts.user("hcbu")
+        // The database (and the uploads staged beside it) on a small filesystem of its own; the
+        // last --db wins over the one DaemonProcess adds.
+        let state = try TemporaryDirectory("hotcold-state")
+        defer { umount(state.url.path); state.remove() }
+        let m = try Subprocess.run(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=24m", "tmpfs", state.url.path])
+        try #require(m.status == 0, "mount: \(m.stderr)")
+        let config2 = try TemporaryDirectory("hotcold-bounds")
+        defer { config2.remove() }
+        try """
+            [socket]
+            mode = "0666"
+            allowed_users = ["\(writer.name)"]
+            allowed_groups = []
+            [quotas]
+            free_space_reserve_mib = 8
+            """.write(toFile: config2.path("hc.toml"), atomically: true, encoding: .utf8)
+        let other = ProcessInfo.processInfo.environment["HOTCOLDD_UNDER_TEST"].map { URL(fileURLWithPath: $0) }
+        let daemon = try DaemonProcess(arguments: ["--config", config2.path("hc.toml"), "--gpsd", "127.0.0.1:1",
+                                                   "--db", state.path("hc.sqlite"), "--target", "-30.3,153.1,Start"], executable: other)
+        defer { daemon.stop() }
+        let free = try #require(Self.freeMiB(state.url.path))
+        // Room for the upload, but not for the upload and the reserve.
+        let size = (free - 4) << 20
+        let replies = try ask(daemon, writer, [#"{"cmd":"upload","purpose":"import","size":\#(size)}"#]).map(\.0)
+        #expect(replies[0]["class"] as? String == "ERROR")
+        #expect(replies[0]["code"] as? String == "quota")
+        #expect((replies[0]["message"] as? String ?? "").contains("free_space_reserve_mib"), "\(replies[0])")
+        // A small one is fine, and the database still writes.
+        let ok = try ask(daemon, writer, [#"{"cmd":"upload","purpose":"import","size":1000}"#,
+                                         #"{"cmd":"store","op":"fav","id":"\#(Self.banana)"}"#]).map(\.0)
+        #expect(ok.map { $0["class"] as? String } == ["UPLOAD", "STORE"], "\(ok)")
+    }
+
+    static func freeMiB(_ path: String) -> Int? {
+        var s = statvfs()
+        guard statvfs(path, &s) == 0 else { return nil }
+        return (Int(s.f_bavail) * Int(s.f_frsize)) >> 20
+    }
 }
