@@ -119,6 +119,10 @@ struct DaemonBoundsTests {
         let refused = try c.read(class: "ERROR", timeout: 30)
         #expect(refused["code"] as? String == "internal")
         #expect((refused["message"] as? String ?? "").contains("deleted"), "\(refused)")
+        // hotcold-sync's record of a delivery too: it would be lost, and the item sent again.
+        try c.send(#"{"cmd":"sync","op":"delivered","id":1,"status":200}"#)
+        let syncRefused = try c.read(class: "ERROR", timeout: 30)
+        #expect((syncRefused["message"] as? String ?? "").contains("deleted"), "\(syncRefused)")
         try c.send(#"{"cmd":"status"}"#)
         let status = try c.read(class: "STATUS", timeout: 30)
         #expect((status["database_error"] as? String ?? "").contains("deleted"), "\(status["database_error"] ?? "none")")
