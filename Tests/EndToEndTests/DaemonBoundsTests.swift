@@ -243,4 +243,27 @@ struct DaemonBoundsTests {
         guard statvfs(path, &s) == 0 else { return nil }
         return (Int(s.f_bavail) * Int(s.f_frsize)) >> 20
     }
+
+    /// An import whose 20,000 rows are all invalid: the IMPORT reply lists the first 100 and
+    /// counts them all, instead of a 2 MB line that overflows the client's 1 MiB queue (and
+    /// gets the client dropped after the import was done).
+    @Test func anImportReplySummarisesItsIssues() throws {
+        let (d, config) = try daemon(writers: []); defer { d.stop(); config.remove() }
+        let bad = (0..<20_000).map { i in
+            #"{"id": "bad:\#(i)", "name": "Nowhere \#(i)", "town": "Town", "state": "NSW", "lat": 200, "lon": 153.1}"#
+        }
+        let file = Data(#"{"updated": "2024-01-01T00:00:00Z", "things": [{"id": "ok:1", "name": "Big Fine", "town": "Town", "state": "NSW", "lat": -30.1, "lon": 153.1},\#n\#(bad.joined(separator: ",\n"))]}"#.utf8)
+        let c = try d.connect()
+        _ = try c.read(class: "VERSION")
+        let id = try c.upload(file, purpose: .import, timeout: 60)
+        try c.send(Request.import(ImportRequest(upload: id, name: "bad.json")).line)
+        let line = try #require(try c.readLine(timeout: 120))
+        let reply = try #require(LineClient.object(line))
+        #expect(reply["class"] as? String == "IMPORT", "\(line.prefix(300))")
+        let result = reply["result"] as? [String: Any] ?? [:]
+        #expect(result["inserted"] as? Int == 1)
+        #expect((result["skipped"] as? [Any])?.count == 100)
+        #expect(result["skipped_total"] as? Int == 20_000)
+        #expect(line.utf8.count < 64 << 10, "\(line.utf8.count) bytes")
+    }
 }
