@@ -265,5 +265,22 @@ struct DaemonBoundsTests {
         #expect((result["skipped"] as? [Any])?.count == 100)
         #expect(result["skipped_total"] as? Int == 20_000)
         #expect(line.utf8.count < 64 << 10, "\(line.utf8.count) bytes")
+        // Every row is in the details, a download away.
+        let details = try #require(result["details"] as? String)
+        try c.send(Request.download(DownloadRequest(id: details, offset: 0)).line)
+        let first = try c.read(class: "CHUNK", timeout: 30)
+        #expect(first["eof"] as? Bool == false)
+        var full = Data()
+        var offset = 0
+        while true {
+            try c.send(Request.download(DownloadRequest(id: details, offset: offset)).line)
+            let chunk = try c.read(class: "CHUNK", timeout: 30)
+            let bytes = Data(base64Encoded: chunk["data"] as? String ?? "") ?? Data()
+            full.append(bytes)
+            offset += bytes.count
+            if chunk["eof"] as? Bool == true { break }
+        }
+        let whole = try #require(try JSONSerialization.jsonObject(with: full) as? [String: Any])
+        #expect((whole["skipped"] as? [Any])?.count == 20_000)
     }
 }

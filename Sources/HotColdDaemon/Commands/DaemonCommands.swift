@@ -158,9 +158,9 @@ public final class DaemonCommands: SocketCommandHandler {
             case .import(let r):
                 try requireDatabaseFile(cmd)
                 let data = try staging.take(r.upload, purpose: .import, client: client.id, command: cmd)
-                let line = try store.importData(data, r, user: user)
+                let report = try store.importData(data, r, user: user)
                 storeChanged()
-                return line
+                return importReply(report, client: client, user: user)
             case .submit(let r):
                 try requireDatabaseFile(cmd)
                 let photo = try r.photo.map { p throws(ProtocolError) in
@@ -249,6 +249,20 @@ public final class DaemonCommands: SocketCommandHandler {
             services: services.snapshot(),
             targetsMore: nearest.count > Limits.statusTargets ? nearest.count - Limits.statusTargets : nil,
             databaseError: databaseWatch?.check())
+    }
+
+    /// The IMPORT reply: a summary (a file with 100,000 bad rows would make a line larger than
+    /// the client's queue), with the whole report offered as a download when rows were left
+    /// out. The import is done by now: a download that cannot be staged (quota, disk) only
+    /// leaves the details out.
+    private func importReply(_ report: ImportReport, client: ClientInfo, user: String) -> String {
+        var summary = report.summarised(maxIssues: Limits.reportIssues)
+        if summary != report {
+            summary.details = try? staging.export(client: client.id, user: user) { write in
+                try write(WireCoding.encoder().encode(report))
+            }.id
+        }
+        return WireCoding.line(ResultReply(.import, result: summary))
     }
 
     /// A page of the tracked targets, nearest first (`targets`): the full list STATUS cuts.

@@ -85,10 +85,9 @@ struct StoreRPC {
         try store.export(format: ExportFormat(rawValue: r.format) ?? .gpx, visits: r.visits, user: user, to: write)
     }
 
-    func importData(_ data: Data, _ r: ImportRequest, user: String) throws -> String {
-        let report = try store.importData(data, file: r.name, strict: r.strict, user: user)
-        // A summary: a file with 100,000 bad rows would make a reply larger than the client's queue.
-        return WireCoding.line(ResultReply(.import, result: report.summarised(maxIssues: Limits.reportIssues)))
+    /// The import's full report (the reply sends a summary of it: `DaemonCommands`).
+    func importData(_ data: Data, _ r: ImportRequest, user: String) throws -> ImportReport {
+        try store.importData(data, file: r.name, strict: r.strict, user: user)
     }
 
     func submit(_ r: SubmitRequest, photo: Data?, user: String) throws -> String {

@@ -19,6 +19,9 @@ public struct ImportReport: Codable, Sendable, Equatable {
     public var skippedTotal: Int?
     /// How many warnings there were, when `warnings` lists only the first of them.
     public var warningsTotal: Int?
+    /// In a summary sent by the daemon: the id of a download (on the same connection) holding
+    /// the whole report as JSON, every row listed.
+    public var details: String?
 
     public init(file: String, format: ImportFormat, inserted: Int = 0, updated: Int = 0, unchanged: Int = 0,
                 skipped: [ImportIssue] = [], warnings: [ImportIssue] = []) {
