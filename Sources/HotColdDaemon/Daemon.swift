@@ -113,7 +113,8 @@ public final class Daemon: Sendable {
             })
         let router = SyncCommandRouter(
             inner: commands, server: server, store: places?.store, announcer: announcer,
-            authorisation: authorisation(config.socket), databaseWatch: commands.databaseWatch, logger: logger)
+            authorisation: authorisation(config.socket), databaseWatch: commands.databaseWatch,
+            staging: commands.staging, logger: logger)
         try server.start(handler: router)
         return DaemonParts(places: places, server: server, outputs: outputs, host: host, commands: commands,
                            router: router, gpsd: GPSDSource(host: config.gpsd.host, port: config.gpsd.port),

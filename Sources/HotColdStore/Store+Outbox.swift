@@ -265,6 +265,9 @@ public struct CatalogueSyncReport: Codable, Sendable, Equatable {
     /// How many were withdrawn / reinstated, when the lists above hold only the first (a summary).
     public var withdrawnTotal: Int?
     public var reinstatedTotal: Int?
+    /// In a summary sent by the daemon: the id of a download (on the same connection) holding
+    /// the whole report as JSON.
+    public var details: String?
 
     public init(importReport: ImportReport, withdrawn: [String] = [], reinstated: [String] = []) {
         self.importReport = importReport

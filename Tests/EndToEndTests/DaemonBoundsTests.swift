@@ -283,4 +283,35 @@ struct DaemonBoundsTests {
         let whole = try #require(try JSONSerialization.jsonObject(with: full) as? [String: Any])
         #expect((whole["skipped"] as? [Any])?.count == 20_000)
     }
+
+    /// `catalogue_commit` of a list that drops the daemon's 476 bundled Big Things: the reply
+    /// lists 100 withdrawn ids with `withdrawn_total`, and `details` downloads the whole report.
+    @Test func aCatalogueCommitReplySummarises() throws {
+        let (d, config) = try daemon(writers: []); defer { d.stop(); config.remove() }
+        let c = try d.connect()
+        _ = try c.read(class: "VERSION")
+        let file = Data(#"{"updated": "2024-01-01T00:00:00Z", "things": [{"id": "api:one", "name": "Big Only", "town": "Town", "state": "NSW", "lat": -30.1, "lon": 153.1}]}"#.utf8)
+        func sync(_ line: String) throws -> [String: Any] {
+            try c.send(line)
+            let reply = try c.read(class: "SYNC", timeout: 60)
+            return reply["result"] as? [String: Any] ?? [:]
+        }
+        let begun = try sync(#"{"cmd":"sync","op":"catalogue_begin","size":\#(file.count),"source":"https://api.invalid/bigthings"}"#)
+        let upload = try #require(begun["upload"] as? Int)
+        _ = try sync(#"{"cmd":"sync","op":"catalogue_chunk","upload":\#(upload),"offset":0,"data_base64":"\#(file.base64EncodedString())"}"#)
+        let report = try sync(#"{"cmd":"sync","op":"catalogue_commit","upload":\#(upload)}"#)
+        let total = try #require(report["withdrawn_total"] as? Int, "\(report.keys.sorted())")
+        #expect(total > 400)
+        #expect((report["withdrawn"] as? [Any])?.count == 100)
+        let details = try #require(report["details"] as? String)
+        var full = Data()
+        while true {
+            try c.send(Request.download(DownloadRequest(id: details, offset: full.count)).line)
+            let chunk = try c.read(class: "CHUNK", timeout: 30)
+            full.append(Data(base64Encoded: chunk["data"] as? String ?? "") ?? Data())
+            if chunk["eof"] as? Bool == true { break }
+        }
+        let whole = try #require(try JSONSerialization.jsonObject(with: full) as? [String: Any])
+        #expect((whole["withdrawn"] as? [Any])?.count == total)
+    }
 }

@@ -30,12 +30,13 @@ public final class SyncCommandRouter: SocketCommandHandler {
     private let work = DispatchQueue(label: "hotcold.sync-commands")
 
     init(inner: any SocketCommandHandler, server: SocketServer, store: Store?, announcer: OutboxAnnouncer?,
-         authorisation: PeerAuthorisation, databaseWatch: DatabaseFileWatch? = nil, logger: Logger) {
+         authorisation: PeerAuthorisation, databaseWatch: DatabaseFileWatch? = nil, staging: UploadStaging? = nil,
+         logger: Logger) {
         self.inner = inner
         self.databaseWatch = databaseWatch
         self.server = server
         if let store, let announcer {
-            commands = OutboxSyncCommands(store: store, announcer: announcer)
+            commands = OutboxSyncCommands(store: store, announcer: announcer, staging: staging)
         } else {
             commands = nil
         }
