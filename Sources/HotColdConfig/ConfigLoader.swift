@@ -31,7 +31,8 @@ public enum ConfigLoader {
         "socket": ["path", "mode", "allowed_users", "allowed_groups", "max_clients", "max_clients_per_user",
                    "write_burst", "writes_per_second"],
         "quotas": ["locations_per_user", "observations_per_user", "pending_submissions_per_user",
-                   "notes_per_user", "manual_visits_per_user"],
+                   "notes_per_user", "manual_visits_per_user", "imported_places_per_user",
+                   "staged_mib_per_user", "staged_idle_seconds", "free_space_reserve_mib"],
         "log": ["path"],
         "store": ["database", "catalogue"],
         "tracking": ["mode", "roam_radius", "roam_kinds", "targets"],
@@ -87,6 +88,10 @@ private struct TableReader {
             c.quotas.pendingSubmissionsPerUser = try count("quotas.pending_submissions_per_user", q) ?? c.quotas.pendingSubmissionsPerUser
             c.quotas.notesPerUser = try count("quotas.notes_per_user", q) ?? c.quotas.notesPerUser
             c.quotas.manualVisitsPerUser = try count("quotas.manual_visits_per_user", q) ?? c.quotas.manualVisitsPerUser
+            c.quotas.importedPlacesPerUser = try count("quotas.imported_places_per_user", q) ?? c.quotas.importedPlacesPerUser
+            c.quotas.stagedMiBPerUser = try count("quotas.staged_mib_per_user", 1...1_048_576) ?? c.quotas.stagedMiBPerUser
+            c.quotas.stagedIdleSeconds = try count("quotas.staged_idle_seconds", 1...86_400) ?? c.quotas.stagedIdleSeconds
+            c.quotas.freeSpaceReserveMiB = try count("quotas.free_space_reserve_mib", 0...1_048_576) ?? c.quotas.freeSpaceReserveMiB
         }
         if let v = try string("log.path") {
             c.log.path = try absolutePath(v, "log.path")

@@ -28,6 +28,13 @@ public struct Configuration: Sendable, Equatable {
         public var pendingSubmissionsPerUser = 1_000
         public var notesPerUser = 10_000
         public var manualVisitsPerUser = 100_000
+        public var importedPlacesPerUser = 200_000
+        /// Uploads in progress and exports not yet downloaded, per user.
+        public var stagedMiBPerUser = 256
+        /// An upload or download idle this long is dropped.
+        public var stagedIdleSeconds = 600
+        /// Free space kept on the database's filesystem: staging that would eat into it is refused.
+        public var freeSpaceReserveMiB = 64
     }
     public struct Log: Sendable, Equatable {
         public var path = "/var/log/hotcold/events.jsonl"

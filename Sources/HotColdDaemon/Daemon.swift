@@ -115,13 +115,15 @@ public final class Daemon: Sendable {
             // Uploads are staged beside the database (the daemon's private state directory).
             stagingDirectory: places == nil ? nil
                 : URL(fileURLWithPath: config.store.database).deletingLastPathComponent().appendingPathComponent("uploads").path,
+            stagingLimits: Self.stagingLimits(config.quotas),
             logger: logger,
             status: { [database = places != nil ? config.store.database : nil] in
                 DaemonCommands.StatusExtras(logStatus: outputs.log?.status, configPath: configPath, database: database)
             })
         let router = SyncCommandRouter(
             inner: commands, server: server, store: places?.store, announcer: announcer,
-            authorisation: authorisation(config.socket), logger: logger)
+            authorisation: authorisation(config.socket), databaseWatch: commands.databaseWatch,
+            staging: commands.staging, logger: logger)
         try server.start(handler: router)
         return DaemonParts(places: places, server: server, outputs: outputs, stage: stage, host: host, commands: commands,
                            router: router, gpsd: GPSDSource(host: config.gpsd.host, port: config.gpsd.port),
@@ -207,7 +209,16 @@ public final class Daemon: Sendable {
         s.pendingSubmissionsPerUser = q.pendingSubmissionsPerUser
         s.notesPerUser = q.notesPerUser
         s.manualVisitsPerUser = q.manualVisitsPerUser
+        s.importedPlacesPerUser = q.importedPlacesPerUser
         return s
+    }
+
+    static func stagingLimits(_ q: Configuration.Quotas) -> StagingLimits {
+        var l = StagingLimits()
+        l.bytesPerUser = q.stagedMiBPerUser << 20
+        l.idleSeconds = Double(q.stagedIdleSeconds)
+        l.freeSpaceReserve = q.freeSpaceReserveMiB << 20
+        return l
     }
 
     private func initialTargets(_ c: Configuration, places: StorePlaceRecords?)

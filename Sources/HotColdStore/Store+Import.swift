@@ -28,19 +28,25 @@ extension Store {
         // The file's observations and custom locations count against their users' quotas:
         // over any of them, the whole import is rolled back.
         let owners = Set(batch.observations.map(\.user) + batch.places.compactMap { $0.location?.createdBy })
+        // The places it adds count against the importing user's `imported_places_per_user`.
         return try database.write { [quotas] db in
-            let report = try Store.write(batch, file: file, db)
+            let report = try Store.write(batch, file: file, db, importedBy: user)
             try Store.requireWithinQuotas(db, quotas, users: owners)
+            try Store.requireWithinImportQuota(db, quotas, user: user)
             return report
         }
     }
 
     /// Writes a parsed batch: each place inserted, updated when something differs, or left alone.
-    static func write(_ batch: ImportBatch, file: String, _ db: Database) throws -> ImportReport {
+    /// `importedBy` (nil for a catalogue sync) is recorded against each place inserted.
+    static func write(_ batch: ImportBatch, file: String, _ db: Database, importedBy: String? = nil) throws -> ImportReport {
         var report = ImportReport(file: file, format: batch.format, skipped: batch.skipped, warnings: batch.warnings)
         for detail in batch.places {
             guard let existing = try placeDetail(db, id: detail.id) else {
                 try insert(detail, db)
+                if let importedBy {
+                    try db.execute(sql: "INSERT INTO place_import (place_id, user) VALUES (?, ?)", arguments: [detail.id, importedBy])
+                }
                 report.inserted += 1
                 continue
             }

@@ -46,11 +46,12 @@ extension Store {
 
     // MARK: Reading
 
-    /// Items in delivery order, optionally only some states.
-    public func outbox(states: Set<OutboxItem.State>? = nil) throws -> [OutboxItem] {
+    /// Items in delivery order, optionally only some states and only one user's.
+    public func outbox(states: Set<OutboxItem.State>? = nil, user: String? = nil) throws -> [OutboxItem] {
         try database.read { db in
             var q = OutboxItem.all()
             if let states { q = q.filter(states.map(\.rawValue).contains(OutboxItem.Columns.state)) }
+            if let user { q = q.filter(Column("user") == user) }
             return try q.order(OutboxItem.Columns.id).fetchAll(db)
         }
     }
@@ -261,11 +262,34 @@ public struct CatalogueSyncReport: Codable, Sendable, Equatable {
     public var withdrawn: [String] = []
     /// Withdrawn Big Things the list has again.
     public var reinstated: [String] = []
+    /// How many were withdrawn / reinstated, when the lists above hold only the first (a summary).
+    public var withdrawnTotal: Int?
+    public var reinstatedTotal: Int?
+    /// In a summary sent by the daemon: the id of a download (on the same connection) holding
+    /// the whole report as JSON.
+    public var details: String?
 
     public init(importReport: ImportReport, withdrawn: [String] = [], reinstated: [String] = []) {
         self.importReport = importReport
         self.withdrawn = withdrawn
         self.reinstated = reinstated
+    }
+
+    /// At most `maxRows` ids and issues in each list, with the full counts beside any list cut
+    /// short: the reply to `catalogue_commit`, which must stay far below a client's queue for a
+    /// catalogue of any size.
+    public func summarised(maxRows: Int) -> CatalogueSyncReport {
+        var r = self
+        r.importReport = importReport.summarised(maxIssues: maxRows)
+        if withdrawn.count > maxRows {
+            r.withdrawnTotal = withdrawnTotal ?? withdrawn.count
+            r.withdrawn = Array(withdrawn.prefix(maxRows))
+        }
+        if reinstated.count > maxRows {
+            r.reinstatedTotal = reinstatedTotal ?? reinstated.count
+            r.reinstated = Array(reinstated.prefix(maxRows))
+        }
+        return r
     }
 }
 

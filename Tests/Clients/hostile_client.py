@@ -11,13 +11,18 @@
                           connections open until stdin is closed.
   ask PATH                One connection; for each line on stdin, sends it and prints the reply
                           (skipping event lines), one per line, flushed.
+  exports PATH COUNT FMT  Opens COUNT connections, asks each for an export of every place in
+                          FMT (gpx or geojson) and never downloads it. Prints
+                          {"exported": N, "sizes": [...], "errors": [ERROR messages]} once every
+                          connection has its reply, then holds them open until stdin is closed.
 """
 import json
 import socket
 import sys
 import threading
 
-REPLIES = {"ERROR", "STORE", "TRACKING", "STATUS", "VERSION", "WATCH", "POLL"}
+REPLIES = {"ERROR", "STORE", "TRACKING", "STATUS", "VERSION", "WATCH", "POLL", "OBSERVATIONS", "OUTBOX",
+           "VISITS", "EXPORT", "CHUNK", "UPLOAD", "TARGETS", "PLACES", "PLACE", "NEAR", "IMPORT", "SUBMIT"}
 
 
 def connect(path):
@@ -80,6 +85,26 @@ def hold(path, count):
     sys.stdin.read()
 
 
+def exports(path, count, fmt):
+    conns = []
+    for _ in range(count):
+        s, f = connect(path)
+        s.settimeout(600)
+        read_json(f)
+        s.sendall(json.dumps({"cmd": "export", "format": fmt}).encode() + b"\n")
+        conns.append((s, f))
+    sizes, errors = [], []
+    for s, f in conns:
+        text = next_reply(f)
+        obj = json.loads(text) if text else {}
+        if obj.get("class") == "EXPORT":
+            sizes.append(obj["size"])
+        else:
+            errors.append(obj.get("message", text or "closed"))
+    print(json.dumps({"exported": len(sizes), "sizes": sizes, "errors": errors}), flush=True)
+    sys.stdin.read()
+
+
 def ask(path):
     s, f = connect(path)
     read_json(f)
@@ -94,5 +119,7 @@ if __name__ == "__main__":
         flood(path, int(sys.argv[3]), sys.argv[4])
     elif mode == "connect":
         hold(path, int(sys.argv[3]))
+    elif mode == "exports":
+        exports(path, int(sys.argv[3]), sys.argv[4])
     else:
         ask(path)

@@ -46,6 +46,22 @@ import Testing
         #expect(r?.key == "socket.writes_per_second")
     }
 
+    @Test func stagingAndImportQuotasAreReadAndRangeChecked() throws {
+        let c = try ConfigLoader.parse("""
+            [quotas]
+            imported_places_per_user = 500
+            staged_mib_per_user = 32
+            staged_idle_seconds = 90
+            free_space_reserve_mib = 0
+            """, file: "t.toml")
+        #expect(c.quotas.importedPlacesPerUser == 500 && c.quotas.stagedMiBPerUser == 32)
+        #expect(c.quotas.stagedIdleSeconds == 90 && c.quotas.freeSpaceReserveMiB == 0)
+        let e = #expect(throws: ConfigError.self) {
+            try ConfigLoader.parse("[quotas]\nstaged_idle_seconds = 0\n", file: "bad.toml")
+        }
+        #expect(e?.key == "quotas.staged_idle_seconds")
+    }
+
     @Test func distancesTakeUnits() throws {
         let c = try ConfigLoader.parse("""
             [engine]

@@ -45,5 +45,7 @@ enum RequestExamples {
         .report(ReportRequest(service: "hotcold-mqtt", state: "connected", ackedSeq: 1234, pending: 3,
                               detail: "broker 127.0.0.1:1883, layout hotcold")),
         .report(ReportRequest(service: "hotcold-sync", state: "idle")),
+        .targets(TargetsRequest()),
+        .targets(TargetsRequest(offset: 50, limit: 200)),
     ]
 }

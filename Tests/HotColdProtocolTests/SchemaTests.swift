@@ -38,6 +38,9 @@ import Testing
         WireCoding.line(ResultReply(.store, op: "unseen", result: 2)),
         WireCoding.line(ResultReply(.store, op: "fav", result: true)),
         WireCoding.line(ResultReply(.store, op: "note", result: String?.none)),
+        WireCoding.line(TargetsReply(offset: 50, total: 51, targets: [
+            .init(target: banana, distanceM: 280.4123, bearingDeg: 172.34, tier: 6, tierName: "hot", trend: "hotter", arrived: false)])),
+        WireCoding.line(TargetsReply(offset: 0, total: 0, targets: [])),
     ]
 
     static func status(full: Bool) -> StatusReply {
@@ -54,7 +57,9 @@ import Testing
             config: full ? "/etc/hotcold/hotcold.toml" : nil, database: full ? "/var/lib/hotcold/hotcold.sqlite" : nil,
             services: full ? [.init(service: "hotcold-mqtt", state: "connected", ackedSeq: 1234, pending: 0,
                                     detail: "broker 127.0.0.1:1883, layout hotcold", reportedAt: when, connected: true),
-                              .init(service: "hotcold-sync", state: "idle", reportedAt: when, connected: false)] : nil)
+                              .init(service: "hotcold-sync", state: "idle", reportedAt: when, connected: false)] : nil,
+            targetsMore: full ? 109_950 : nil,
+            databaseError: full ? "the database file /var/lib/hotcold/hotcold.sqlite was deleted while the daemon has it open" : nil)
     }
 
     static func invalid(_ lines: [String], schema: String) throws -> String {
@@ -67,7 +72,8 @@ import Testing
         let bad = [#"{"cmd":"roam","radius":1e19}"#, #"{"cmd":"store","op":"rate","id":"x","stars":4.5}"#,
                    #"{"cmd":"status","verbose":true}"#, #"{"cmd":"fly"}"#,
                    #"{"cmd":"report","service":"Hotcold MQTT","state":"connected"}"#,
-                   #"{"cmd":"report","service":"hotcold-mqtt","state":"happy"}"#, #"{"cmd":"upload","purpose":"photo","size":10485761}"#]
+                   #"{"cmd":"report","service":"hotcold-mqtt","state":"happy"}"#, #"{"cmd":"upload","purpose":"photo","size":10485761}"#,
+                   #"{"cmd":"targets","limit":1001}"#, #"{"cmd":"targets","offset":-1}"#]
         for line in bad {
             #expect(try Self.invalid([line], schema: "request.schema.json") != "", "\(line)")
             #expect((try? Request.decode(line: line).get()) == nil, "\(line)")
@@ -103,7 +109,7 @@ import Testing
         for code in ErrorCode.allCases {
             #expect(doc.contains("`\(code.rawValue)`"), "PROTOCOL.md does not explain the error code \(code.rawValue)")
         }
-        for cls in ResultClass.allCases.map(\.rawValue) + ["VERSION", "WATCH", "STATUS", "POLL", "TRACKING", "UPLOAD", "EXPORT", "CHUNK", "ERROR"] {
+        for cls in ResultClass.allCases.map(\.rawValue) + ["VERSION", "WATCH", "STATUS", "POLL", "TRACKING", "UPLOAD", "EXPORT", "CHUNK", "ERROR", "TARGETS"] {
             #expect(doc.contains("`\(cls)`") || doc.contains("\"class\":\"\(cls)\""), "PROTOCOL.md does not show the \(cls) reply")
         }
         #expect(doc.contains("\"proto_minor\":\(ProtocolVersion.minor)"))

@@ -9,8 +9,9 @@ import Synchronization
 /// is decoded and validated once, by the protocol types; every reply is a protocol value, and
 /// every mistake an `ERROR` with a code naming it. Nothing a client sends can stop the daemon.
 ///
-/// Anything that touches SQLite (store reads and writes, hunt/roam target lookups, imports)
-/// runs on `work`, off the socket's loop thread; its reply is sent when ready.
+/// Anything that touches SQLite (store reads and writes, hunt/roam target lookups, imports,
+/// exports) runs off the socket's loop thread on its user's own queue (`UserWorkQueues`), so
+/// one user's reads never hold up another user's writes; its reply is sent when ready.
 public final class DaemonCommands: SocketCommandHandler {
     let host: EngineHost
     let server: SocketServer
@@ -19,12 +20,14 @@ public final class DaemonCommands: SocketCommandHandler {
     let logger: Logger
     let store: StoreRPC?
     let staging: UploadStaging
+    /// Whether the path still names the database file the daemon has open.
+    let databaseWatch: DatabaseFileWatch?
     /// Companion services' last reports, for `status`.
     let services = ServiceReports()
     /// Called after a change through the store (a rating to send: the sync loop goes at once).
     let storeChanged: @Sendable () -> Void
-    // Slow work runs here, in arrival order, off the socket's loop thread.
-    private let work = DispatchQueue(label: "hotcold.commands")
+    // Slow work runs here, per user in arrival order, off the socket's loop thread.
+    private let work = UserWorkQueues()
 
     public struct StatusExtras: Sendable {
         public var logStatus: EventLogStatus?
@@ -41,9 +44,10 @@ public final class DaemonCommands: SocketCommandHandler {
     /// system's temporary directory).
     public init(host: EngineHost, server: SocketServer, authorisation: PeerAuthorisation,
                 store: Store? = nil, storeChanged: @escaping @Sendable () -> Void = {},
-                stagingDirectory: String? = nil,
+                stagingDirectory: String? = nil, stagingLimits: StagingLimits = StagingLimits(),
                 logger: Logger, status: @escaping @Sendable () -> StatusExtras) {
         self.store = store.map(StoreRPC.init)
+        self.databaseWatch = store.map { DatabaseFileWatch(path: $0.path, logger: logger) }
         self.storeChanged = storeChanged
         self.host = host
         self.server = server
@@ -51,7 +55,8 @@ public final class DaemonCommands: SocketCommandHandler {
         self.status = status
         self.logger = logger
         self.staging = UploadStaging(directory: stagingDirectory
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("hotcoldd-uploads-\(getuid())").path)
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("hotcoldd-uploads-\(getuid())").path,
+            limits: stagingLimits)
     }
 
     public func setAuthorisation(_ a: PeerAuthorisation) { authorisation.withLock { $0 = a } }
@@ -85,6 +90,7 @@ public final class DaemonCommands: SocketCommandHandler {
         case .version: return [ProtocolVersion.greeting]
         case .watch(let w): return watch(w, client).map { [$0] } ?? []
         case .status: return [WireCoding.line(statusReply(for: client))]
+        case .targets(let t): return [WireCoding.line(targetsPage(t))]
         case .poll:
             let lines = host.poll()
             return lines + [WireCoding.line(PollReply(count: lines.count, at: host.visits.at))]
@@ -92,7 +98,7 @@ public final class DaemonCommands: SocketCommandHandler {
         case .roam(let r): later(client) { try self.roam(r, user: Self.user(client)) }
         case .upload(let u):
             // Staging touches only a private file: quick enough for the loop.
-            do { return [WireCoding.line(try staging.begin(u, client: client.id))] } catch { return [Self.error(error)] }
+            do { return [WireCoding.line(try staging.begin(u, client: client.id, user: Self.user(client)))] } catch { return [Self.error(error)] }
         case .chunk(let c):
             do { return [WireCoding.line(try staging.append(c, client: client.id))] } catch { return [Self.error(error)] }
         case .download(let d):
@@ -115,7 +121,7 @@ public final class DaemonCommands: SocketCommandHandler {
     /// flight per connection, replies in the order of the commands.
     private func later(_ client: ClientInfo, _ body: @escaping @Sendable () throws -> String) {
         let reply = server.deferReply(for: client.id)
-        work.async {
+        work.async(user: Self.user(client)) {
             do { reply.send(try body()) } catch {
                 reply.send(Self.error(error))
             }
@@ -128,6 +134,7 @@ public final class DaemonCommands: SocketCommandHandler {
         do {
             switch request {
             case .store(let r):
+                try requireDatabaseFile(cmd)
                 let line = try store.change(r, user: user)
                 storeChanged()
                 return line
@@ -139,17 +146,23 @@ public final class DaemonCommands: SocketCommandHandler {
                 }
                 return try store.near(r, from: origin)
             case .visits: return try store.visits(user: user)
-            case .observations: return try store.observations()
-            case .outbox: return try store.outbox()
+            // Personal records: a user's own, everyone's for the daemon's administrator.
+            case .observations: return try store.observations(user: Self.isAdministrator(client) ? nil : user)
+            case .outbox: return try store.outbox(user: Self.isAdministrator(client) ? nil : user)
             case .export(let r):
-                let data = try store.export(r, user: user)
-                return WireCoding.line(ExportReply(id: staging.offer(data, client: client.id), format: r.format, size: data.count))
+                // Written a page at a time to a staged file, read back by `download`.
+                let staged = try staging.export(client: client.id, user: user) { write in
+                    try store.export(r, user: user, to: write)
+                }
+                return WireCoding.line(ExportReply(id: staged.id, format: r.format, size: staged.size))
             case .import(let r):
+                try requireDatabaseFile(cmd)
                 let data = try staging.take(r.upload, purpose: .import, client: client.id, command: cmd)
-                let line = try store.importData(data, r, user: user)
+                let report = try store.importData(data, r, user: user)
                 storeChanged()
-                return line
+                return importReply(report, client: client, user: user)
             case .submit(let r):
+                try requireDatabaseFile(cmd)
                 let photo = try r.photo.map { p throws(ProtocolError) in
                     try staging.take(p.upload, purpose: .photo, client: client.id, command: cmd)
                 }
@@ -225,19 +238,60 @@ public final class DaemonCommands: SocketCommandHandler {
                             dropped: $0.dropped, gaps: $0.gaps, stalledS: $0.stalledSeconds)
         }
         let mayWrite = client.map(self.mayWrite) ?? true
+        let nearest = Self.nearestFirst(e.targets)
         return StatusReply(
-            time: Date(), uptimeS: host.uptimeSeconds, gps: e.gps, tracking: e.tracking, targets: e.targets,
+            time: Date(), uptimeS: host.uptimeSeconds, gps: e.gps, tracking: e.tracking,
+            targets: Array(nearest.prefix(Limits.statusTargets)),
             counters: e.counters, latencyUs: e.latency, visits: e.visits, sequence: e.sequence,
             socket: .init(path: server.path ?? "", clients: c.clients, clientsTotal: c.accepted, dropped: c.dropped,
                           linesIn: c.linesIn, linesOut: c.linesOut, maxClients: c.maxClients,
                           connectionsRefused: c.connectionsRefused, writesRefused: c.writesRefused),
             log: log, config: extras.configPath, database: mayWrite ? extras.database : nil,
-            services: services.snapshot())
+            services: services.snapshot(),
+            targetsMore: nearest.count > Limits.statusTargets ? nearest.count - Limits.statusTargets : nil,
+            databaseError: databaseWatch?.check())
+    }
+
+    /// The IMPORT reply: a summary (a file with 100,000 bad rows would make a line larger than
+    /// the client's queue), with the whole report offered as a download when rows were left
+    /// out. The import is done by now: a download that cannot be staged (quota, disk) only
+    /// leaves the details out.
+    private func importReply(_ report: ImportReport, client: ClientInfo, user: String) -> String {
+        var summary = report.summarised(maxIssues: Limits.reportIssues)
+        if summary != report {
+            summary.details = try? staging.export(client: client.id, user: user) { write in
+                try write(WireCoding.encoder().encode(report))
+            }.id
+        }
+        return WireCoding.line(ResultReply(.import, result: summary))
+    }
+
+    /// A page of the tracked targets, nearest first (`targets`): the full list STATUS cuts.
+    func targetsPage(_ r: TargetsRequest) -> TargetsReply {
+        let all = Self.nearestFirst(host.statusSnapshot().targets)
+        let page = r.offset < all.count ? Array(all[r.offset..<min(all.count, r.offset + r.limit)]) : []
+        return TargetsReply(offset: r.offset, total: all.count, targets: page)
+    }
+
+    /// Nearest first, ties by id: the order both STATUS and `targets` list targets in.
+    static func nearestFirst(_ t: [StatusReply.TargetState]) -> [StatusReply.TargetState] {
+        t.sorted { ($0.distanceM, $0.target.id) < ($1.distanceM, $1.target.id) }
+    }
+
+    /// Refuses a change when the database file was deleted or replaced under the daemon: it
+    /// would land in a file no one can reach and vanish at the next start.
+    private func requireDatabaseFile(_ command: String) throws(ProtocolError) {
+        if let problem = databaseWatch?.check() {
+            throw ProtocolError(.internal, command: command, problem)
+        }
     }
 
     // MARK: - Helpers
 
     private func mayWrite(_ client: ClientInfo) -> Bool { authorisation.withLock { $0.isAuthorised(client) } }
+
+    /// Root or the daemon's own user: may read every user's personal records.
+    static func isAdministrator(_ client: ClientInfo) -> Bool { client.uid == 0 || client.uid == getuid() }
 
     /// The name a client's changes are recorded under (`#UID` for a uid with no passwd entry).
     static func user(_ client: ClientInfo) -> String { client.recordedName }

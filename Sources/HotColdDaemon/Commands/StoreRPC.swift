@@ -71,21 +71,23 @@ struct StoreRPC {
         WireCoding.line(ResultReply(.visits, result: try store.visits(user: user)))
     }
 
-    func observations() throws -> String {
-        WireCoding.line(ResultReply(.observations, result: try store.observations()))
+    /// Personal records go to their owner only; `user` nil (the daemon's administrator) sees
+    /// everyone's.
+    func observations(user: String?) throws -> String {
+        WireCoding.line(ResultReply(.observations, result: try store.observations(user: user)))
     }
 
-    func outbox() throws -> String {
-        WireCoding.line(ResultReply(.outbox, result: try store.outbox().map(OutboxEntry.init)))
+    func outbox(user: String?) throws -> String {
+        WireCoding.line(ResultReply(.outbox, result: try store.outbox(user: user).map(OutboxEntry.init)))
     }
 
-    func export(_ r: ExportRequest, user: String) throws -> Data {
-        try store.export(format: ExportFormat(rawValue: r.format) ?? .gpx, visits: r.visits, user: user)
+    func export(_ r: ExportRequest, user: String, to write: (Data) throws -> Void) throws {
+        try store.export(format: ExportFormat(rawValue: r.format) ?? .gpx, visits: r.visits, user: user, to: write)
     }
 
-    func importData(_ data: Data, _ r: ImportRequest, user: String) throws -> String {
-        let report = try store.importData(data, file: r.name, strict: r.strict, user: user)
-        return WireCoding.line(ResultReply(.import, result: report))
+    /// The import's full report (the reply sends a summary of it: `DaemonCommands`).
+    func importData(_ data: Data, _ r: ImportRequest, user: String) throws -> ImportReport {
+        try store.importData(data, file: r.name, strict: r.strict, user: user)
     }
 
     func submit(_ r: SubmitRequest, photo: Data?, user: String) throws -> String {
@@ -96,7 +98,7 @@ struct StoreRPC {
     }
 
     /// A store failure as the client's error: a missing place is `not_found`, a refused value
-    /// `bad_field`, anything else (SQLite) `internal`.
+    /// `bad_field`, a database locked by another program `busy`, anything else (SQLite) `internal`.
     static func protocolError(_ error: any Error, command: String) -> ProtocolError {
         switch error {
         case let e as ProtocolError: return e
@@ -109,6 +111,9 @@ struct StoreRPC {
             default: return ProtocolError(.badField, command: command, "\(e)")
             }
         case let e as ImportError: return ProtocolError(.badField, command: command, "\(e)")
+        case let e where Store.isBusy(e):
+            return ProtocolError(.busy, command: command,
+                                 "the database is locked by another program (waited \(Int(StoreDatabase.busyTimeout)) s); try again later")
         default: return ProtocolError(.internal, command: command, "\(error)")
         }
     }

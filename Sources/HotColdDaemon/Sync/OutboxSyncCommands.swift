@@ -14,10 +14,17 @@ final class OutboxSyncCommands: Sendable {
     let store: Store
     let uploads = CatalogueUploads()
     let announcer: OutboxAnnouncer
+    /// Where a commit's whole report is offered for download when its reply is a summary.
+    let staging: UploadStaging?
 
-    init(store: Store, announcer: OutboxAnnouncer) {
+    /// Ids and issues listed in a `catalogue_commit` reply (with full counts beside any list
+    /// cut short); the store's log of the sync says the rest.
+    static let reportRows = 100
+
+    init(store: Store, announcer: OutboxAnnouncer, staging: UploadStaging? = nil) {
         self.store = store
         self.announcer = announcer
+        self.staging = staging
     }
 
     func run(_ r: SyncRequest, client: ClientInfo) throws -> String {
@@ -69,7 +76,15 @@ final class OutboxSyncCommands: Sendable {
             let u = try uploads.take(client: client.id, upload: r.upload!)
             let report = try store.applyCatalogue(u.data, etag: u.etag, source: u.source,
                                                   user: client.userName ?? "uid\(client.uid)")
-            return try SyncWire.replyLine(op: r.op, report)
+            // A summary: a 10,000-row catalogue's full lists would pass the client's queue. The
+            // whole report is a download away; the commit is done, so staging it may fail quietly.
+            var summary = report.summarised(maxRows: Self.reportRows)
+            if summary != report {
+                summary.details = try? staging?.export(client: client.id, user: client.recordedName) { write in
+                    try write(SyncWire.encoder().encode(report))
+                }.id
+            }
+            return try SyncWire.replyLine(op: r.op, summary)
         }
     }
 }

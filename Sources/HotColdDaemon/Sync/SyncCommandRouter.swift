@@ -25,14 +25,18 @@ public final class SyncCommandRouter: SocketCommandHandler {
     let commands: OutboxSyncCommands?
     let authorisation: Mutex<PeerAuthorisation>
     let logger: Logger
+    /// Whether the path still names the database file the daemon has open (nil: no store).
+    let databaseWatch: DatabaseFileWatch?
     private let work = DispatchQueue(label: "hotcold.sync-commands")
 
     init(inner: any SocketCommandHandler, server: SocketServer, store: Store?, announcer: OutboxAnnouncer?,
-         authorisation: PeerAuthorisation, logger: Logger) {
+         authorisation: PeerAuthorisation, databaseWatch: DatabaseFileWatch? = nil, staging: UploadStaging? = nil,
+         logger: Logger) {
         self.inner = inner
+        self.databaseWatch = databaseWatch
         self.server = server
         if let store, let announcer {
-            commands = OutboxSyncCommands(store: store, announcer: announcer)
+            commands = OutboxSyncCommands(store: store, announcer: announcer, staging: staging)
         } else {
             commands = nil
         }
@@ -62,6 +66,10 @@ public final class SyncCommandRouter: SocketCommandHandler {
             return [Self.error("sync: not allowed for uid \(client.uid)\(client.userName.map { " (\($0))" } ?? ""); the outbox is for the daemon's user and writers in allowed_users or allowed_groups (config [socket])")]
         }
         guard let commands else { return [Self.error("sync: no database is open in the daemon")] }
+        // A delivery recorded in a deleted database file would be lost, and sent again later.
+        if Self.writes(request.op), let problem = databaseWatch?.check() {
+            return [Self.error("sync \(request.op.rawValue): \(problem)")]
+        }
         let id = client.id
         work.async { [server, logger] in
             let reply: String
@@ -76,6 +84,14 @@ public final class SyncCommandRouter: SocketCommandHandler {
             _ = server.send(to: id, line: reply)
         }
         return []
+    }
+
+    /// Whether an op changes the database.
+    static func writes(_ op: SyncRequest.Op) -> Bool {
+        switch op {
+        case .begin, .delivered, .failed, .retry, .catalogueCommit: true
+        case .etag, .next, .payload, .item, .pending, .catalogueBegin, .catalogueChunk: false
+        }
     }
 
     enum Decoded {

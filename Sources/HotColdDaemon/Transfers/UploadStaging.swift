@@ -3,69 +3,116 @@ import HotColdProtocol
 import Synchronization
 
 /// Files clients are sending (`upload`/`chunk`) and exports they are fetching (`download`),
-/// per connection.
+/// per connection, bounded per Unix user, in time and against the disk.
 ///
 /// An upload is staged in a private temporary file (mode 0600, unlinked when consumed, when
-/// the connection closes, or at start-up by the directory's cleanup), never in the database:
-/// a client that disconnects half-way leaves nothing behind. Each connection holds at most one
-/// upload and one download at a time, so one client cannot stage more than 64 MiB + one export.
+/// the connection closes, when idle too long, or at start-up by the directory's cleanup),
+/// never in the database: a client that disconnects half-way leaves nothing behind. An export
+/// is written to an unlinked file and read back by `download` a chunk at a time, so neither
+/// sits in memory. Each connection holds at most one upload and one download at a time; all
+/// of a user's staged bytes count against `limits.bytesPerUser`; anything not touched for
+/// `limits.idleSeconds` is dropped; and nothing is staged that would leave less than
+/// `limits.freeSpaceReserve` free on the directory's filesystem, so the database beside it
+/// can still write. Every refusal is a `quota` error that says which bound and by how much.
 final class UploadStaging: Sendable {
     struct Upload {
         var id: String
+        var user: String
         var purpose: UploadRequest.Purpose
         var size: Int
         var received: Int
         var path: String
         var handle: FileHandle
+        var touched: ContinuousClock.Instant
     }
 
     struct Download {
         var id: String
-        var data: Data
+        var user: String
+        var file: StagedDownload
+        var touched: ContinuousClock.Instant
     }
 
     private struct State {
         var uploads: [ClientID: Upload] = [:]
         var downloads: [ClientID: Download] = [:]
+        /// Exports being written now: their user and bytes so far.
+        var exporting: [ClientID: (user: String, bytes: Int)] = [:]
         var next = 0
+        var expired = 0
+
+        /// Bytes `user` holds staged: uploads at their announced size, exports at theirs.
+        func used(by user: String) -> Int {
+            uploads.values.reduce(0) { $0 + ($1.user == user ? $1.size : 0) }
+                + downloads.values.reduce(0) { $0 + ($1.user == user ? $1.file.size : 0) }
+                + exporting.values.reduce(0) { $0 + ($1.user == user ? $1.bytes : 0) }
+        }
+
+        /// Bytes announced by uploads and not yet received: disk they will still take.
+        var promised: Int { uploads.values.reduce(0) { $0 + $1.size - $1.received } }
     }
 
     private let state = Mutex(State())
     let directory: String
+    let limits: StagingLimits
+    // A dispatch source is safe to use from any thread; it is only cancelled after init.
+    private nonisolated(unsafe) let sweeper: any DispatchSourceTimer
 
     /// `directory` is created (0700) if needed; stale `upload-*` files in it are removed.
-    init(directory: String) {
+    init(directory: String, limits: StagingLimits = StagingLimits()) {
         self.directory = directory
+        self.limits = limits
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
-        for f in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where f.hasPrefix("upload-") {
+        for f in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where f.hasPrefix("upload-") || f.hasPrefix("export-") {
             try? FileManager.default.removeItem(atPath: directory + "/" + f)
         }
+        // Expiry runs on its own: an idle client sends nothing that could trigger it.
+        sweeper = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "hotcold.staging.expiry"))
+        let every = max(0.1, min(limits.idleSeconds / 4, 15))
+        sweeper.schedule(deadline: .now() + every, repeating: every)
+        sweeper.setEventHandler { [weak self] in self?.expire() }
+        sweeper.resume()
     }
 
-    /// Starts an upload for `client`, replacing (and deleting) any unfinished one.
-    func begin(_ r: UploadRequest, client: ClientID) throws(ProtocolError) -> UploadReply {
-        let (id, path) = state.withLock { s -> (String, String) in
+    deinit { sweeper.cancel() }
+
+    /// Starts an upload for `client`, replacing (and deleting) any unfinished one. Refused
+    /// when its announced size would take `user` past their staging quota or leave the disk
+    /// with less than the reserve.
+    func begin(_ r: UploadRequest, client: ClientID, user: String) throws(ProtocolError) -> UploadReply {
+        if let old = state.withLock({ s in defer { s.uploads[client] = nil }; return s.uploads[client] }) { Self.discard(old) }
+        let free = freeBytes(at: directory)
+        let admitted: Result<(String, String), ProtocolError> = state.withLock { s in
+            let used = s.used(by: user)
+            if used + r.size > limits.bytesPerUser {
+                return .failure(ProtocolError(.quota, command: "upload", field: "size",
+                    "staged_mib_per_user: \(user) has \(Self.mib(used)) staged of \(Self.mib(limits.bytesPerUser)); this upload of \(Self.mib(r.size)) would pass it (finish or close other uploads and downloads first)"))
+            }
+            if let free, free - s.promised - r.size < limits.freeSpaceReserve {
+                return .failure(Self.diskFull("upload", free: free - s.promised, reserve: limits.freeSpaceReserve))
+            }
             s.next += 1
-            return ("u\(s.next)", "\(directory)/upload-\(getpid())-\(s.next)")
+            return .success(("u\(s.next)", "\(directory)/upload-\(getpid())-\(s.next)"))
         }
+        let (id, path) = try admitted.get()
         guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
               let handle = FileHandle(forWritingAtPath: path) else {
             throw ProtocolError(.internal, command: "upload", "cannot stage the upload in \(directory)")
         }
-        let old = state.withLock { s in
-            defer { s.uploads[client] = Upload(id: id, purpose: r.purpose, size: r.size, received: 0, path: path, handle: handle) }
-            return s.uploads[client]
-        }
-        if let old { Self.discard(old) }
+        let up = Upload(id: id, user: user, purpose: r.purpose, size: r.size, received: 0, path: path,
+                        handle: handle, touched: .now)
+        if let raced = state.withLock({ s in defer { s.uploads[client] = up }; return s.uploads[client] }) { Self.discard(raced) }
         return UploadReply(id: id, size: r.size, received: 0)
     }
 
     /// Appends a chunk; it must start where the last one ended and not pass the announced size.
     func append(_ c: ChunkRequest, client: ClientID) throws(ProtocolError) -> UploadReply {
+        let free = freeBytes(at: directory)
         let result: Result<UploadReply, ProtocolError> = state.withLock { s in
             guard var u = s.uploads[client], u.id == c.upload else {
-                return .failure(ProtocolError(.notFound, command: "chunk", field: "upload", "no upload \"\(c.upload)\" on this connection"))
+                return .failure(ProtocolError(.notFound, command: "chunk", field: "upload",
+                    "no upload \"\(c.upload)\" on this connection (an upload idle for \(Int(limits.idleSeconds)) s is dropped)"))
             }
             guard c.offset == u.received else {
                 return .failure(ProtocolError(.badField, command: "chunk", field: "offset", "expected \(u.received), got \(c.offset)"))
@@ -76,6 +123,12 @@ final class UploadStaging: Sendable {
                 return .failure(ProtocolError(.tooLarge, command: "chunk", field: "data",
                                               "passes the announced size \(u.size); the upload is cancelled"))
             }
+            // Another program may have filled the disk since `upload` was admitted.
+            if let free, free - c.data.count < limits.freeSpaceReserve {
+                s.uploads[client] = nil
+                Self.discard(u)
+                return .failure(Self.diskFull("chunk", free: free, reserve: limits.freeSpaceReserve, cancelled: true))
+            }
             do {
                 try u.handle.write(contentsOf: c.data)
             } catch {
@@ -84,6 +137,7 @@ final class UploadStaging: Sendable {
                 return .failure(ProtocolError(.internal, command: "chunk", "cannot stage the upload: \(error)"))
             }
             u.received += c.data.count
+            u.touched = .now
             s.uploads[client] = u
             return .success(UploadReply(id: u.id, size: u.size, received: u.received))
         }
@@ -97,7 +151,10 @@ final class UploadStaging: Sendable {
             s.uploads[client] = nil
             return u
         }
-        guard let u else { throw ProtocolError(.notFound, command: command, field: "upload", "no upload \"\(id)\" on this connection") }
+        guard let u else {
+            throw ProtocolError(.notFound, command: command, field: "upload",
+                                "no upload \"\(id)\" on this connection (an upload idle for \(Int(limits.idleSeconds)) s is dropped)")
+        }
         defer { Self.discard(u) }
         guard u.purpose == purpose else {
             throw ProtocolError(.badField, command: command, field: "upload", "upload \"\(id)\" is for \(u.purpose.rawValue), not \(purpose.rawValue)")
@@ -115,29 +172,67 @@ final class UploadStaging: Sendable {
         }
     }
 
-    /// Holds an export's bytes for `download`.
-    func offer(_ data: Data, client: ClientID) -> String {
+    /// Writes an export for `client` to a staged file through `produce` (which is handed the
+    /// function to write each piece with) and holds it for `download`, replacing the
+    /// connection's earlier download. Returns its id and size. Each piece is charged to
+    /// `user`'s staging quota and checked against the disk's reserve before it is written;
+    /// past either, the export stops and nothing is held.
+    func export(client: ClientID, user: String,
+                _ produce: (_ write: (Data) throws -> Void) throws -> Void) throws -> (id: String, size: Int) {
         state.withLock { s in
+            s.downloads[client] = nil
+            s.exporting[client] = (user, 0)
+        }
+        defer { _ = state.withLock { $0.exporting.removeValue(forKey: client) } }
+        let file: StagedDownload
+        do { file = try StagedDownload(directory: directory) } catch {
+            throw ProtocolError(.internal, command: "export", "cannot stage the export in \(directory): \(error)")
+        }
+        try produce { data in
+            let free = freeBytes(at: directory)
+            let refusal: ProtocolError? = state.withLock { s in
+                let used = s.used(by: user)
+                if used + data.count > limits.bytesPerUser {
+                    return ProtocolError(.quota, command: "export",
+                        "staged_mib_per_user: this export passes \(Self.mib(limits.bytesPerUser)) staged for \(user) (with \(Self.mib(used)) already staged; download or close other exports first)")
+                }
+                if let free, free - s.promised - data.count < limits.freeSpaceReserve {
+                    return Self.diskFull("export", free: free - s.promised, reserve: limits.freeSpaceReserve)
+                }
+                s.exporting[client]?.bytes += data.count
+                return nil
+            }
+            if let refusal { throw refusal }
+            try file.append(data)
+        }
+        return state.withLock { s in
             s.next += 1
             let id = "d\(s.next)"
-            s.downloads[client] = Download(id: id, data: data)
-            return id
+            s.downloads[client] = Download(id: id, user: user, file: file, touched: .now)
+            return (id, file.size)
         }
     }
 
     /// The next bytes of a download; the download is forgotten after its last chunk.
     func read(_ r: DownloadRequest, client: ClientID) throws(ProtocolError) -> ChunkReply {
         let result: Result<ChunkReply, ProtocolError> = state.withLock { s in
-            guard let d = s.downloads[client], d.id == r.id else {
-                return .failure(ProtocolError(.notFound, command: "download", field: "id", "no download \"\(r.id)\" on this connection"))
+            guard var d = s.downloads[client], d.id == r.id else {
+                return .failure(ProtocolError(.notFound, command: "download", field: "id",
+                    "no download \"\(r.id)\" on this connection (a download not read for \(Int(limits.idleSeconds)) s is dropped)"))
             }
-            guard r.offset <= d.data.count else {
-                return .failure(ProtocolError(.outOfRange, command: "download", field: "offset", "past the end (\(d.data.count) bytes)"))
+            let size = d.file.size
+            guard r.offset <= size else {
+                return .failure(ProtocolError(.outOfRange, command: "download", field: "offset", "past the end (\(size) bytes)"))
             }
-            let end = min(d.data.count, r.offset + Limits.chunkBytes)
-            let part = d.data.subdata(in: r.offset..<end)
-            let eof = end == d.data.count
-            if eof { s.downloads[client] = nil }
+            let end = min(size, r.offset + Limits.chunkBytes)
+            let part: Data
+            do { part = try d.file.read(offset: r.offset, count: end - r.offset) } catch {
+                s.downloads[client] = nil
+                return .failure(ProtocolError(.internal, command: "download", "cannot read the staged export: \(error)"))
+            }
+            let eof = end == size
+            d.touched = .now
+            s.downloads[client] = eof ? nil : d
             return .success(ChunkReply(id: d.id, offset: r.offset, data: part, eof: eof))
         }
         return try result.get()
@@ -153,6 +248,29 @@ final class UploadStaging: Sendable {
         if let u { Self.discard(u) }
     }
 
+    /// Drops uploads and downloads idle for longer than `limits.idleSeconds` (as of `now`);
+    /// returns how many. Runs by itself every quarter of that period.
+    @discardableResult
+    func expire(now: ContinuousClock.Instant = .now) -> Int {
+        let limit = Duration.milliseconds(Int64(limits.idleSeconds * 1000))
+        let stale: [Upload] = state.withLock { s in
+            let oldUploads = s.uploads.filter { now - $0.value.touched > limit }
+            let oldDownloads = s.downloads.filter { now - $0.value.touched > limit }
+            for k in oldUploads.keys { s.uploads[k] = nil }
+            for k in oldDownloads.keys { s.downloads[k] = nil }
+            s.expired += oldUploads.count + oldDownloads.count
+            return Array(oldUploads.values)
+        }
+        for u in stale { Self.discard(u) }
+        return stale.count
+    }
+
+    /// Uploads and downloads dropped for idleness since start.
+    var expiredCount: Int { state.withLock { $0.expired } }
+
+    /// Bytes staged now for `user` (for tests and `status`).
+    func stagedBytes(of user: String) -> Int { state.withLock { $0.used(by: user) } }
+
     /// Files staged now (for tests and `status`).
     var stagedFiles: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasPrefix("upload-") }
@@ -161,5 +279,14 @@ final class UploadStaging: Sendable {
     private static func discard(_ u: Upload) {
         try? u.handle.close()
         unlink(u.path)
+    }
+
+    static func mib(_ bytes: Int) -> String {
+        bytes >= 1 << 20 ? String(format: "%.1f MiB", Double(bytes) / 1_048_576) : "\(bytes) bytes"
+    }
+
+    static func diskFull(_ command: String, free: Int, reserve: Int, cancelled: Bool = false) -> ProtocolError {
+        ProtocolError(.quota, command: command,
+            "disk nearly full: \(mib(max(0, free))) free where the daemon keeps \(mib(reserve)) for its database (free_space_reserve_mib)\(cancelled ? "; the upload is cancelled" : "")")
     }
 }

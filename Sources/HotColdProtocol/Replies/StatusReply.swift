@@ -27,11 +27,17 @@ public struct StatusReply: FixedClassMessage, Equatable {
     public var database: String?
     /// Companion services that report to the daemon (`report`), by name.
     public var services: [Service]?
+    /// Tracked targets left out of `targets` (which holds the nearest ``Limits/statusTargets``);
+    /// `targets` pages through them all. Absent when none are left out. Since minor 5.
+    public var targetsMore: Int?
+    /// Why the daemon refuses changes to its database (the file was deleted or replaced while
+    /// open). Since minor 5.
+    public var databaseError: String?
 
     public init(time: Date, release: String = ProtocolVersion.release, uptimeS: Double, gps: GPS,
                 tracking: Tracking, targets: [TargetState], counters: Counters, latencyUs: Latency,
                 visits: Visits? = nil, sequence: Sequence? = nil, socket: Socket? = nil, log: Log? = nil, config: String? = nil, database: String? = nil,
-                services: [Service]? = nil) {
+                services: [Service]? = nil, targetsMore: Int? = nil, databaseError: String? = nil) {
         self.time = time
         self.release = release
         self.uptimeS = Finite.round(uptimeS, 0)
@@ -47,6 +53,8 @@ public struct StatusReply: FixedClassMessage, Equatable {
         self.config = config
         self.database = database
         self.services = services
+        self.targetsMore = targetsMore
+        self.databaseError = databaseError
     }
 
     public struct GPS: Codable, Sendable, Equatable {

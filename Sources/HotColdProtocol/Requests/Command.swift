@@ -9,6 +9,7 @@ public enum Command: String, Sendable, CaseIterable, Codable {
     case upload, chunk
     case `import`, submit
     case report
+    case targets
 
     /// Whether the command changes state, and so needs a user allowed to write.
     public var writes: Bool {

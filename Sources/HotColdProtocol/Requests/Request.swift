@@ -34,6 +34,7 @@ public enum Request: Sendable, Equatable {
     case `import`(ImportRequest)
     case submit(SubmitRequest)
     case report(ReportRequest)
+    case targets(TargetsRequest)
 
     public var command: Command {
         switch self {
@@ -57,6 +58,7 @@ public enum Request: Sendable, Equatable {
         case .import: .import
         case .submit: .submit
         case .report: .report
+        case .targets: .targets
         }
     }
 
@@ -124,6 +126,7 @@ public enum Request: Sendable, Equatable {
             case .import(let r): try r.encode(to: encoder)
             case .submit(let r): try r.encode(to: encoder)
             case .report(let r): try r.encode(to: encoder)
+            case .targets(let r): try r.encode(to: encoder)
             }
         }
     }
@@ -150,6 +153,7 @@ public enum Request: Sendable, Equatable {
         case .import: return .import(try ImportRequest(decoder))
         case .submit: return .submit(try SubmitRequest(decoder))
         case .report: return .report(try ReportRequest(decoder))
+        case .targets: return .targets(try TargetsRequest(decoder))
         }
     }
 }

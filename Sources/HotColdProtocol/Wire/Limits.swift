@@ -27,6 +27,15 @@ public enum Limits {
     public static let importBytes = 64 << 20
     /// A photo sent with `upload` for `submit`.
     public static let photoBytes = 10 << 20
+    /// Targets listed in `STATUS` (the nearest; `targets_more` counts the rest, `targets` pages
+    /// through them all): a STATUS line stays far below a client's output queue however many
+    /// places are tracked.
+    public static let statusTargets = 50
+    /// Targets in one `targets` reply (each ~250 bytes: a page stays under 256 KiB).
+    public static let targetsPage = 1_000
+    /// Skipped rows and warnings listed in an `IMPORT` reply; `skipped_total`/`warnings_total`
+    /// give the full counts when more were found.
+    public static let reportIssues = 100
     /// Decoded bytes in one `chunk` (its base64 text is 4/3 of that; the line stays < 64 KiB).
     public static let chunkBytes = 32 << 10
     /// Largest offset or sequence number a client may name: exact in a JSON number (2^53).

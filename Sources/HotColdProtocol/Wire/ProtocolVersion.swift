@@ -8,11 +8,13 @@
 /// `STATUS`, and `at` in `POLL`. Minor 3 added `report` (companion services' state, shown in
 /// `STATUS` `services`), the `store` `delete` operation, `seq` on `QUEUED`, and `track_deg` and
 /// `satellites` in `STATUS` `last_fix`. Minor 4 added the tier ladder (`tiers`) to `STATUS`
-/// `tracking`.
+/// `tracking`. Minor 5 added `targets` (the tracked targets a page at a time), `targets_more` and
+/// `database_error` in `STATUS` (which lists at most ``Limits/statusTargets`` targets, nearest
+/// first), and `TARGETS`.
 public enum ProtocolVersion {
     public static let release = "0.1.0"
     public static let major = 1
-    public static let minor = 4
+    public static let minor = 5
 
     /// The greeting as a reply value.
     public static var reply: VersionReply {

@@ -15,6 +15,7 @@ public enum StoreMigrations {
         m.registerMigration("v2-outbox", migrate: v2Outbox)
         m.registerMigration("v3-quotas", migrate: v3Quotas)
         m.registerMigration("v4-visit-departure", migrate: v4VisitDeparture)
+        m.registerMigration("v5-imported-by", migrate: v5ImportedBy)
         return m
     }
 
@@ -224,5 +225,16 @@ public enum StoreMigrations {
         try db.execute(sql: "UPDATE visit SET departed_at = visited_at WHERE method = 'automatic'")
         // The daemon's start-up query: this user's automatic visits with no departure.
         try db.create(index: "visit_open", on: "visit", columns: ["user", "departed_at", "method"])
+    }
+
+    /// Who imported each place (`hotcold import`), for the `imported_places_per_user` quota: a
+    /// user's imports cannot grow the shared catalogue without bound. Places that came with the
+    /// bundled catalogue, a catalogue sync or before this version have no row and count for
+    /// nobody; a place deleted takes its row with it.
+    static func v5ImportedBy(_ db: Database) throws {
+        try db.create(table: "place_import") { t in
+            t.primaryKey("place_id", .text).references("place", onDelete: .cascade)
+            t.column("user", .text).notNull().indexed()
+        }
     }
 }

@@ -10,16 +10,38 @@ import HotColdCore
 /// let json = try GeoJSONExporter.places(try store.allPlaces())
 /// ```
 public enum GeoJSONExporter {
+    /// The same bytes ``Store/export(format:visits:user:kinds:to:)`` streams: one feature a line.
     public static func places(_ places: [PlaceDetail]) throws -> Data {
-        try collection(places.map { d in
-            var props: [String: JSONValue] = ["id": .string(d.id), "kind": .string(d.place.kind.rawValue),
-                                              "name": .string(d.place.name)]
-            let details: (any Encodable)? = d.bigThing ?? d.geocache ?? d.waypoint ?? d.location
-            if let details {
-                for (k, v) in try flatten(details) where k != "place_id" { props[k] = v }
-            }
-            return feature(d.place.coordinate, props)
-        })
+        var out = collectionHead
+        for (i, d) in places.enumerated() {
+            if i > 0 { out.append(contentsOf: Array(",\n".utf8)) }
+            out.append(try encode(feature(d)))
+        }
+        out.append(collectionTail)
+        return out
+    }
+
+    /// A place as a Feature: `id`, `kind`, `name` and its kind's details.
+    static func feature(_ d: PlaceDetail) throws -> JSONValue {
+        var props: [String: JSONValue] = ["id": .string(d.id), "kind": .string(d.place.kind.rawValue),
+                                          "name": .string(d.place.name)]
+        let details: (any Encodable)? = d.bigThing ?? d.geocache ?? d.waypoint ?? d.location
+        if let details {
+            for (k, v) in try flatten(details) where k != "place_id" { props[k] = v }
+        }
+        return feature(d.place.coordinate, props)
+    }
+
+    /// A streamed collection's opening and closing: features go between, one a line, so an
+    /// export of any size is written a page at a time.
+    static let collectionHead = Data("{\"type\":\"FeatureCollection\",\"features\":[\n".utf8)
+    static let collectionTail = Data("\n]}\n".utf8)
+
+    /// One value as compact JSON with sorted keys.
+    static func encode(_ v: JSONValue) throws -> Data {
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try enc.encode(v)
     }
 
     public static func visits(_ visits: [VisitRecord]) throws -> Data {

@@ -24,12 +24,22 @@ extension Store {
         }
     }
 
+    /// After an import is written: throws, rolling it back, when the places `user` has
+    /// imported now pass `imported_places_per_user`.
+    static func requireWithinImportQuota(_ db: Database, _ quotas: StoreQuotas, user: String) throws {
+        let imported = try Int.fetchOne(db, sql: Quota.importedPlaces, arguments: [user]) ?? 0
+        if imported > quotas.importedPlacesPerUser {
+            throw StoreError.quotaReached(quota: "imported_places_per_user", limit: quotas.importedPlacesPerUser, user: user)
+        }
+    }
+
     /// The counting queries, one per quota (each served by an index on its user column).
     enum Quota {
         static let locations = "SELECT COUNT(*) FROM location WHERE created_by = ? AND origin = 'custom'"
         static let observations = "SELECT COUNT(*) FROM observation WHERE user = ?"
         static let pendingSubmissions = "SELECT COUNT(*) FROM outbox WHERE user = ? AND kind = 'submission' AND state = 'pending'"
         static let notes = "SELECT COUNT(*) FROM note WHERE user = ?"
+        static let importedPlaces = "SELECT COUNT(*) FROM place_import WHERE user = ?"
         static let manualVisits = "SELECT COUNT(*) FROM visit WHERE user = ? AND method = 'manual'"
     }
 }

@@ -23,6 +23,9 @@ public struct StoreQuotas: Sendable, Equatable {
     public var notesPerUser = 10_000
     /// Manual visits of a user (`hotcold seen`; automatic ones are one per arrival episode).
     public var manualVisitsPerUser = 100_000
+    /// Places a user's imports added to the shared store (`hotcold import`; an import that
+    /// would pass it stores nothing). Places already there, updated by an import, do not count.
+    public var importedPlacesPerUser = 200_000
 
     public init() {}
 
@@ -30,6 +33,6 @@ public struct StoreQuotas: Sendable, Equatable {
     public var named: [(name: String, limit: Int)] {
         [("locations_per_user", locationsPerUser), ("observations_per_user", observationsPerUser),
          ("pending_submissions_per_user", pendingSubmissionsPerUser), ("notes_per_user", notesPerUser),
-         ("manual_visits_per_user", manualVisitsPerUser)]
+         ("manual_visits_per_user", manualVisitsPerUser), ("imported_places_per_user", importedPlacesPerUser)]
     }
 }

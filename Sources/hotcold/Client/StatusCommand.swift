@@ -56,6 +56,8 @@ enum StatusText {
         for t in o.targets {
             out.append("  \(t.target.name): \(DistanceFormat.text(t.distanceM)) \(DistanceFormat.compass(t.bearingDeg)), \(t.tierName), \(t.trend)\(t.arrived ? ", arrived" : "")")
         }
+        if let more = o.targetsMore { out.append("  … and \(more) more, farther") }
+        if let e = o.databaseError { out.append("database: CHANGES REFUSED: \(e)") }
         out.append("fixes \(o.counters.fixes), events \(o.counters.events), outliers \(o.counters.outliers)")
         if let s = o.socket {
             out.append("clients \(s.clients) (total \(s.clientsTotal), dropped \(s.dropped))")
