@@ -155,7 +155,8 @@ struct MQTTBridgeOutageTests: BridgeSuite {
     }
 
     /// Old code: the bridge's 64 KiB line cap refused the 164 KB STATUS, reconnected to the
-    /// daemon 250 times in 30 s and never published the retained state.
+    /// daemon 250 times in 30 s and never published the retained state. Now the daemon caps
+    /// STATUS at the nearest 50 (issue 17) and the bridge reads any reply up to 1 MiB.
     @Test func aThousandTargetHuntStillGivesTheRetainedState() throws {
         let dir = try TemporaryDirectory("mqtt-1000")
         defer { dir.remove() }
@@ -182,21 +183,23 @@ struct MQTTBridgeOutageTests: BridgeSuite {
         let feeder = NMEAFeeder(track: track, udpPort: gpsd.udpPort!, interval: 0.1)
         feeder.start()
         defer { feeder.stop() }
+        // The daemon lists the nearest 50 in STATUS and counts the rest (a reply never outgrows
+        // a client's queue); the bridge publishes that as the retained state.
         let statusLine = try LineClient(path: dir.path("hc.sock"))
-        var size = 0
-        for _ in 0..<50 where size <= 65_536 {
+        var status: [String: Any] = [:]
+        for _ in 0..<50 where (status["targets"] as? [Any])?.count ?? 0 < 50 {
             usleep(200_000)
             try statusLine.send(#"{"cmd":"status"}"#)
-            size = (try? statusLine.line(ofClass: "STATUS"))?.utf8.count ?? 0
+            status = (try? statusLine.line(ofClass: "STATUS")).flatMap(LineClient.object) ?? [:]
         }
-        try #require(size > 65_536, "STATUS is \(size) bytes")
+        try #require((status["targets"] as? [Any])?.count == 50 && status["targets_more"] as? Int == 950, "\(status.keys)")
         let sub = try MQTTSubscriber(port: broker.port, topics: ["hotcold/t/car5/state"])
         defer { sub.stop() }
-        func big(_ m: MQTTSubscriber.Message) -> Bool {
-            m.payload.utf8.count > 65_536 && (LineClient.object(m.payload)?["targets"] as? [Any])?.count ?? 0 > 300
+        func full(_ m: MQTTSubscriber.Message) -> Bool {
+            (LineClient.object(m.payload)?["targets"] as? [Any])?.count ?? 0 == 50
         }
-        let got = sub.wait(timeout: 20) { m in m.contains(where: big) }
-        #expect(got.contains(where: big),
+        let got = sub.wait(timeout: 20) { m in m.contains(where: full) }
+        #expect(got.contains(where: full),
                 "\(got.count) state messages; bridge: \(bridge.stderr.suffix(2000))")
         #expect(bridge.lines(containing: "daemon connection ended").isEmpty, "\(bridge.stderr.suffix(2000))")
     }
