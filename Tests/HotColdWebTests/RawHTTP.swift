@@ -1,4 +1,5 @@
 import Foundation
+import HotColdTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,7 +24,7 @@ struct RawHTTP: Sendable {
         let rc = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard rc == 0 else { throw CocoaError(.fileReadUnknown) }
+        guard rc == 0 else { throw TestFailure("connect to \(host):\(port): \(String(cString: strerror(errno)))") }
         let bytes = Array(request.utf8)
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var data = [UInt8]()
@@ -57,9 +58,12 @@ struct RawHTTP: Sendable {
                         seconds: seconds, until: stop)
     }
 
+    /// A write goes through to the daemon and back: on a loaded machine that can take a while,
+    /// so it waits longer than a read (a test's patience, not a goal).
     static func postBlocking(_ port: Int, _ path: String, body: String, headers: [String]) throws -> Reply {
         let extra = headers.map { $0 + "\r\n" }.joined()
-        return try sendBlocking(port: port, "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(extra)Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+        return try sendBlocking(port: port, "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(extra)Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)",
+                                seconds: 30)
     }
 
     // The same from async tests, on a thread of their own: Swift's cooperative pool (two threads

@@ -27,7 +27,7 @@ struct WebServerTests {
             let box = Mutex(0)
             let app = server.application { p in box.withLock { $0 = p } }
             task = Task { try await app.run() }
-            let deadline = Date().addingTimeInterval(20)
+            let deadline = Date().addingTimeInterval(60)
             while box.withLock({ $0 }) == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
             port = box.withLock { $0 }
         }
@@ -180,7 +180,7 @@ struct StrangerTests {
         let app = server.application { p in box.withLock { $0 = p } }
         let task = Task { try await app.run() }
         defer { task.cancel() }
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while box.withLock({ $0 }) == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         let port = box.withLock { $0 }
 
