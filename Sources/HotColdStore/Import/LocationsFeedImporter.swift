@@ -14,28 +14,14 @@ public enum LocationsFeedImporter {
             throw .structure(file: file, message: "expected a \"locations\" array at the top level")
         }
         var batch = ImportBatch(format: .locationsFeed)
-        var seen = Set<String>()
-        for (i, value) in list.enumerated() {
-            guard let fields = value.object else {
-                batch.skipped.append(ImportIssue(row: i + 1, message: "expected an object, found \(value.brief)"))
-                continue
-            }
-            var row = JSONRow(fields, row: i + 1)
-            do throws(ImportIssue) {
-                let name = try row.requiredText("name")
-                let id = "location:" + slug(name)
-                row.id = id
-                let lonKey = fields["lng"] != nil ? "lng" : "lon"
-                let (lat, lon) = try row.coordinate(lat: "lat", lon: lonKey)
-                guard seen.insert(id).inserted else {
-                    batch.warnings.append(row.issue("name", "repeats an earlier location's name; skipped"))
-                    continue
-                }
-                let place = Place(id: id, kind: .location, name: name, latitude: lat, longitude: lon)
-                batch.places.append(PlaceDetail(place: place, location: LocationDetails(placeId: id, origin: .default)))
-            } catch {
-                batch.skipped.append(error)
-            }
+        batch.addRows(list, repeatField: "name", repeatMessage: "repeats an earlier location's name; skipped") { row throws(ImportIssue) in
+            let name = try row.requiredText("name")
+            let id = "location:" + slug(name)
+            row.id = id
+            let lonKey = row.fields["lng"] != nil ? "lng" : "lon"
+            let (lat, lon) = try row.coordinate(lat: "lat", lon: lonKey)
+            let place = Place(id: id, kind: .location, name: name, latitude: lat, longitude: lon)
+            return PlaceDetail(place: place, location: LocationDetails(placeId: id, origin: .default))
         }
         return batch
     }

@@ -28,31 +28,17 @@ public enum OwnTracksWaypointsImporter {
             throw .structure(file: file, message: "expected a \"waypoints\" array (an OwnTracks _type waypoints object)")
         }
         var batch = ImportBatch(format: .ownTracksWaypoints)
-        var seen = Set<String>()
-        for (i, value) in list.enumerated() {
-            guard let fields = value.object else {
-                batch.skipped.append(ImportIssue(row: i + 1, message: "expected an object, found \(value.brief)"))
-                continue
+        batch.addRows(list, repeatField: "desc", repeatMessage: "repeats an earlier waypoint; skipped") { row throws(ImportIssue) in
+            if let type = row.fields["_type"]?.string, type != "waypoint" {
+                throw row.issue("_type", "\"\(type)\" is not a waypoint")
             }
-            var row = JSONRow(fields, row: i + 1)
-            do throws(ImportIssue) {
-                if let type = fields["_type"]?.string, type != "waypoint" {
-                    throw row.issue("_type", "\"\(type)\" is not a waypoint")
-                }
-                let name = try row.requiredText("desc")
-                let (lat, lon) = try row.coordinate(lat: "lat", lon: "lon")
-                let key = try row.text("rid") ?? "\(fields["tst"]?.number.flatMap { $0.isFinite && abs($0) < 1e15 ? String(Int($0)) : nil } ?? "")\u{1F}\(name)"
-                let id = "location:owntracks-" + StableHash.hex(key)
-                row.id = id
-                guard seen.insert(id).inserted else {
-                    batch.warnings.append(row.issue("desc", "repeats an earlier waypoint; skipped"))
-                    continue
-                }
-                let place = Place(id: id, kind: .location, name: name, latitude: lat, longitude: lon)
-                batch.places.append(PlaceDetail(place: place, location: LocationDetails(placeId: id, origin: .custom)))
-            } catch {
-                batch.skipped.append(error)
-            }
+            let name = try row.requiredText("desc")
+            let (lat, lon) = try row.coordinate(lat: "lat", lon: "lon")
+            let created = row.fields["tst"]?.number.flatMap { $0.isFinite && abs($0) < 1e15 ? String(Int($0)) : nil } ?? ""
+            let id = "location:owntracks-" + StableHash.hex(try row.text("rid") ?? "\(created)\u{1F}\(name)")
+            row.id = id
+            let place = Place(id: id, kind: .location, name: name, latitude: lat, longitude: lon)
+            return PlaceDetail(place: place, location: LocationDetails(placeId: id, origin: .custom))
         }
         return batch
     }
