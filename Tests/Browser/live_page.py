@@ -115,9 +115,13 @@ def main():
         parked = threading.Event()
         end_lat = TARGET[0] + END_NORTH / M_PER_DEG
 
+        parked_sent = []   # (t_ms, expected_m): may supersede the drive's last fixes on the page
+
         def park():
             while not parked.is_set():
-                stack.send_fix(time.time(), end_lat, TARGET[1], 0.0, 0.0)
+                t = time.time()
+                stack.send_fix(t, end_lat, TARGET[1], 0.0, 0.0)
+                parked_sent.append((t * 1000, meridian_distance(end_lat, TARGET[0])))
                 parked.wait(0.5)
         threading.Thread(target=park, daemon=True).start()
 
@@ -133,15 +137,17 @@ def main():
         # Distance: every fix outside the restart window is on the page within 1 s — itself, or
         # a later fix that superseded it within the same STATUS interval.
         updates = page.execute_script("return window.hotcold.updates")
+        # The parked fixes count as later fixes: the drive's last ones may be superseded by them.
+        every = sent + list(parked_sent)
         shown = []   # (time shown, index of the fix it shows)
         for u in updates:
             v = parse_metres(u["text"])
             if v is None:
                 continue
-            recent = [j for j, (t, d) in enumerate(sent) if t <= u["t"] + 5][-12:]
+            recent = [j for j, (t, d) in enumerate(every) if t <= u["t"] + 5][-12:]
             if recent:
-                j = min(recent, key=lambda j: abs(sent[j][1] - v))
-                if abs(sent[j][1] - v) <= 2.5:
+                j = min(recent, key=lambda j: abs(every[j][1] - v))
+                if abs(every[j][1] - v) <= 2.5:
                     shown.append((u["t"], j))
         lat_ms, late = [], []
         for i, (t, d) in enumerate(sent):
