@@ -47,6 +47,8 @@ enum StatusText {
         if let f = o.gps.lastFix {
             var s = "last fix: \(ISO8601.format(f.time)) at \(f.lat),\(f.lon)"
             if let a = f.accuracyM { s += " ±\(a) m" }
+            // gpsd 3.22 reports satellites in SKY, not TPV: known only once a SKY came.
+            if let n = f.satellites { s += ", \(n) satellite\(n == 1 ? "" : "s") used" }
             out.append(s)
         }
         var s = "tracking: \(o.tracking.mode)"
