@@ -5,7 +5,7 @@ import HotColdCore
 extension Store {
     /// Everything about one place, or nil when the id is unknown.
     public func place(id: String) throws -> PlaceDetail? {
-        try database.read { db in try Store.placeDetail(db, id: id) }
+        try database.read { db in try Store.placeDetail(db, id: try Store.resolvePlaceID(db, id)) }
     }
 
     static func placeDetail(_ db: Database, id: String) throws -> PlaceDetail? {

@@ -40,7 +40,8 @@ extension Store {
     /// Records a manual visit (`hotcold seen ID`).
     @discardableResult
     public func markSeen(placeID: String, user: String, at time: Date = Date(), photoPath: String? = nil) throws -> Visit {
-        try database.write { db in
+        let placeID = try resolvePlaceID(placeID)
+        return try database.write { db in
             try Store.requirePlace(db, placeID)
             try Store.requireRoom(db, quota: "manual_visits_per_user", limit: quotas.manualVisitsPerUser,
                                   user: user, sql: Quota.manualVisits)
@@ -52,14 +53,16 @@ extension Store {
     /// Forgets every visit of this user to the place (seen is derived from visits). Returns how many.
     @discardableResult
     public func markUnseen(placeID: String, user: String) throws -> Int {
-        try database.write { db in
+        let placeID = try resolvePlaceID(placeID)
+        return try database.write { db in
             try Store.requirePlace(db, placeID)
             return try Visit.filter(Column("place_id") == placeID && Column("user") == user).deleteAll(db)
         }
     }
 
     public func setFavourite(placeID: String, user: String, _ favourite: Bool, at time: Date = Date()) throws {
-        try database.write { db in
+        let placeID = try resolvePlaceID(placeID)
+        return try database.write { db in
             try Store.requirePlace(db, placeID)
             if favourite {
                 try Favourite(user: user, placeId: placeID, createdAt: time).insert(db, onConflict: .ignore)
@@ -73,6 +76,7 @@ extension Store {
     /// also queued for the web API (`share`), in the same transaction: both or neither.
     @discardableResult
     public func rate(placeID: String, user: String, stars: Int, at time: Date = Date(), share: Bool = true) throws -> Rating {
+        let placeID = try resolvePlaceID(placeID)
         let rating = try Rating(user: user, placeId: placeID, stars: stars, ratedAt: time)
         try database.write { db in
             try Store.requirePlace(db, placeID)
@@ -85,6 +89,7 @@ extension Store {
     /// Sets (or with empty text, removes) the user's note on a place; at most 500 characters.
     @discardableResult
     public func setNote(placeID: String, user: String, text: String, at time: Date = Date()) throws -> Note? {
+        let placeID = try resolvePlaceID(placeID)
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         return try database.write { db in
             try Store.requirePlace(db, placeID)
@@ -104,7 +109,8 @@ extension Store {
 
     /// One user's visits, favourite, rating and note for a place.
     public func userState(placeID: String, user: String) throws -> UserPlaceState {
-        try database.read { db in
+        let placeID = try resolvePlaceID(placeID)
+        return try database.read { db in
             let mine = Column("place_id") == placeID && Column("user") == user
             return UserPlaceState(
                 user: user, placeId: placeID,
@@ -127,18 +133,18 @@ extension Store {
     }
 
     /// Adds a custom location that this user (and only this user) may rename. Its id is
-    /// `location:custom-<uuid>`. At most ``StoreQuotas/locationsPerUser`` per user.
+    /// `location:custom-` and 8 hex digits. At most ``StoreQuotas/locationsPerUser`` per user.
     public func addLocation(name: String, at coordinate: Coordinate, user: String, time: Date = Date()) throws -> Place {
         guard coordinate.isValid else { throw StoreError.invalidCoordinate(coordinate.description) }
-        let place = Place(id: "location:custom-\(UUID().uuidString.lowercased())", kind: .location,
-                          name: name, latitude: coordinate.latitude, longitude: coordinate.longitude)
-        try database.write { db in
+        return try database.write { db in
             try Store.requireRoom(db, quota: "locations_per_user", limit: quotas.locationsPerUser,
                                   user: user, sql: Quota.locations)
+            let place = Place(id: try Store.newCustomLocationID(db), kind: .location,
+                              name: name, latitude: coordinate.latitude, longitude: coordinate.longitude)
             try place.insert(db)
             try LocationDetails(placeId: place.id, origin: .custom, createdBy: user, createdAt: time).insert(db)
+            return place
         }
-        return place
     }
 
     /// Renames a custom location on behalf of `user`, who must be the user who added it
@@ -146,7 +152,8 @@ extension Store {
     /// kind keep their names.
     @discardableResult
     public func renameLocation(placeID: String, to name: String, by user: String) throws -> Place {
-        try database.write { db in
+        let placeID = try resolvePlaceID(placeID)
+        return try database.write { db in
             guard var place = try Place.fetchOne(db, key: placeID) else { throw StoreError.noSuchPlace(placeID) }
             guard place.kind == .location, let loc = try LocationDetails.fetchOne(db, key: placeID) else {
                 throw StoreError.notALocation(id: placeID, kind: place.kind.rawValue)
@@ -166,7 +173,8 @@ extension Store {
     /// (``StoreError/placeInUse(id:otherUsers:)``).
     @discardableResult
     public func deleteLocation(placeID: String, by user: String) throws -> Place {
-        try database.write { db in
+        let placeID = try resolvePlaceID(placeID)
+        return try database.write { db in
             guard let place = try Place.fetchOne(db, key: placeID) else { throw StoreError.noSuchPlace(placeID) }
             guard place.kind == .location, let loc = try LocationDetails.fetchOne(db, key: placeID) else {
                 throw StoreError.notALocation(id: placeID, kind: place.kind.rawValue)

@@ -107,7 +107,7 @@ struct StoreRPC {
             case .noSuchPlace: return ProtocolError(.notFound, command: command, field: "id", "\(e)")
             case .quotaReached: return ProtocolError(.quota, command: command, "\(e)")
             case .notOwner, .placeInUse: return ProtocolError(.notAllowed, command: command, field: "id", "\(e)")
-            case .notALocation, .readOnlyName: return ProtocolError(.badField, command: command, field: "id", "\(e)")
+            case .notALocation, .readOnlyName, .ambiguousID: return ProtocolError(.badField, command: command, field: "id", "\(e)")
             default: return ProtocolError(.badField, command: command, "\(e)")
             }
         case let e as ImportError: return ProtocolError(.badField, command: command, "\(e)")

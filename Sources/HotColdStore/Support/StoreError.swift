@@ -22,6 +22,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case notOwner(id: String, owner: String?, user: String)
     /// A custom location others have visited, favoured, rated or noted is not deleted.
     case placeInUse(id: String, otherUsers: Int)
+    /// An id prefix that begins several places' ids (at most three named).
+    case ambiguousID(String, matches: [String])
 
     public var description: String {
         switch self {
@@ -50,6 +52,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "Quota reached: \(quota) is \(limit) and \(user) has used it up; nothing was stored."
         case .placeInUse(let id, let otherUsers):
             "\(id) has visits, favourites, ratings or notes of \(otherUsers) other user\(otherUsers == 1 ? "" : "s"); it stays."
+        case .ambiguousID(let text, let matches):
+            "\(text) begins the ids of several places (\(matches.joined(separator: ", "))\(matches.count >= 3 ? ", …" : "")); give more of the id."
         case .notOwner(let id, let owner, let user):
             "\(id) was added by \(owner ?? "nobody known"), not \(user); only its creator may change it."
         }

@@ -10,7 +10,7 @@ struct DeleteCommand: ParsableCommand {
             visits, favourites, ratings or notes on it. Default locations and catalogue places \
             cannot be deleted.
 
-            Example: hotcold delete location:custom-1b2c…
+            Example: hotcold delete 1b2c (an unambiguous start of the id, here of location:custom-1b2c3d4e)
             """)
 
     @OptionGroup var options: StoreOptions

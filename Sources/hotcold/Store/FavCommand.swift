@@ -11,7 +11,9 @@ struct FavCommand: ParsableCommand {
     @Argument(help: "The place id.") var id: String
 
     func run() throws {
-        try options.backend().setFavourite(placeID: id, true)
+        let backend = try options.backend()
+        let id = try backend.placeID(resolving: id)
+        try backend.setFavourite(placeID: id, true)
         try Output.result(json: options.json, Output.Change(id: id, favourite: true), text: "Favourite: \(id).")
     }
 }

@@ -22,6 +22,7 @@ struct NoteCommand: ParsableCommand {
 
     func run() throws {
         let backend = try options.backend()
+        let id = try backend.placeID(resolving: id)
         guard let text else {
             let note = try backend.userState(placeID: id).note
             if options.json { return try Output.json(note) }

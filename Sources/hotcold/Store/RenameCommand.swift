@@ -5,7 +5,7 @@ struct RenameCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rename",
         abstract: "Rename one of your custom locations (default locations are read-only).",
-        discussion: "Example: hotcold rename location:custom-1b2c… \"Base camp\"")
+        discussion: "Example: hotcold rename 1b2c \"Base camp\" (an unambiguous start of the id location:custom-1b2c3d4e)")
 
     @OptionGroup var options: StoreOptions
     @Argument(help: "The location id.") var id: String

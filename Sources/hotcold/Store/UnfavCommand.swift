@@ -11,7 +11,9 @@ struct UnfavCommand: ParsableCommand {
     @Argument(help: "The place id.") var id: String
 
     func run() throws {
-        try options.backend().setFavourite(placeID: id, false)
+        let backend = try options.backend()
+        let id = try backend.placeID(resolving: id)
+        try backend.setFavourite(placeID: id, false)
         try Output.result(json: options.json, Output.Change(id: id, favourite: false), text: "No longer a favourite: \(id).")
     }
 }

@@ -11,7 +11,9 @@ struct UnseenCommand: ParsableCommand {
     @Argument(help: "The place id.") var id: String
 
     func run() throws {
-        let n = try options.backend().markUnseen(placeID: id)
+        let backend = try options.backend()
+        let id = try backend.placeID(resolving: id)
+        let n = try backend.markUnseen(placeID: id)
         try Output.result(json: options.json, Output.Change(id: id, visitsRemoved: n),
                           text: "Not seen: \(id) (\(n) visit\(n == 1 ? "" : "s") removed).")
     }

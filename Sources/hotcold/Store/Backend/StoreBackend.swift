@@ -36,3 +36,12 @@ protocol StoreBackend {
     /// Stores a new Big Thing and queues it for the web API, in one transaction.
     func submit(_ submission: Submission, photo: SubmissionPhoto?) throws -> Submission
 }
+
+extension StoreBackend {
+    /// The full id of the place `text` names (an id, or an unambiguous start of one: the store
+    /// expands it), so a change is reported with the id it was made to. `text` unchanged when no
+    /// place has it (the change itself then says so).
+    func placeID(resolving text: String) throws -> String {
+        try place(id: text)?.place.id ?? text
+    }
+}
