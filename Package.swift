@@ -57,7 +57,7 @@ let package = Package(
             name: "HotColdStore",
             dependencies: ["HotColdCore", "HotColdProtocol", "XMLStream", .product(name: "GRDB", package: "GRDB.swift")]),
         // The socket's `sync` command and QUEUED event (hotcold-sync <-> hotcoldd): Codable wire types and caps. No networking.
-        .target(name: "HotColdSyncProtocol", dependencies: ["HotColdStore"]),
+        .target(name: "HotColdSyncProtocol", dependencies: ["HotColdStore", "HotColdProtocol"]),
         // The Big Things web API: HTTP client (async-http-client), outbox delivery, catalogue sync,
         // over the database file or over the daemon's socket.
         .target(name: "HotColdSync", dependencies: [
@@ -122,8 +122,6 @@ let package = Package(
             dependencies: [
                 "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSync", "HotColdScreen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // Only to read SQLite's result code when the database refuses (ExitStatus).
-                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         // The web sync service: the outbox and the catalogue through the daemon's socket, the
         // network on its own (the daemon links no HTTP or TLS).

@@ -1,4 +1,5 @@
 import Foundation
+import HotColdProtocol
 
 /// One `sync` command line: what `hotcold-sync` asks of the daemon that owns the database
 /// (see PROTOCOL.md, "sync"). One type for every `op`, each op using some of the fields;
@@ -95,9 +96,13 @@ public struct SyncRequest: Codable, Sendable, Equatable {
 }
 
 /// A `sync` request that is malformed or out of range; the message names the op and the field.
-public struct SyncProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct SyncProtocolError: CodedError, Sendable, Equatable {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    public var code: ErrorCode
+    public init(_ message: String, code: ErrorCode = .badField) {
+        self.message = message
+        self.code = code
+    }
     public var description: String { message }
 }
 

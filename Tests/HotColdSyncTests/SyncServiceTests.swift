@@ -110,6 +110,12 @@ import Glibc
         try rig.waitFor("the delivery to be recorded") { try rig.pending() == 0 }
         let item = try rig.ask(#"{"cmd":"sync","op":"item","id":1}"#, "SYNC")["result"] as? [String: Any]
         #expect((item?["item"] as? [String: Any])?["state"] as? String == "delivered")
+        // sync's errors carry their code as every command's do.
+        let missing = try rig.ask(#"{"cmd":"sync","op":"payload","id":999999,"offset":0}"#, "SYNC")
+        #expect(missing["class"] as? String == "ERROR" && missing["code"] as? String == "not_found"
+                && missing["command"] as? String == "sync", "\(missing)")
+        let invalid = try rig.ask(#"{"cmd":"sync","op":"frobnicate"}"#, "SYNC")
+        #expect(invalid["code"] as? String == "bad_field", "\(invalid)")
         let s = try await server.state()
         #expect(s["rating_posts"] as? Int == 1 && s["ratings_counted"] as? Int == 1)
         #expect((s["votes"] as? [String: [String: Any]])?["api:banana"]?["votes"] as? Int == 11)

@@ -97,20 +97,12 @@ struct StoreRPC {
         return WireCoding.line(ResultReply(.submit, result: try store.submit(s, photo: picture)))
     }
 
-    /// A store failure as the client's error: a missing place is `not_found`, a refused value
-    /// `bad_field`, a database locked by another program `busy`, anything else (SQLite) `internal`.
+    /// A store failure as the client's error: the store's own errors carry their code
+    /// (``CodedError``), a database locked by another program is `busy`, anything else (SQLite) `internal`.
     static func protocolError(_ error: any Error, command: String) -> ProtocolError {
         switch error {
         case let e as ProtocolError: return e
-        case let e as StoreError:
-            switch e {
-            case .noSuchPlace: return ProtocolError(.notFound, command: command, field: "id", "\(e)")
-            case .quotaReached: return ProtocolError(.quota, command: command, "\(e)")
-            case .notOwner, .placeInUse: return ProtocolError(.notAllowed, command: command, field: "id", "\(e)")
-            case .notALocation, .readOnlyName, .ambiguousID: return ProtocolError(.badField, command: command, field: "id", "\(e)")
-            default: return ProtocolError(.badField, command: command, "\(e)")
-            }
-        case let e as ImportError: return ProtocolError(.badField, command: command, "\(e)")
+        case let e as any CodedError: return ProtocolError(e.code, command: command, field: e.field, "\(e)")
         case let e where Store.isBusy(e):
             return ProtocolError(.busy, command: command,
                                  "the database is locked by another program (waited \(Int(StoreDatabase.busyTimeout)) s); try again later")

@@ -33,7 +33,7 @@ final class CatalogueUploads: Sendable {
             s.byClient[client] = nil
             let inFlight = s.byClient.values.reduce(0) { $0 + $1.size }
             guard size <= SyncWire.maxUploadBytesInFlight - inFlight else {
-                throw SyncProtocolError("sync catalogue_begin: another catalogue upload is in progress; try again when it is done")
+                throw SyncProtocolError("sync catalogue_begin: another catalogue upload is in progress; try again when it is done", code: .busy)
             }
             s.lastID += 1
             s.byClient[client] = Upload(id: s.lastID, size: size, etag: etag, source: source)
@@ -45,13 +45,13 @@ final class CatalogueUploads: Sendable {
     func append(client: ClientID, upload: Int, offset: Int, data: Data) throws(SyncProtocolError) -> Int {
         try state.withLock { (s: inout State) throws(SyncProtocolError) -> Int in
             guard var u = s.byClient[client], u.id == upload else {
-                throw SyncProtocolError("sync catalogue_chunk: no upload \(upload) on this connection (start with catalogue_begin)")
+                throw SyncProtocolError("sync catalogue_chunk: no upload \(upload) on this connection (start with catalogue_begin)", code: .notFound)
             }
             guard offset == u.data.count else {
                 throw SyncProtocolError("sync catalogue_chunk: \"offset\" \(offset) is not the next byte (\(u.data.count))")
             }
             guard data.count <= u.size - u.data.count else {
-                throw SyncProtocolError("sync catalogue_chunk: more than the \(u.size) bytes announced")
+                throw SyncProtocolError("sync catalogue_chunk: more than the \(u.size) bytes announced", code: .tooLarge)
             }
             s.byClient[client] = nil     // no copy-on-write of the buffer while appending
             u.data.append(data)
@@ -64,7 +64,7 @@ final class CatalogueUploads: Sendable {
     func take(client: ClientID, upload: Int) throws(SyncProtocolError) -> Upload {
         try state.withLock { (s: inout State) throws(SyncProtocolError) -> Upload in
             guard let u = s.byClient[client], u.id == upload else {
-                throw SyncProtocolError("sync catalogue_commit: no upload \(upload) on this connection")
+                throw SyncProtocolError("sync catalogue_commit: no upload \(upload) on this connection", code: .notFound)
             }
             guard u.data.count == u.size else {
                 throw SyncProtocolError("sync catalogue_commit: \(u.data.count) of \(u.size) bytes received")

@@ -43,7 +43,7 @@ final class OutboxSyncCommands: Sendable {
             return try SyncWire.replyLine(op: r.op, SyncResult.Next(item: item, payloadBytes: bytes, payloadInline: inline))
         case .payload:
             guard let slice = try store.outboxPayloadSlice(id: r.id!, offset: r.offset!, length: SyncWire.payloadSliceBytes) else {
-                throw SyncProtocolError("sync payload: no outbox item \(r.id!)")
+                throw SyncProtocolError("sync payload: no outbox item \(r.id!)", code: .notFound)
             }
             return try SyncWire.replyLine(op: r.op, SyncResult.Slice(data: slice.data, total: slice.total))
         case .begin:

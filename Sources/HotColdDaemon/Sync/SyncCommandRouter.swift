@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 import HotColdStore
 import HotColdSyncProtocol
 import Logging
@@ -59,16 +60,16 @@ public final class SyncCommandRouter: SocketCommandHandler {
         let request: SyncRequest
         switch Self.decode(line) {
         case .other: return inner.handle(line: line, from: client)
-        case .invalid(let message): return [Self.error(message)]
+        case .invalid(let message): return [Self.error(.badField, message)]
         case .sync(let r): request = r
         }
         guard authorisation.withLock({ $0.isAuthorised(client) }) else {
-            return [Self.error("sync: not allowed for uid \(client.uid)\(client.userName.map { " (\($0))" } ?? ""); the outbox is for the daemon's user and writers in allowed_users or allowed_groups (config [socket])")]
+            return [Self.error(.notAllowed, "sync: not allowed for uid \(client.uid)\(client.userName.map { " (\($0))" } ?? ""); the outbox is for the daemon's user and writers in allowed_users or allowed_groups (config [socket])")]
         }
-        guard let commands else { return [Self.error("sync: no database is open in the daemon")] }
+        guard let commands else { return [Self.error(.internal, "sync: no database is open in the daemon")] }
         // A delivery recorded in a deleted database file would be lost, and sent again later.
         if Self.writes(request.op), let problem = databaseWatch?.check() {
-            return [Self.error("sync \(request.op.rawValue): \(problem)")]
+            return [Self.error(.internal, "sync \(request.op.rawValue): \(problem)")]
         }
         let id = client.id
         work.async { [server, logger] in
@@ -76,10 +77,10 @@ public final class SyncCommandRouter: SocketCommandHandler {
             do {
                 reply = try commands.run(request, client: client)
             } catch let e as SyncProtocolError {
-                reply = Self.error(e.message)
+                reply = Self.error(e.code, e.message)
             } catch {
                 logger.warning("sync \(request.op.rawValue) from \(client): \(error)")
-                reply = Self.error("sync \(request.op.rawValue): \(error)")
+                reply = Self.error(Store.isBusy(error) ? .busy : .internal, "sync \(request.op.rawValue): \(error)")
             }
             _ = server.send(to: id, line: reply)
         }
@@ -120,9 +121,9 @@ public final class SyncCommandRouter: SocketCommandHandler {
         return .sync(r)
     }
 
-    static func error(_ message: String) -> String {
-        var o = JSONLine(class: "ERROR")
-        o.add("message", message)
-        return o.text
+    /// An `ERROR` line as every other command's: with its code, so hotcold-sync can tell a
+    /// refusal from a fault without reading the message.
+    static func error(_ code: ErrorCode, _ message: String) -> String {
+        WireCoding.line(ErrorReply(ProtocolError(code: code, command: "sync", field: nil, message: message)))
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import GRDB
 import HotColdCore
 import HotColdProtocol
 import HotColdStore
@@ -34,7 +33,7 @@ struct StoreOptions: ParsableArguments {
         } catch {
             // SQLite's own word for it when it has one; otherwise the folder could not be made.
             let status = ExitStatus(for: error)
-            let reason = (error as? DatabaseError).map { $0.message ?? "\($0.resultCode)" } ?? "its folder cannot be created"
+            let reason = DatabaseFailure(error)?.message ?? "its folder cannot be created"
             throw CLIError("cannot open the database \(databasePath): \(reason)",
                            code: status == .software ? .cannotCreate : status)
         }

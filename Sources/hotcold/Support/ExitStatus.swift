@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import GPSInput
-import GRDB
 import HotColdConfig
 import HotColdCore
 import HotColdProtocol
@@ -46,15 +45,12 @@ struct ExitStatus: RawRepresentable, Hashable, Sendable, ExpressibleByIntegerLit
         switch error {
         case let e as CLIError: self = e.code
         case let e as ClientError: self = Self(for: e)
-        case let e as ProtocolError: self = Self(for: e)
-        case let e as StoreError: self = Self(for: e)
-        case let e as ImportError: self = Self(for: e)
+        case let e as any CodedError: self = e.isUnreadableInput ? .noInput : Self(code: e.code, command: (e as? ProtocolError)?.command)
         case let e as TrackReadError: self = Self(for: e)
         case is ConfigError: self = .configuration
         case is TransportError: self = .unavailable
         case is JSONSyntaxError, is ImportIssue, is PointTargetError: self = .dataError
-        case let e as DatabaseError: self = Self(for: e)
-        default: self = .software
+        default: self = DatabaseFailure(error).map { Self(for: $0.kind) } ?? .software
         }
     }
 
@@ -62,39 +58,25 @@ struct ExitStatus: RawRepresentable, Hashable, Sendable, ExpressibleByIntegerLit
         switch e {
         case .cannotConnect(_, let reason) where reason == Self.permissionDenied: self = .noPermission
         case .cannotConnect, .lost, .closed, .timeout: self = .unavailable
-        case .refused(let p): self = Self(for: p)
+        case .refused(let p): self = Self(code: p.code, command: p.command)
         case .badReply: self = .protocolError
         }
     }
 
-    /// The daemon's `ERROR` codes (PROTOCOL.md, "Errors").
-    private init(for e: ProtocolError) {
-        switch e.code {
+    /// The one mapping from a protocol error code (PROTOCOL.md, "Errors") to a status: the
+    /// daemon's `ERROR` replies and the store's own errors (``CodedError``) alike, so `--db`
+    /// and the socket end the same way.
+    init(code: ErrorCode, command: String?) {
+        switch code {
         case .notAllowed: self = .noPermission
         // A place the user named that is not there is wrong input; an upload or download the
         // daemon no longer holds (expired, dropped) is worth trying again.
-        case .notFound: self = ["chunk", "download", "import", "submit"].contains(e.command ?? "") ? .temporaryFailure : .dataError
+        case .notFound: self = ["chunk", "download", "import", "submit"].contains(command ?? "") ? .temporaryFailure : .dataError
         case .badField, .outOfRange, .tooLarge: self = .dataError
         case .busy, .quota: self = .temporaryFailure
         case .badJSON, .unknownCommand: self = .protocolError
         case .internal: self = .software
         }
-    }
-
-    /// The same outcomes as the daemon's codes for the same store errors, so `--db` and the
-    /// socket end alike.
-    private init(for e: StoreError) {
-        switch e {
-        case .quotaReached: self = .temporaryFailure
-        case .notOwner: self = .noPermission
-        case .unreadablePhoto: self = .noInput
-        case .bundledCatalogueNotFound: self = .noInput
-        default: self = .dataError
-        }
-    }
-
-    private init(for e: ImportError) {
-        if case .unreadable = e { self = .noInput } else { self = .dataError }
     }
 
     private init(for e: TrackReadError) {
@@ -104,15 +86,15 @@ struct ExitStatus: RawRepresentable, Hashable, Sendable, ExpressibleByIntegerLit
         }
     }
 
-    /// SQLite's result codes, grouped by what the user can do about them.
-    private init(for e: DatabaseError) {
-        switch e.resultCode {
-        case .SQLITE_BUSY, .SQLITE_LOCKED: self = .temporaryFailure
-        case .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH: self = .noPermission
-        case .SQLITE_CANTOPEN: self = .cannotCreate
-        case .SQLITE_CONSTRAINT, .SQLITE_MISMATCH, .SQLITE_TOOBIG, .SQLITE_RANGE: self = .dataError
-        case .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_CORRUPT, .SQLITE_NOTADB: self = .ioError
-        default: self = .software
+    /// A database failure, by what the user can do about it.
+    private init(for kind: DatabaseFailure.Kind) {
+        switch kind {
+        case .locked: self = .temporaryFailure
+        case .notPermitted: self = .noPermission
+        case .cannotOpen: self = .cannotCreate
+        case .badData: self = .dataError
+        case .io: self = .ioError
+        case .other: self = .software
         }
     }
 
