@@ -132,15 +132,4 @@ extension Store {
         let index = try spatialIndex(filter: filter)
         return index.nearest(to: point, k: k)
     }
-
-    /// Counts of places by kind.
-    public func placeCounts() throws -> [TargetKind: Int] {
-        try database.read { db in
-            var out: [TargetKind: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT kind, count(*) FROM place GROUP BY kind") {
-                out[TargetKind(rawValue: row[0])] = row[1]
-            }
-            return out
-        }
-    }
 }

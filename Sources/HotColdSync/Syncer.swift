@@ -89,12 +89,6 @@ public final class Syncer: Sendable {
         var unreachable: String?
     }
 
-    /// Downloads the catalogue unless it is unchanged, and applies it.
-    public func pullCatalogue() async -> SyncReport.Catalogue {
-        var budget = options.maxWait
-        return await pull(budget: &budget).catalogue
-    }
-
     func pull(budget: inout Double) async -> PullResult {
         let etag: String?
         do { etag = try store.catalogueETag() } catch {

@@ -16,6 +16,18 @@ extension LineClient {
         }
     }
 
+    /// Connects with the kernel's receive buffer shrunk to `receiveBuffer` bytes, so the
+    /// daemon's writes back up after a few lines (tests of slow readers).
+    public convenience init(path: String, receiveBuffer: Int32) throws {
+        try self.init(path: path)
+        var size = receiveBuffer
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// Sends text exactly as given (no newline added), ignoring failures: for framing tests.
+    public func sendRaw(_ text: String) { try? send(bytes: Array(text.utf8)) }
+    public func sendRaw(bytes: [UInt8]) { try? send(bytes: bytes) }
+
     public static func object(_ line: String) -> [String: Any]? {
         try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
     }

@@ -19,12 +19,4 @@ public enum ClientError: Error, Sendable, CustomStringConvertible {
         case .badReply(let e): "hotcoldd sent a reply this client cannot read: \(e.message)"
         }
     }
-
-    /// True when the daemon could not be reached or went away (not when it answered "no").
-    public var isUnreachable: Bool {
-        switch self {
-        case .cannotConnect, .lost, .closed, .timeout: true
-        case .refused, .badReply: false
-        }
-    }
 }

@@ -9,7 +9,7 @@ import Glibc
 
 /// A blocking client of hotcoldd's socket: connect, read the greeting, send typed requests,
 /// read typed replies and events, every read under a deadline. Used by `hotcold`, the
-/// bridges and the tests (which also send raw bytes through it).
+/// bridges and the tests.
 ///
 /// ```swift
 /// let c = try LineClient(path: "/run/hotcold/hotcold.sock")
@@ -37,14 +37,11 @@ public final class LineClient: @unchecked Sendable {
         return "/run/hotcold/hotcold.sock"
     }
 
-    /// Connects. `receiveBuffer` shrinks the kernel's receive buffer (tests of slow readers).
-    public init(path: String, receiveBuffer: Int32? = nil) throws(ClientError) {
+    /// Connects.
+    public init(path: String) throws(ClientError) {
         self.path = path
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw .cannotConnect(path: path, reason: Self.errno()) }
-        if var size = receiveBuffer {
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -84,10 +81,6 @@ public final class LineClient: @unchecked Sendable {
 
     /// Sends one line (a newline is added).
     public func send(_ line: String) throws(ClientError) { try send(bytes: Array((line + "\n").utf8)) }
-
-    /// Sends text exactly as given (no newline added), ignoring failures: for framing tests.
-    public func sendRaw(_ text: String) { try? send(bytes: Array(text.utf8)) }
-    public func sendRaw(bytes: [UInt8]) { try? send(bytes: bytes) }
 
     public func shutdownWrite() { Glibc.shutdown(fd, Int32(SHUT_WR)) }
 
