@@ -52,10 +52,13 @@ let package = Package(
         .target(name: "GPSInput", dependencies: ["HotColdCore", "XMLStream", "CGPS"]),
         // TOML configuration shared by the client and the daemon.
         .target(name: "HotColdConfig", dependencies: ["HotColdCore", "TOMLKit"]),
+        // The store's values and the files they come from and go to: records, import parsers,
+        // export writers, the spatial index. No database: parsers are fuzzed without GRDB.
+        .target(name: "HotColdFormats", dependencies: ["HotColdCore", "HotColdProtocol", "XMLStream"]),
         // SQLite through GRDB: places, user state, imports and exports, spatial queries.
         .target(
             name: "HotColdStore",
-            dependencies: ["HotColdCore", "HotColdProtocol", "XMLStream", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["HotColdCore", "HotColdProtocol", "HotColdFormats", .product(name: "GRDB", package: "GRDB.swift")]),
         // The socket's `sync` command and QUEUED event (hotcold-sync <-> hotcoldd): Codable wire types and caps. No networking.
         .target(name: "HotColdSyncProtocol", dependencies: ["HotColdStore", "HotColdProtocol"]),
         // The Big Things web API: HTTP client (async-http-client), outbox delivery, catalogue sync,
@@ -172,7 +175,7 @@ if Context.environment["HOTCOLD_FUZZ"] == "1" {
         ("replay-nmea", ["ReplayFuzzCheck"]),
         ("replay-gpsd-json", ["ReplayFuzzCheck"]),
         ("replay-gpx", ["ReplayFuzzCheck"]),
-        ("import-parse", ["HotColdStore", "HotColdCore"]),
+        ("import-parse", ["HotColdFormats", "HotColdCore"]),
         ("import-store", ["HotColdStore", .product(name: "GRDB", package: "GRDB.swift")]),
         ("config", ["HotColdConfig", "HotColdCore", "HotColdMQTT"]),
         ("proto-request", ["HotColdProtocol"]),

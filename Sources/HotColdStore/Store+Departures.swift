@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HotColdFormats
 
 extension Store {
     /// Records that the device left a place: closes the user's open automatic visits there

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HotColdCore
+import HotColdFormats
 
 extension Store {
     /// How many places one page of a streamed export reads and writes at a time: the export's

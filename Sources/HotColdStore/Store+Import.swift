@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HotColdCore
+import HotColdFormats
 
 extension Store {
     /// Imports a file of any supported format (detected from content) in one transaction.

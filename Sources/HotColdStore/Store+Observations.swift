@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HotColdCore
+import HotColdFormats
 
 extension Store {
     /// Records an observation made by the user now (id: a fresh UUID).

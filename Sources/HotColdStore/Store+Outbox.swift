@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HotColdCore
+import HotColdFormats
 
 /// The web API's outbox and catalogue sync, on the store's side: queueing in the caller's
 /// transaction, and the transitions of ``OutboxItem``'s state machine. The HTTP side lives in

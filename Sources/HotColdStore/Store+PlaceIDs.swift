@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HotColdFormats
 
 /// Place ids as people type them: a custom location's id is short (`location:custom-1a2f5f54`),
 /// and any id may be given by an unambiguous prefix of at least ``minimumIDPrefix`` characters,

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HotColdCore
+import HotColdFormats
 
 extension Store {
     /// Everything about one place, or nil when the id is unknown.

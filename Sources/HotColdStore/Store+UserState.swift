@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HotColdCore
+import HotColdFormats
 
 extension Store {
     /// Records an automatic visit for an arrival episode, exactly once.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HotColdCore
+@_exported import HotColdFormats
 
 /// The hotcold database: places (Big Things, geocaches, waypoints, locations), each user's
 /// visits, favourites, ratings and notes, submissions and field observations.
@@ -15,14 +16,15 @@ import HotColdCore
 /// let arrival = try store.recordArrival(placeID: "GC2T9RW", user: "alice", at: .now, episode: "e-17")
 /// ```
 public final class Store: Sendable {
-    /// The connection pool. Exposed so the daemon (and the web API outbox) can put its own
-    /// writes in the same transaction as the store's, e.g. `try store.database.write { db in … }`.
-    public let database: DatabasePool
+    /// The connection pool: the store's alone. Everything outside asks the store's methods,
+    /// so every write keeps the store's rules (quotas, ownership, the outbox in the same
+    /// transaction); tests reach it with `@testable import`.
+    let database: DatabasePool
     public var path: String { database.path }
     /// What one user may store (checked in the transaction of each write that grows storage).
     public let quotas: StoreQuotas
 
-    public init(database: DatabasePool, quotas: StoreQuotas = StoreQuotas()) {
+    init(database: DatabasePool, quotas: StoreQuotas = StoreQuotas()) {
         self.database = database
         self.quotas = quotas
     }

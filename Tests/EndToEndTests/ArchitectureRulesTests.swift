@@ -68,4 +68,20 @@ import Testing
         let line = manifest.split(separator: "\n").first { $0.contains(#".target(name: "HotColdProtocol""#) }
         #expect(line.map { !$0.contains("HotColdStore") && !$0.contains("HotColdDaemon") } == true, "\(line ?? "no target line")")
     }
+
+    @Test("file formats, records and the spatial index live without a database: HotColdFormats links no GRDB, and the client imports none")
+    func theFormatsLinkNoDatabase() throws {
+        let files = try Self.sources("HotColdFormats")
+        #expect(files.count > 30)
+        for (name, text) in files {
+            let bad = Self.imports(text).filter { ["HotColdStore", "HotColdDaemon", "GRDB"].contains($0) }
+            #expect(bad.isEmpty, "HotColdFormats/\(name) imports \(bad)")
+        }
+        let manifest = try String(contentsOf: TestData.repo("Package.swift"), encoding: .utf8)
+        let line = manifest.split(separator: "\n").first { $0.contains(#".target(name: "HotColdFormats""#) }
+        #expect(line.map { !$0.contains("GRDB") && !$0.contains("HotColdStore") } == true, "\(line ?? "no target line")")
+        for (name, text) in try Self.sources("hotcold") {
+            #expect(!Self.imports(text).contains("GRDB"), "hotcold/\(name) imports GRDB")
+        }
+    }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import HotColdCore
-import HotColdStore
+@testable import HotColdStore
 import HotColdTestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import HotColdCore
-import HotColdStore
+@testable import HotColdStore
 import HotColdTestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import HotColdStore
+@testable import HotColdStore
 import Testing
 
 /// The outbox's store side: items are created with the local change, in its transaction.

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import HotColdStore
+@testable import HotColdStore
 import HotColdSync
 import Testing
 

@@ -6,7 +6,7 @@
 import Foundation
 import FuzzSupport
 import HotColdCore
-import HotColdStore
+import HotColdFormats
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

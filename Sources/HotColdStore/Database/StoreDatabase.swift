@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HotColdFormats
 
 /// Opens the store's SQLite file the way every process must: WAL (through `DatabasePool`),
 /// a busy timeout so the CLI and the daemon can share the file, foreign keys on, migrated.

@@ -1,4 +1,5 @@
 import GRDB
+import HotColdFormats
 
 /// The schema, one registered migration per released version. Never edit a released migration:
 /// add a new one, so every database ever created reaches the current schema.

@@ -1,4 +1,5 @@
 import GRDB
+import HotColdFormats
 
 /// Quota checks, run inside the writing transaction (see ``StoreQuotas``).
 extension Store {

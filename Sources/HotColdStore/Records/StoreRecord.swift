@@ -1,4 +1,5 @@
 import GRDB
+import HotColdFormats
 
 /// The conventions every table record of the store follows: Codable structs whose
 /// camelCase properties map to snake_case columns.

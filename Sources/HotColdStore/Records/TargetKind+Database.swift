@@ -1,5 +1,6 @@
 import GRDB
 import HotColdCore
+import HotColdFormats
 
 // Kinds are stored as their raw text ("bigthing"), not as JSON, so SQL can filter on them.
 extension TargetKind: DatabaseValueConvertible {

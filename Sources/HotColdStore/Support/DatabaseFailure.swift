@@ -1,4 +1,5 @@
 import GRDB
+import HotColdFormats
 
 /// What a database error means to the person who ran the command, so that code outside the
 /// store (the client's exit status, its messages) never needs GRDB's types to tell.

@@ -1,4 +1,5 @@
 import GRDB
+import HotColdFormats
 
 extension Store {
     /// Whether an error from a write may go away by itself — the database busy or locked by
