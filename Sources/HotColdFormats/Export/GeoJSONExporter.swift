@@ -1,3 +1,4 @@
+import HotColdProtocol
 import Foundation
 import HotColdCore
 

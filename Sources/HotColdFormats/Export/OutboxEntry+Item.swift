@@ -10,7 +10,7 @@ extension OutboxEntry {
     }
 
     package static func entry(_ i: OutboxItem) -> OutboxEntry {
-        let body = try? JSONDecoder().decode(HotColdProtocol.JSONValue.self, from: i.payload)
+        let body = try? JSONDecoder().decode(JSONValue.self, from: i.payload)
         return OutboxEntry(
             id: i.id ?? 0, kind: i.kind.rawValue, state: i.state.rawValue, idempotencyKey: i.idempotencyKey,
             placeId: i.placeId, submissionId: i.submissionId, attempts: i.attempts, createdAt: i.createdAt,
@@ -22,7 +22,7 @@ extension OutboxEntry {
     }
 
     /// The body as compact JSON with `photo.data_base64` replaced by "(N bytes)".
-    package static func brief(_ body: HotColdProtocol.JSONValue) -> String {
+    package static func brief(_ body: JSONValue) -> String {
         var shown = body
         if case .object(var o) = body, case .object(var photo)? = o["photo"], let b64 = photo["data_base64"]?.string {
             photo["data_base64"] = .string("(\(Data(base64Encoded: b64)?.count ?? 0) bytes)")

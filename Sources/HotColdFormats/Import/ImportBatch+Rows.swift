@@ -1,3 +1,5 @@
+import HotColdProtocol
+
 /// The loop every JSON list of places shares: each element must be an object, each row becomes a
 /// place or a named issue, and a row whose id repeats an earlier one is a warning, not a place.
 extension ImportBatch {

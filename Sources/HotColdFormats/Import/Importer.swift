@@ -1,3 +1,4 @@
+import HotColdProtocol
 import Foundation
 
 /// Recognises a file's format from its content and parses it into an ``ImportBatch``.

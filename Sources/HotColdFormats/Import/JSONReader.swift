@@ -1,3 +1,5 @@
+import HotColdProtocol
+
 /// A small strict JSON parser (RFC 8259) that reports the line and column of the first error.
 ///
 /// Foundation's decoders say *that* a file is malformed but not reliably *where* on every
