@@ -48,6 +48,7 @@ public final class Bridge: @unchecked Sendable {
         /// Messages the broker refused (v5 reason ≥ 128), and the last refusal, for `status`.
         var refused = 0
         var lastRefusal: String?
+        var friends = FriendState()
 
         mutating func register(mid: Int32, seq: UInt64?, topic: String) {
             ledger.register(mid: mid, seq: seq)
@@ -64,6 +65,10 @@ public final class Bridge: @unchecked Sendable {
     /// The `service` name this bridge reports as: one per layout, so two bridges on one daemon
     /// show as two lines in `hotcold status`.
     public let serviceName: String
+    /// Friends' topics (following, club, this device's likes) and what they mean.
+    let friendTopics: FriendTopics
+    /// What the broker brought for the daemon, waiting for the forwarder.
+    public let inbox = FriendInbox()
 
     // Main-loop state (the calling thread only).
     var lastStatusRequest = ContinuousClock.now - .seconds(3600)
@@ -102,7 +107,11 @@ public final class Bridge: @unchecked Sendable {
             throw AckStore.Failure(description: "\(error)\(Self.stateHint(settings.stateDirectory))")
         }
         saved = stored
-        shared = Mutex(Shared(ledger: AckLedger(resumingAfter: stored)))
+        friendTopics = FriendTopics(own: FriendDevice(user: settings.user, device: settings.device), ownTopics: settings.friendTopics,
+                                    club: settings.club)
+        var initial = Shared(ledger: AckLedger(resumingAfter: stored))
+        initial.friends.wanted = friendTopics.subscriptions(following: [])
+        shared = Mutex(initial)
         var options = settings.client
         switch settings.layout {
         case .hotcold:
