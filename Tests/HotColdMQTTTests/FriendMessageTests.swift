@@ -1,6 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdMQTT
+import HotColdTestSupport
 import Testing
 
 /// What comes from the broker for friends is checked at the edge: size, JSON shape, ranges,
@@ -171,5 +172,36 @@ import Testing
         inbox.poke()
         #expect(inbox.take(timeout: 5) == .poked)
         #expect(inbox.take(timeout: 0.05) == .timedOut)
+    }
+}
+
+/// Feed items and likes accepted from the broker survive a crash of the bridge: journaled as
+/// they come, forgotten once all of them reached the daemon.
+@Suite struct InboxJournalTests {
+    @Test func whatIsNotSettledIsThereAfterARestartAndNothingOnceAllIs() throws {
+        let dir = try TemporaryDirectory("inbox-journal")
+        defer { dir.remove() }
+        let journal = InboxJournal(directory: dir.url.path)
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        func item(_ seq: UInt64) -> FriendInbox.Item {
+            .feed(FeedMessage(author: "jane", device: "ute", seq: seq, time: t0, kind: .arrived, place: TargetRef(id: "x", name: "X", kind: .point)), club: false)
+        }
+        let inbox = FriendInbox(journal: journal)
+        inbox.put(item(1), raw: ("hotcold/jane/ute/feed", Array("one\t\n".utf8)))
+        inbox.put(item(2), raw: ("hotcold/jane/ute/feed", Array("two".utf8)))
+        #expect(inbox.take(timeout: 0) == .item(item(1)))
+        inbox.settled()
+        // A crash now: the second is still owed to the daemon (the first too: the file is only
+        // emptied when nothing is left, and the daemon keeps each item once).
+        let left = try journal.pending()
+        #expect(left.map(\.payload).last == Array("two".utf8))
+        #expect(left.map(\.payload).first == Array("one\t\n".utf8))
+        #expect(inbox.take(timeout: 0) == .item(item(2)))
+        inbox.settled()
+        #expect(try journal.pending().isEmpty)
+        #expect(inbox.counters.journalFailures == 0)
+        // A torn last line (a crash mid-write) is skipped.
+        try "hotcold/jane/ute/feed\tdHdv\nhotcold/jane/ute/fe".write(toFile: journal.path, atomically: false, encoding: .utf8)
+        #expect(try journal.pending().map(\.payload) == [Array("two".utf8)])
     }
 }

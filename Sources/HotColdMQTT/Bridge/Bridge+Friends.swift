@@ -50,7 +50,7 @@ extension Bridge {
                 s.friends.prefixOf[m.who] = prefix
             }
         }
-        if !inbox.put(item) {
+        if !inbox.put(item, raw: (topic, payload)) {
             let n = shared.withLock { s in s.friends.inboxRefused += 1; return s.friends.inboxRefused }
             if n == 1 || RepeatedFailure.isPowerOfTen(n) {
                 log("the friends inbox is full (\(inbox.capacity) feed items and likes, \(inbox.maximumFriends) friends waiting for the daemon): "

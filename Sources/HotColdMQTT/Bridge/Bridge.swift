@@ -67,8 +67,9 @@ public final class Bridge: @unchecked Sendable {
     public let serviceName: String
     /// Friends' topics (following, club, this device's likes) and what they mean.
     let friendTopics: FriendTopics
-    /// What the broker brought for the daemon, waiting for the forwarder.
-    public let inbox = FriendInbox()
+    /// What the broker brought for the daemon, waiting for the forwarder (feed items and likes
+    /// journaled in the state directory).
+    public let inbox: FriendInbox
 
     // Main-loop state (the calling thread only).
     var lastStatusRequest = ContinuousClock.now - .seconds(3600)
@@ -107,6 +108,8 @@ public final class Bridge: @unchecked Sendable {
             throw AckStore.Failure(description: "\(error)\(Self.stateHint(settings.stateDirectory))")
         }
         saved = stored
+        let journal = InboxJournal(directory: settings.stateDirectory)
+        inbox = FriendInbox(journal: journal)
         friendTopics = FriendTopics(own: FriendDevice(user: settings.user, device: settings.device), ownTopics: settings.friendTopics,
                                     club: settings.club)
         var initial = Shared(ledger: AckLedger(resumingAfter: stored))
@@ -124,6 +127,15 @@ public final class Bridge: @unchecked Sendable {
             log("resuming after sequence number \(stored) (\(store.path))")
         } else {
             log("no stored position (\(store.path)): starting from the beginning of the daemon's log")
+        }
+        // Feed items and likes taken from the broker before a crash, not yet handed over.
+        do {
+            let left = try journal.pending()
+            try journal.clear()
+            for m in left { _ = receivedFriendMessage(topic: m.topic, payload: m.payload) }
+            if !left.isEmpty { log("\(left.count) feed items and likes from before a restart are passed on again (\(journal.path))") }
+        } catch {
+            log("cannot read the friends inbox journal: \(error)")
         }
     }
 

@@ -9,6 +9,10 @@ import Foundation
 /// order, at most `capacity`; beyond that a new one is refused and counted (the caller logs it),
 /// never one already accepted. Positions go first: they are what the driver looks at.
 ///
+/// With a journal, each feed item and like is also written to disk as it is accepted, and the
+/// journal emptied once every one of them has been settled (handed to the daemon, or refused by
+/// it for good): see `InboxJournal`.
+///
 /// Filled by libmosquitto's thread, emptied by the forwarder's.
 public final class FriendInbox: @unchecked Sendable {
     public enum Item: Sendable, Equatable {
@@ -22,10 +26,13 @@ public final class FriendInbox: @unchecked Sendable {
         public var superseded = 0
         /// Items refused because the inbox was full.
         public var refused = 0
+        /// Journal writes that failed (the item is still queued, but would not survive a crash).
+        public var journalFailures = 0
 
-        public init(superseded: Int = 0, refused: Int = 0) {
+        public init(superseded: Int = 0, refused: Int = 0, journalFailures: Int = 0) {
             self.superseded = superseded
             self.refused = refused
+            self.journalFailures = journalFailures
         }
     }
 
@@ -38,15 +45,20 @@ public final class FriendInbox: @unchecked Sendable {
     private var head = 0
     private var counts = Counts()
     private var pokes = 0
+    private let journal: InboxJournal?
+    /// Feed items and likes accepted and not yet settled.
+    private var unsettled = 0
 
-    public init(capacity: Int = 10_000, maximumFriends: Int = 1_000) {
+    public init(capacity: Int = 10_000, maximumFriends: Int = 1_000, journal: InboxJournal? = nil) {
         self.capacity = capacity
         self.maximumFriends = maximumFriends
+        self.journal = journal
     }
 
-    /// Adds one item; false when it was refused (the inbox is full).
+    /// Adds one item; false when it was refused (the inbox is full). `raw`: the message it was
+    /// read from, journaled for a feed item or a like.
     @discardableResult
-    public func put(_ item: Item) -> Bool {
+    public func put(_ item: Item, raw: (topic: String, payload: [UInt8])? = nil) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         switch item {
@@ -62,9 +74,24 @@ public final class FriendInbox: @unchecked Sendable {
         case .feed, .like:
             guard queue.count - head < capacity else { counts.refused += 1; return false }
             queue.append(item)
+            unsettled += 1
+            if let journal, let raw {
+                do { try journal.append(topic: raw.topic, payload: raw.payload) } catch { counts.journalFailures += 1 }
+            }
         }
         condition.signal()
         return true
+    }
+
+    /// A feed item or like taken earlier is done with (handed over, or refused for good); when
+    /// none is left unsettled the journal is emptied.
+    public func settled() {
+        condition.lock()
+        defer { condition.unlock() }
+        unsettled = max(0, unsettled - 1)
+        if unsettled == 0, head == queue.count, let journal {
+            do { try journal.clear() } catch { counts.journalFailures += 1 }
+        }
     }
 
     /// Puts an item that could not be sent yet back in front (a busy daemon).
