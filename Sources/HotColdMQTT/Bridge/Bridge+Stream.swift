@@ -173,21 +173,17 @@ extension Bridge {
         var pubs: [Publication] = []
         let seq: UInt64?
         do throws(WireError) {
-            switch name {
-            case "RECORD":
-                let item = try FriendEventLine.feedItem(recordLine: line, author: settings.user, device: settings.device)
-                seq = item?.seq
-                if let item, settings.share.sharesVisits, settings.shareRecords {
+            if name == "RECORD" {
+                let r = try FriendEventLine.record(line, author: settings.user, device: settings.device)
+                seq = r.seq
+                if let item = r.item, settings.share.sharesVisits, settings.shareRecords {
                     pubs.append(Publication(topic: settings.friendTopics.feed, payload: item.payload))
                 }
-            default:
-                let l = try FriendEventLine.decode(FriendEventLine.Like.self, line)
-                seq = l.seq.flatMap { UInt64(exactly: $0) }
+            } else {
                 // A like needs this device's name as the liker; one of its own items needs no message.
-                if let me = friendTopics.own {
-                    let (author, like) = try FriendEventLine.like(line: line, liker: me)
-                    if author != me { pubs.append(Publication(topic: likesTopic(of: author), payload: like.payload)) }
-                }
+                let l = try FriendEventLine.like(line, liker: friendTopics.own)
+                seq = l.seq
+                if let to = l.to, let like = l.like { pubs.append(Publication(topic: likesTopic(of: to), payload: like.payload)) }
             }
         } catch {
             if let l = readFailures.failed("skipped a \(name) event the bridge cannot read: \(error)") { log(l) }

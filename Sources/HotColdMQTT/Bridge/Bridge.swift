@@ -149,7 +149,10 @@ public final class Bridge: @unchecked Sendable {
 
     /// Asks `run()` to finish: it publishes `offline`, waits briefly for PUBACKs, stores the
     /// watermark and disconnects. Safe from any thread.
-    public func stop() { shared.withLock { $0.stopping = true } }
+    public func stop() {
+        shared.withLock { $0.stopping = true }
+        inbox.poke()
+    }
 
     var stopping: Bool { shared.withLock { $0.stopping } }
     var brokerConnected: Bool { shared.withLock { $0.brokerConnected } }
@@ -157,6 +160,7 @@ public final class Bridge: @unchecked Sendable {
     /// Connects to the broker and relays until `stop()`.
     public func run() throws {
         try client.start()
+        FriendForwarder(bridge: self).start()
         var backoff = Backoff(initial: .milliseconds(200), cap: .seconds(max(0.2, settings.daemonReconnectMax)))
         while !stopping {
             persist()

@@ -2,51 +2,32 @@ import Foundation
 import HotColdCore
 import HotColdProtocol
 
-/// The daemon's friends events the bridge acts on (protocol 1.6, the friends contract), read at
-/// the socket: RECORD (a rating or note to share), LIKE (a like to send to the author) and
-/// FOLLOWING_CHANGED (subscribe again).
+/// The daemon's friends events the bridge turns into messages (protocol 1.6), read through the
+/// protocol's types: RECORD (a rating or note to share as a feed item) and LIKE (a like to send
+/// to the item's author).
 enum FriendEventLine {
-    struct Record: Decodable {
-        var seq: Int?
-        var time: String
-        var place: TargetRef
-        var rating: Int?
-        var note: String?
-        var note_words: Int?
-    }
-
-    struct Like: Decodable {
-        var seq: Int?
-        var time: String
-        var item: String
-        var like: Bool
-    }
-
-    static func decode<T: Decodable>(_ type: T.Type, _ line: String) throws(WireError) -> T {
-        guard line.utf8.count <= SequencedEvent.maximumLineBytes else { throw WireError("a line of \(line.utf8.count) bytes") }
-        do { return try JSONDecoder().decode(T.self, from: Data(line.utf8)) } catch {
-            throw WireError("\(WireCoding.className(of: line) ?? "?") unreadable: \(error)")
-        }
-    }
-
-    /// RECORD → the feed item it is shared as (nil without a sequence number: nothing to name it by).
-    static func feedItem(recordLine line: String, author: String, device: String) throws(WireError) -> FeedMessage? {
-        let r = try decode(Record.self, line)
-        guard let seq = r.seq.flatMap({ UInt64(exactly: $0) }), seq > 0 else { return nil }
-        guard let t = ISO8601.parse(r.time) else { throw WireError("RECORD time \(r.time.prefix(40))") }
+    /// RECORD → its sequence number and the feed item it is shared as.
+    static func record(_ line: String, author: String, device: String) throws(WireError) -> (seq: UInt64?, item: FeedMessage?) {
+        let r: RecordEvent
+        do { r = try WireCoding.decode(RecordEvent.self, from: line) } catch { throw WireError("RECORD: \(error.message)") }
+        guard let seq = r.seq.flatMap({ UInt64(exactly: $0) }), seq > 0 else { return (nil, nil) }
         let note = r.note.map { String($0.prefix(FeedMessage.maximumNoteLength)) }
-        return FeedMessage(author: author, device: device, seq: seq, time: t, kind: .record, place: r.place,
-                        rating: r.rating.flatMap { (1...5).contains($0) ? $0 : nil }, note: note,
-                        noteWords: note.map { _ in r.note_words ?? 0 })
+        let item = FeedMessage(author: author, device: device, seq: seq, time: r.time, kind: .record,
+                               place: TargetRef(id: r.place.id, name: r.place.name, kind: TargetKind(r.place.kind)),
+                               rating: r.rating.flatMap { (1...5).contains($0) ? $0 : nil }, note: note,
+                               noteWords: note.map { _ in r.noteWords ?? 0 })
+        return (seq, item)
     }
 
-    /// LIKE → the author's device, the item's number, and the like to send.
-    static func like(line: String, liker: FriendDevice) throws(WireError) -> (author: FriendDevice, like: LikeMessage) {
-        let l = try decode(Like.self, line)
+    /// LIKE → its sequence number, the author's device and the like to send (nil: an item of
+    /// this car's own, or one the bridge cannot address).
+    static func like(_ line: String, liker: FriendDevice?) throws(WireError) -> (seq: UInt64?, to: FriendDevice?, like: LikeMessage?) {
+        let l: LikeEvent
+        do { l = try WireCoding.decode(LikeEvent.self, from: line) } catch { throw WireError("LIKE: \(error.message)") }
+        let seq = l.seq.flatMap { UInt64(exactly: $0) }
         let parts = l.item.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 3, let author = FriendDevice(user: parts[0], device: parts[1]),
-              let n = UInt64(parts[2]), n > 0 else { throw WireError("LIKE item \"\(l.item.prefix(80))\" is not USER/DEVICE/SEQ") }
-        guard let t = ISO8601.parse(l.time) else { throw WireError("LIKE time \(l.time.prefix(40))") }
-        return (author, LikeMessage(itemSeq: n, liker: liker, like: l.like, time: t))
+        guard let liker, parts.count == 3, let author = FriendDevice(user: parts[0], device: parts[1]), author != liker,
+              let n = UInt64(parts[2]), n > 0 else { return (seq, nil, nil) }
+        return (seq, author, LikeMessage(itemSeq: n, liker: liker, like: l.like, time: l.time))
     }
 }
