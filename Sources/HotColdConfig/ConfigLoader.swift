@@ -39,6 +39,7 @@ public enum ConfigLoader {
         "api": ["base_url", "token", "sync_interval", "allow_http_loopback"],
         "engine": Set(EngineKeys.all.map(\.key)),
         "tiers": ["names", "bounds"],
+        "friends": ["stale_after", "forget_after"],
     ]
 }
 
@@ -131,6 +132,19 @@ private struct TableReader {
                 c.api.syncIntervalSeconds = v
             }
             if let v = try bool("api.allow_http_loopback") { c.api.allowHTTPLoopback = v }
+        }
+        if root["friends"] != nil {
+            for (key, path) in [("friends.stale_after", \Configuration.Friends.staleAfterSeconds),
+                                ("friends.forget_after", \Configuration.Friends.forgetAfterSeconds)] {
+                guard let v = try number(key) else { continue }
+                guard v.isFinite, v >= 1, v <= 7 * 86_400 else {
+                    throw fail(key, "expected a number of seconds from 1 to 604800 (7 days), got \(v)")
+                }
+                c.friends[keyPath: path] = v
+            }
+            if c.friends.forgetAfterSeconds < c.friends.staleAfterSeconds {
+                throw fail("friends.forget_after", "must be at least friends.stale_after (\(Int(c.friends.staleAfterSeconds)) s), got \(Int(c.friends.forgetAfterSeconds)) s")
+            }
         }
         if let t = root["engine"]?.table {
             for k in EngineKeys.all {

@@ -67,6 +67,14 @@ public struct Configuration: Sendable, Equatable {
         public static let maxSyncIntervalSeconds = 30 * 86_400.0
     }
 
+    /// The friend radar (`[friends]`): how long a silent friend stays current, and on the radar.
+    public struct Friends: Sendable, Equatable {
+        /// Seconds of silence before a friend's trend is `unknown` and it shows `stale`.
+        public var staleAfterSeconds: Double = 300
+        /// Seconds of silence before a friend leaves the radar (at least `staleAfterSeconds`).
+        public var forgetAfterSeconds: Double = 3600
+    }
+
     public var gpsd = GPSD()
     public var socket = Socket()
     public var quotas = Quotas()
@@ -75,6 +83,7 @@ public struct Configuration: Sendable, Equatable {
     public var tracking = Tracking()
     public var api = API()
     public var engine = EngineConfig()
+    public var friends = Friends()
 
     public init() {}
 }

@@ -101,11 +101,16 @@ public final class Daemon: Sendable {
         let host = EngineHost(
             engine: ProximityEngine(targets: targets, mode: description.mode, config: config.engine),
             tracking: description, sink: stage, places: places,
-            arrivalUser: CurrentUser.name, restored: restored, logger: logger)
+            arrivalUser: CurrentUser.name, restored: restored, friends: Self.friends(config.friends), logger: logger)
         // The web API is not the daemon's business (no HTTP, no TLS, no token here): the
         // separate hotcold-sync process delivers the outbox through the socket's `sync`
         // command, woken by the QUEUED events this announcer sends when something is queued.
         let announcer = places.map { OutboxAnnouncer(store: $0.store, sink: stage) }
+        // This car's arrivals and records become its own feed items, numbered by their events.
+        if let places {
+            let ownFeed = OwnFeedRecorder(store: places.store, sink: stage, logger: logger)
+            outputs.observe { event, seq in ownFeed.published(event, seq: seq) }
+        }
         let configPath = self.configPath
         let commands = DaemonCommands(
             host: host, server: server,
@@ -177,6 +182,10 @@ public final class Daemon: Sendable {
     /// beside the log, which logrotate moves away.
     static func sequencePath(database: String) -> String {
         (database as NSString).deletingLastPathComponent + "/event-seq"
+    }
+
+    static func friends(_ f: Configuration.Friends) -> FriendsSettings {
+        FriendsSettings(staleAfter: f.staleAfterSeconds, forgetAfter: f.forgetAfterSeconds)
     }
 
     /// The stored places the device was at when the daemon last stopped (visits whose
@@ -264,7 +273,7 @@ public final class Daemon: Sendable {
             c = fresh
             return o
         }
-        host.reconfigure(fresh.engine)
+        host.reconfigure(fresh.engine, friends: Self.friends(fresh.friends))
         let policy = authorisation(fresh.socket)
         commands.setAuthorisation(policy)
         router.setAuthorisation(policy)

@@ -10,3 +10,4 @@ if wants("replay") { benchReplay() }
 if wants("gpx") { benchGPX() }
 if which.contains("mqtt") { benchMQTT() }   // only when asked: it starts a broker and N bridges
 if which.contains("mqtt-outage") { benchMQTTOutage() }   // only when asked: minutes long (HOTCOLD_OUTAGE_SECONDS)
+if which.contains("friends") { benchFriends() }   // only when asked: a broker, followers' daemons and bridges, ~2 min

@@ -16,7 +16,8 @@ struct HotCold: AsyncParsableCommand {
             78 configuration error.
             """,
         version: "hotcold \(ProtocolVersion.release) (protocol \(ProtocolVersion.major).\(ProtocolVersion.minor))",
-        subcommands: [ReplayCommand.self, WatchCommand.self, StatusCommand.self, HuntCommand.self, RoamCommand.self, WebCommand.self] + StoreCommands.all)
+        subcommands: [ReplayCommand.self, WatchCommand.self, StatusCommand.self, HuntCommand.self, RoamCommand.self, WebCommand.self]
+            + StoreCommands.all + FriendCommands.all)
 
     /// ArgumentParser's `main`, except that every failure, of the command line or of the work,
     /// is printed as "hotcold COMMAND: what went wrong" (a command line's with that command's

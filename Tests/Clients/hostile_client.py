@@ -22,7 +22,8 @@ import sys
 import threading
 
 REPLIES = {"ERROR", "STORE", "TRACKING", "STATUS", "VERSION", "WATCH", "POLL", "OBSERVATIONS", "OUTBOX",
-           "VISITS", "EXPORT", "CHUNK", "UPLOAD", "TARGETS", "PLACES", "PLACE", "NEAR", "IMPORT", "SUBMIT"}
+           "VISITS", "EXPORT", "CHUNK", "UPLOAD", "TARGETS", "PLACES", "PLACE", "NEAR", "IMPORT", "SUBMIT",
+           "RESULT", "FOLLOWING", "FEED"}
 
 
 def connect(path):

@@ -11,6 +11,8 @@ public struct TargetKind: RawRepresentable, Sendable, Hashable, Codable, CustomS
     public static let waypoint = TargetKind("waypoint")
     public static let location = TargetKind("location")
     public static let point = TargetKind("point")
+    /// A followed device on the friend radar (`friend:USER/DEVICE`): a target that moves.
+    public static let friend = TargetKind("friend")
 
     public var description: String { rawValue }
 

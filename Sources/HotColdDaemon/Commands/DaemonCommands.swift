@@ -28,6 +28,8 @@ public final class DaemonCommands: SocketCommandHandler {
     let storeChanged: @Sendable () -> Void
     // Slow work runs here, per user in arrival order, off the socket's loop thread.
     private let work = UserWorkQueues()
+    /// Who anyone here follows (admits `friend_fix` on the loop, without a database read).
+    let followed: FollowedDevices
 
     public struct StatusExtras: Sendable {
         public var logStatus: EventLogStatus?
@@ -47,6 +49,7 @@ public final class DaemonCommands: SocketCommandHandler {
                 stagingDirectory: String? = nil, stagingLimits: StagingLimits = StagingLimits(),
                 logger: Logger, status: @escaping @Sendable () -> StatusExtras) {
         self.store = store.map(StoreRPC.init)
+        self.followed = FollowedDevices((try? store?.followedDevices()) ?? [])
         self.databaseWatch = store.map { DatabaseFileWatch(path: $0.path, logger: logger) }
         self.storeChanged = storeChanged
         self.host = host
@@ -103,6 +106,9 @@ public final class DaemonCommands: SocketCommandHandler {
             do { return [WireCoding.line(try staging.append(c, client: client.id))] } catch { return [Self.error(error)] }
         case .download(let d):
             do { return [WireCoding.line(try staging.read(d, client: client.id))] } catch { return [Self.error(error)] }
+        case .friendFix(let f):
+            // Memory only (the radar, bounded): answered on the loop.
+            do { return [try friendFix(f)] } catch { return [Self.error(error)] }
         case .report(let r):
             // Memory only, bounded by name: answered on the loop.
             do { try services.record(r, from: client.id) } catch { return [Self.error(error)] }
@@ -119,7 +125,7 @@ public final class DaemonCommands: SocketCommandHandler {
     /// Runs `body` on the work queue and sends its reply line (or its error) to `client`.
     /// The client's input is held until then (`SocketServer.deferReply`): one such command in
     /// flight per connection, replies in the order of the commands.
-    private func later(_ client: ClientInfo, _ body: @escaping @Sendable () throws -> String) {
+    func later(_ client: ClientInfo, _ body: @escaping @Sendable () throws -> String) {
         let reply = server.deferReply(for: client.id)
         work.async(user: Self.user(client)) {
             do { reply.send(try body()) } catch {
@@ -137,14 +143,17 @@ public final class DaemonCommands: SocketCommandHandler {
                 try requireDatabaseFile(cmd)
                 let line = try store.change(r, user: user)
                 storeChanged()
+                announceRecord(r, user: user)
                 return line
+            case .follow, .following, .feedItem, .feed, .like, .likeReceived:
+                return try friendsCommand(request, store.store, client)
             case .search(let r): return try store.search(r, user: user)
             case .place(let r): return try store.place(r, user: user)
             case .near(let r):
                 guard let origin = r.at ?? host.lastFixCoordinate else {
                     throw ProtocolError(.badField, command: "near", field: "lat", "missing, and the daemon has no fix yet")
                 }
-                return try store.near(r, from: origin)
+                return try store.near(r, from: origin, friends: host.nearbyFriends())
             case .visits: return try store.visits(user: user)
             // Personal records: a user's own, everyone's for the daemon's administrator.
             case .observations: return try store.observations(user: Self.isAdministrator(client) ? nil : user)
@@ -249,7 +258,8 @@ public final class DaemonCommands: SocketCommandHandler {
             log: log, config: extras.configPath, database: mayWrite ? extras.database : nil,
             services: services.snapshot(),
             targetsMore: nearest.count > Limits.statusTargets ? nearest.count - Limits.statusTargets : nil,
-            databaseError: databaseWatch?.check())
+            databaseError: databaseWatch?.check(),
+            friends: e.friends.isEmpty ? nil : e.friends)
     }
 
     /// The IMPORT reply: a summary (a file with 100,000 bad rows would make a line larger than
@@ -280,7 +290,7 @@ public final class DaemonCommands: SocketCommandHandler {
 
     /// Refuses a change when the database file was deleted or replaced under the daemon: it
     /// would land in a file no one can reach and vanish at the next start.
-    private func requireDatabaseFile(_ command: String) throws(ProtocolError) {
+    func requireDatabaseFile(_ command: String) throws(ProtocolError) {
         if let problem = databaseWatch?.check() {
             throw ProtocolError(.internal, command: command, problem)
         }

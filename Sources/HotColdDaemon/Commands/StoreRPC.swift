@@ -57,12 +57,25 @@ struct StoreRPC {
         return WireCoding.line(ResultReply(.place, result: PlaceView(detail: detail, mine: mine)))
     }
 
-    func near(_ r: NearRequest, from origin: Coordinate) throws -> String {
-        let found = try store.nearest(to: origin, k: r.limit,
-                                      filter: TargetFilter(kinds: r.kinds.map { Set($0.map { TargetKind($0) }) }, includeInactive: true))
-        let rows = found.map { n in
-            NearbyPlace(target: n.target.ref, lat: n.target.coordinate.latitude, lon: n.target.coordinate.longitude,
-                        distanceM: n.distance, bearingDeg: origin.bearing(to: n.target.coordinate))
+    /// The places nearest `origin`; with kind `friend`, the friends on the radar too (their
+    /// distance from the daemon's own fix, as the radar measures it), merged nearest first.
+    func near(_ r: NearRequest, from origin: Coordinate, friends: [FriendRadar.FriendState] = []) throws -> String {
+        let placeKinds = r.kinds.map { $0.filter { $0 != TargetKind.friend.rawValue } }
+        var rows: [NearbyPlace] = []
+        if placeKinds.map({ !$0.isEmpty }) ?? true {
+            let found = try store.nearest(to: origin, k: r.limit,
+                                          filter: TargetFilter(kinds: placeKinds.map { Set($0.map { TargetKind($0) }) }, includeInactive: true))
+            rows = found.map { n in
+                NearbyPlace(target: n.target.ref, lat: n.target.coordinate.latitude, lon: n.target.coordinate.longitude,
+                            distanceM: n.distance, bearingDeg: origin.bearing(to: n.target.coordinate))
+            }
+        }
+        if r.kinds?.contains(TargetKind.friend.rawValue) == true {
+            rows += friends.compactMap { f in
+                guard let d = f.distance, let b = f.bearing, let at = f.position else { return nil }
+                return NearbyPlace(target: f.target, lat: at.latitude, lon: at.longitude, distanceM: d, bearingDeg: b)
+            }
+            rows = Array(rows.sorted { ($0.distanceM, $0.target.id) < ($1.distanceM, $1.target.id) }.prefix(r.limit))
         }
         return WireCoding.line(ResultReply(.near, result: rows))
     }

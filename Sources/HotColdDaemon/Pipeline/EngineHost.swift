@@ -34,6 +34,8 @@ public final class EngineHost: Sendable {
         var latency = LatencyRecorder()
         /// Stored places arrived at and not departed from (restored ones included).
         var at: Set<String>
+        /// Followed devices, judged against our own fixes.
+        var radar: FriendRadar
     }
 
     /// How the current target set came about, for `status`.
@@ -74,10 +76,11 @@ public final class EngineHost: Sendable {
     /// `restored`: the stored places the device is at already (open visits), handed to the engine.
     public init(engine: ProximityEngine, tracking: TrackingDescription, sink: any EventSink,
                 places: (any PlaceRecords)?, arrivalUser: String, restored: Set<String> = [],
-                visitLimits: VisitRecorder.Limits = .init(), logger: Logger) {
+                visitLimits: VisitRecorder.Limits = .init(), friends: FriendsSettings = .init(), logger: Logger) {
         var engine = engine
         if !restored.isEmpty { engine.restoreArrivals(restored) }
-        self.state = Mutex(State(engine: engine, trackingDescription: tracking, at: restored))
+        let radar = FriendRadar(config: friends.radarConfig(engine.config))
+        self.state = Mutex(State(engine: engine, trackingDescription: tracking, at: restored, radar: radar))
         self.sink = sink
         self.gate = EventGate(sink: sink, places: places, user: arrivalUser, limits: visitLimits, logger: logger)
         self.places = places
@@ -124,12 +127,34 @@ public final class EngineHost: Sendable {
         }
     }
 
+    /// A followed device's position (`friend_fix`, checked at the edge): onto the radar.
+    public func friendFix(_ f: FriendFixRequest) throws(ProtocolError) {
+        let fix = Fix(time: f.time, coordinate: Coordinate(latitude: f.lat, longitude: f.lon), mode: .twoD,
+                      eph: f.accuracyM, speed: f.speedMps)
+        let refusal: FriendRadar.Refusal? = state.withLock { state in
+            do throws(FriendRadar.Refusal) {
+                publish(try state.radar.processFriend(id: f.who.targetID, name: f.name ?? f.who.defaultName, fix: fix), &state)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if case .full(let n) = refusal {
+            throw ProtocolError(.quota, command: "friend_fix", field: "who", "the radar holds \(n) friends already; \(f.who) is not added")
+        }
+    }
+
+    /// Publishes an event that is not the engine's (a FEED, LIKE, RECORD, FOLLOWING_CHANGED):
+    /// numbered and fanned out like the engine's, in the order of calls.
+    public func announce(_ event: PublishedEvent) { sink.publish(event) }
+
     /// Called every second: staleness when fixes stop arriving. Returns normally only if the
     /// engine lock could be taken, which is what the watchdog ping certifies.
     public func tick() {
         state.withLock { state in
-            let events = state.engine.advance(to: Self.fixTimeNow(state))
-            publish(events, &state)
+            let now = Self.fixTimeNow(state)
+            publish(state.engine.advance(to: now), &state)
+            publish(state.radar.advance(to: now), &state)
         }
     }
 
@@ -138,6 +163,8 @@ public final class EngineHost: Sendable {
         let events = state.engine.process(fix)
         if state.engine.lastFix?.time != before, let f = state.engine.lastFix { state.lastFix = f }
         publish(events, &state)
+        // The same fix moves every friend's distance.
+        publish(state.radar.processOwn(fix), &state)
     }
 
     private func publish(_ events: [Event], _ state: inout State) {
@@ -181,8 +208,11 @@ public final class EngineHost: Sendable {
     }
 
     /// Replaces the engine with one using `config` (a reload), keeping targets and mode.
-    public func reconfigure(_ config: EngineConfig) {
+    public func reconfigure(_ config: EngineConfig, friends: FriendsSettings? = nil) {
         state.withLock { state in
+            // A new radar: friends come back with their next fix (within seconds).
+            let radarConfig = (friends ?? FriendsSettings(state.radar.config)).radarConfig(config)
+            if radarConfig != state.radar.config { state.radar = FriendRadar(config: radarConfig) }
             guard config != state.engine.config else { return }
             state.engine = ProximityEngine(targets: state.engine.targets, mode: state.engine.mode, config: config)
             if !state.at.isEmpty { state.engine.restoreArrivals(state.at) }
@@ -224,6 +254,8 @@ public final class EngineHost: Sendable {
         public var latency: StatusReply.Latency
         public var visits: StatusReply.Visits
         public var sequence: StatusReply.Sequence?
+        /// Friends on the radar, nearest first.
+        public var friends: [StatusReply.Friend]
     }
 
     /// Everything `status` reports about the engine side: the state is copied under the lock
@@ -253,7 +285,23 @@ public final class EngineHost: Sendable {
                             events: s.events, visitErrors: visits.recorder.failed + visits.recorder.dropped),
             latency: .init(samples: Int(clamping: s.latency.count), p50: s.latency.microseconds(atPercentile: 50),
                            p99: s.latency.microseconds(atPercentile: 99), max: s.latency.maxMicroseconds),
-            visits: visits.reply, sequence: publisher?.sequence.status.reply)
+            visits: visits.reply, sequence: publisher?.sequence.status.reply,
+            friends: Self.friends(s.radar.snapshot(), now: Self.fixTimeNow(s)))
+    }
+
+    /// The radar's friends as `status` lists them; ages on the fixes' timeline.
+    static func friends(_ states: [FriendRadar.FriendState], now: Date) -> [StatusReply.Friend] {
+        states.map { f in
+            StatusReply.Friend(who: String(f.target.id.dropFirst("friend:".count)), name: f.target.name,
+                               distanceM: f.distance, bearingDeg: f.bearing, tier: f.tier?.level, tierName: f.tier?.name,
+                               trend: f.trend.rawValue, arrived: f.arrived,
+                               ageS: max(0, f.heard.map { now.timeIntervalSince($0) } ?? 0), stale: f.stale)
+        }
+    }
+
+    /// The friends on the radar with a known distance, nearest first (`near --kind friend`).
+    public func nearbyFriends() -> [FriendRadar.FriendState] {
+        state.withLock { $0.radar.snapshot() }.filter { $0.distance != nil }
     }
 
     /// Where the receiver was at the last fix (for `near` without a point).

@@ -51,7 +51,7 @@ public final class EventGate: Sendable {
 
     /// Whether passages at this target wait for a stored visit.
     public func recordsVisits(for target: TargetRef) -> Bool {
-        recorder != nil && target.kind != .point
+        recorder != nil && target.kind != .point && target.kind != .friend
     }
 
     /// Publishes the events, holding passages at stored places until their visits are stored.

@@ -34,6 +34,9 @@ public final class EventPublisher: EventSink {
     public let sequence: EventSequence
     let logger: Logger
     let limits: CatchUpLimits
+    /// Told of each event with its number, under the publisher's lock (it must only queue):
+    /// the own-feed recorder keeps this car's arrivals and records as feed items by their seq.
+    private let observer = Mutex<(@Sendable (PublishedEvent, Int) -> Void)?>(nil)
 
     public init(socket: SocketServer?, log: LogWriter?, sequence: EventSequence,
                 limits: CatchUpLimits = CatchUpLimits(), logger: Logger) {
@@ -45,13 +48,20 @@ public final class EventPublisher: EventSink {
         self.logger = logger
     }
 
+    /// Sets the one observer of numbered events (see `observer`).
+    public func observe(_ body: @escaping @Sendable (PublishedEvent, Int) -> Void) {
+        observer.withLock { $0 = body }
+    }
+
     public func publish(_ event: PublishedEvent) {
+        let observe = observer.withLock { $0 }
         state.withLock { s in
             let seq = sequence.next()
             let line = event.line(seq: seq)
             let filter = event.filter
             log?.enqueue(seq: seq, line: line)
             _ = socket?.broadcast(line: line, filter: filter)
+            observe?(event, seq)
             guard !s.catchUps.isEmpty else { return }
             for id in Array(s.catchUps.keys) {
                 guard var c = s.catchUps[id], !c.overflowed, c.subscription.accepts(filter) else { continue }

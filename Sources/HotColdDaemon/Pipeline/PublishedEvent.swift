@@ -12,6 +12,12 @@ public enum PublishedEvent: Sendable, Equatable {
     case engine(Event)
     case gpsLost(time: Date, reason: String)
     case queued(QueuedEvent)
+    /// Friends (protocol 1.6): a new feed item, a like given here, a user's record of a
+    /// place, a change of who is followed.
+    case feed(FeedEvent)
+    case like(LikeEvent)
+    case record(RecordEvent)
+    case followingChanged(FollowingChangedEvent)
 
     /// The wire line with `"seq":N` right after `"class"`, written by the protocol's one
     /// definition of each message (the same encoder every client reads with).
@@ -23,7 +29,17 @@ public enum PublishedEvent: Sendable, Equatable {
             WireCoding.line(GPSEvent(seq: seq, time: time, state: .lost, reason: reason))
         case .queued(let q):
             WireCoding.line(QueuedEvent(seq: seq, time: q.time, pending: q.pending))
+        case .feed(let e): Self.numbered(e, seq)
+        case .like(let e): Self.numbered(e, seq)
+        case .record(let e): Self.numbered(e, seq)
+        case .followingChanged(let e): Self.numbered(e, seq)
         }
+    }
+
+    private static func numbered<M: SequencedMessage>(_ message: M, _ seq: Int) -> String {
+        var m = message
+        m.seq = seq
+        return WireCoding.line(m)
     }
 
     public var filter: BroadcastFilter {
@@ -31,6 +47,10 @@ public enum PublishedEvent: Sendable, Equatable {
         case .engine(let e): BroadcastFilter(e)
         case .gpsLost: .watchers(className: "GPS", targetID: nil)
         case .queued: .watchers(className: QueuedEvent.wireClass, targetID: nil)
+        case .feed: .watchers(className: FeedEvent.wireClass, targetID: nil)
+        case .like: .watchers(className: LikeEvent.wireClass, targetID: nil)
+        case .record: .watchers(className: RecordEvent.wireClass, targetID: nil)
+        case .followingChanged: .watchers(className: FollowingChangedEvent.wireClass, targetID: nil)
         }
     }
 }

@@ -20,6 +20,9 @@ extension Bridge {
             if settings.layout == .hotcold {
                 publishUntracked(Publication(topic: settings.topics.status, payload: HotColdLayout.online, retain: true))
             }
+            // What an earlier run shared and the policy no longer does: cleared, retained.
+            for p in SharedPublications.retainedToClear(settings: settings) { publishUntracked(p) }
+            subscribeFriends()
             if let ha = settings.homeAssistant {
                 do { try client.subscribe(ha.birthTopic) } catch { log("cannot subscribe to \(ha.birthTopic): \(error)") }
                 announce(ha)
@@ -48,6 +51,7 @@ extension Bridge {
             }
             if let (what, count) = refusal { log(count > 1 ? "\(what) (\(count) refused so far)" : what) }
         case .message(let topic, let payload, _):
+            if receivedFriendMessage(topic: topic, payload: payload) { return }
             // Home Assistant's birth message: it (re)started and wants the configuration again.
             if let ha = settings.homeAssistant, topic == ha.birthTopic, payload == Array(HotColdLayout.online.utf8) {
                 log("Home Assistant is online (\(topic)); publishing the discovery configuration again")
@@ -58,12 +62,13 @@ extension Bridge {
 
     /// Publishes Home Assistant's discovery configuration (retained).
     private func announce(_ ha: HomeAssistantDiscovery) {
-        for p in ha.configs() { publishUntracked(p) }
+        for p in ha.configs(sharing: settings.share) { publishUntracked(p) }
     }
 
     private func brokerFailed(_ reason: String) {
         let lines = shared.withLock { s in
             s.brokerConnected = false
+            s.friends.subscribed = nil
             return s.outage.failed(reason, at: .now, clientID: settings.client.clientID)
         }
         for l in lines { log(l) }

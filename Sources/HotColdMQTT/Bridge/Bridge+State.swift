@@ -37,6 +37,8 @@ extension Bridge {
         if let problem = persistFailures.current { detail = "\(problem.prefix(80)); " + detail }
         let (refused, lastRefusal) = shared.withLock { ($0.refused, $0.lastRefusal) }
         if let lastRefusal { detail = "\(refused) refused, last: \(lastRefusal.prefix(100)); " + detail }
+        let (ignored, full) = shared.withLock { ($0.friends.rejected, $0.friends.inboxRefused) }
+        if ignored + full > 0 { detail = "friends: \(ignored) messages ignored, \(full) refused for a full inbox; " + detail }
         let key = "\(state) \(acked.map(String.init) ?? "-") \(pending) \(detail)"
         let now = ContinuousClock.now
         if let last = lastReport {
@@ -54,8 +56,11 @@ extension Bridge {
         let located = s.targetCoordinates
         for (id, c) in located { waypoints[id] = c }
         if let a = s.lastFix?.accuracy { lastAccuracy = a }
-        pushWaypointsIfChanged(s, located: located)
+        // Positions, distances and the nearest targets (the phone's waypoints) leave the car
+        // only when its user shares positions.
         if waypoints.count > 10 * StatusSnapshot.maximumTargets { waypoints = s.targetCoordinates }
+        guard settings.share.sharesPositions else { return }
+        pushWaypointsIfChanged(s, located: located)
         switch settings.layout {
         case .hotcold:
             // Each carries its time, so each status gives new ones: a reader (and Home Assistant's

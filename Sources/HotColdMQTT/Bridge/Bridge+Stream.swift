@@ -71,13 +71,17 @@ extension Bridge {
             }
             guard let line else { return SessionEnd(reason: "the daemon closed the connection", streamed: streamed) }
             switch LineClass.of(line) {
-            case "PROXIMITY", "ARRIVED", "DEPARTED", "GPS":
-                guard stream == .on else { continue }    // from a stream we turned off; replayed later
-                if let why = takeEvent(line, expectReset: &expectReset) {
+            case "PROXIMITY", "ARRIVED", "DEPARTED", "GPS", "RECORD", "LIKE":
+                guard stream == .on, let cls = LineClass.of(line) else { continue }    // from a stream we turned off; replayed later
+                let failed = cls == "RECORD" || cls == "LIKE" ? takeFriendEvent(line, class: cls, expectReset: &expectReset)
+                    : takeEvent(line, expectReset: &expectReset)
+                if let why = failed {
                     stream = .off
                     nextWatch = ContinuousClock.now + watchBackoff.nextDelay()
                     waitingFor = why
                 }
+            case "FOLLOWING_CHANGED":
+                inbox.poke()    // the forwarder asks `following` again at once
             case GapEvent.wireClass:
                 // A hole in the daemon's log (its disk was full or stalled) crossed by a replay:
                 // say which events cannot be published, and move past them.
@@ -150,49 +154,77 @@ extension Bridge {
             if let l = readFailures.failed("skipped an event the bridge cannot read: \(error)") { log(l) }
             return nil
         }
-        if let seq = e.seq {
-            if let after = expectReset {
-                expectReset = nil
-                if seq <= after {
-                    log("the daemon's sequence numbers went back (\(after) → \(seq)); following them")
-                    shared.withLock { $0.ledger = AckLedger(resumingAfter: seq - 1) }
-                    saved = nil
-                }
-            }
-            let known = shared.withLock { $0.ledger.lastHanded }
-            if let known, seq <= known { return nil }    // already handed (a replay overlap)
-            lastSeqSeen = seq
-        }
-        return publish(e)
-    }
-
-    private func publish(_ e: SequencedEvent) -> String? {
-        let pubs: [Publication]
-        switch settings.layout {
-        case .hotcold:
-            pubs = HotColdLayout.publications(for: e, topics: settings.topics)
-        case .owntracks:
-            if let id = e.event.target?.id, waypoints[id] == nil { statusWanted = true }
-            pubs = OwnTracksLayout.transition(e, waypoint: e.event.target.flatMap { waypoints[$0.id] },
-                                              accuracy: lastAccuracy, tid: settings.trackerID, topics: settings.topics).map { [$0] } ?? []
+        guard isNew(e.seq, expectReset: &expectReset) else { return nil }
+        if settings.layout == .owntracks, settings.share.sharesPositions, let id = e.event.target?.id, waypoints[id] == nil {
+            statusWanted = true
         }
         switch e.event {
         case .arrived, .departed: statusWanted = true
         case .proximity, .gps: break
         }
-        if let seq = e.seq { shared.withLock { $0.ledger.handed(seq: seq, messages: pubs.count) } }
+        let pubs = SharedPublications.forEvent(e, settings: settings, waypoint: e.event.target.flatMap { waypoints[$0.id] },
+                                               accuracy: lastAccuracy)
+        return publish(pubs, seq: e.seq)
+    }
+
+    /// RECORD (shared as a feed item of kind record) and LIKE (sent to the item's author): each
+    /// under its event's number, so the ack ledger makes them at least once, as every event.
+    func takeFriendEvent(_ line: String, class name: String, expectReset: inout UInt64?) -> String? {
+        var pubs: [Publication] = []
+        let seq: UInt64?
+        do throws(WireError) {
+            if name == "RECORD" {
+                let r = try FriendEventLine.record(line, author: settings.user, device: settings.device)
+                seq = r.seq
+                if let item = r.item, settings.share.sharesVisits, settings.shareRecords {
+                    pubs.append(Publication(topic: settings.friendTopics.feed, payload: item.payload))
+                }
+            } else {
+                // A like needs this device's name as the liker; one of its own items needs no message.
+                let l = try FriendEventLine.like(line, liker: friendTopics.own)
+                seq = l.seq
+                if let to = l.to, let like = l.like { pubs.append(Publication(topic: likesTopic(of: to), payload: like.payload)) }
+            }
+        } catch {
+            if let l = readFailures.failed("skipped a \(name) event the bridge cannot read: \(error)") { log(l) }
+            return nil
+        }
+        guard isNew(seq, expectReset: &expectReset) else { return nil }
+        return publish(pubs, seq: seq)
+    }
+
+    /// Whether event `seq` is one the bridge has not handed yet (a replay overlaps what was
+    /// handed); follows the daemon when its numbering went back (a new log).
+    private func isNew(_ seq: UInt64?, expectReset: inout UInt64?) -> Bool {
+        guard let seq else { return true }
+        if let after = expectReset {
+            expectReset = nil
+            if seq <= after {
+                log("the daemon's sequence numbers went back (\(after) → \(seq)); following them")
+                shared.withLock { $0.ledger = AckLedger(resumingAfter: seq - 1) }
+                saved = nil
+            }
+        }
+        let known = shared.withLock { $0.ledger.lastHanded }
+        if let known, seq <= known { return false }
+        lastSeqSeen = seq
+        return true
+    }
+
+    private func publish(_ pubs: [Publication], seq: UInt64?) -> String? {
+        if let seq { shared.withLock { $0.ledger.handed(seq: seq, messages: pubs.count) } }
         for (i, p) in pubs.enumerated() {
             do {
                 let mid = try client.publish(p)
-                shared.withLock { $0.register(mid: mid, seq: e.seq, topic: p.topic) }
+                shared.withLock { $0.register(mid: mid, seq: seq, topic: p.topic) }
             } catch {
                 if let mid = error.queuedMid {
                     // Queued for the next connection (the broker just went): it is handed; never again.
-                    shared.withLock { $0.register(mid: mid, seq: e.seq, topic: p.topic) }
+                    shared.withLock { $0.register(mid: mid, seq: seq, topic: p.topic) }
                     continue
                 }
-                if let seq = e.seq { shared.withLock { $0.ledger.withdraw(seq: seq, unsent: pubs.count - i) } }
-                let why = "cannot publish event \(e.seq.map(String.init) ?? "?"): \(error)"
+                if let seq { shared.withLock { $0.ledger.withdraw(seq: seq, unsent: pubs.count - i) } }
+                let why = "cannot publish event \(seq.map(String.init) ?? "?"): \(error)"
                 if let l = daemonFailures.failed(why) { log("\(l); asking the daemon for it again with backoff") }
                 return why
             }

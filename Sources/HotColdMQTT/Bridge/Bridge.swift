@@ -48,6 +48,7 @@ public final class Bridge: @unchecked Sendable {
         /// Messages the broker refused (v5 reason ≥ 128), and the last refusal, for `status`.
         var refused = 0
         var lastRefusal: String?
+        var friends = FriendState()
 
         mutating func register(mid: Int32, seq: UInt64?, topic: String) {
             ledger.register(mid: mid, seq: seq)
@@ -64,6 +65,11 @@ public final class Bridge: @unchecked Sendable {
     /// The `service` name this bridge reports as: one per layout, so two bridges on one daemon
     /// show as two lines in `hotcold status`.
     public let serviceName: String
+    /// Friends' topics (following, club, this device's likes) and what they mean.
+    let friendTopics: FriendTopics
+    /// What the broker brought for the daemon, waiting for the forwarder (feed items and likes
+    /// journaled in the state directory).
+    public let inbox: FriendInbox
 
     // Main-loop state (the calling thread only).
     var lastStatusRequest = ContinuousClock.now - .seconds(3600)
@@ -102,7 +108,13 @@ public final class Bridge: @unchecked Sendable {
             throw AckStore.Failure(description: "\(error)\(Self.stateHint(settings.stateDirectory))")
         }
         saved = stored
-        shared = Mutex(Shared(ledger: AckLedger(resumingAfter: stored)))
+        let journal = InboxJournal(directory: settings.stateDirectory)
+        inbox = FriendInbox(journal: journal)
+        friendTopics = FriendTopics(own: FriendDevice(user: settings.user, device: settings.device), ownTopics: settings.friendTopics,
+                                    club: settings.club)
+        var initial = Shared(ledger: AckLedger(resumingAfter: stored))
+        initial.friends.wanted = friendTopics.subscriptions(following: [])
+        shared = Mutex(initial)
         var options = settings.client
         switch settings.layout {
         case .hotcold:
@@ -116,6 +128,15 @@ public final class Bridge: @unchecked Sendable {
         } else {
             log("no stored position (\(store.path)): starting from the beginning of the daemon's log")
         }
+        // Feed items and likes taken from the broker before a crash, not yet handed over.
+        do {
+            let left = try journal.pending()
+            try journal.clear()
+            for m in left { _ = receivedFriendMessage(topic: m.topic, payload: m.payload) }
+            if !left.isEmpty { log("\(left.count) feed items and likes from before a restart are passed on again (\(journal.path))") }
+        } catch {
+            log("cannot read the friends inbox journal: \(error)")
+        }
     }
 
     /// What to do about a state directory the bridge cannot use.
@@ -128,7 +149,10 @@ public final class Bridge: @unchecked Sendable {
 
     /// Asks `run()` to finish: it publishes `offline`, waits briefly for PUBACKs, stores the
     /// watermark and disconnects. Safe from any thread.
-    public func stop() { shared.withLock { $0.stopping = true } }
+    public func stop() {
+        shared.withLock { $0.stopping = true }
+        inbox.poke()
+    }
 
     var stopping: Bool { shared.withLock { $0.stopping } }
     var brokerConnected: Bool { shared.withLock { $0.brokerConnected } }
@@ -136,6 +160,7 @@ public final class Bridge: @unchecked Sendable {
     /// Connects to the broker and relays until `stop()`.
     public func run() throws {
         try client.start()
+        FriendForwarder(bridge: self).start()
         var backoff = Backoff(initial: .milliseconds(200), cap: .seconds(max(0.2, settings.daemonReconnectMax)))
         while !stopping {
             persist()

@@ -19,6 +19,17 @@ public struct BridgeSettings: Sendable {
     public var phoneTopic: String?
     public var phoneWaypoints = 20
     public var phoneRadius = 100
+    /// What this device publishes (`[share]`).
+    public var share: SharePolicy = .positions
+    public var shareRecords = true
+    /// This device as friends name it: the feed's author and device, the liker in likes.
+    public var user: String
+    public var device: String
+    /// Where this device's feed and likes live: the hotcold layout's topics (prefix `hotcold`
+    /// when the bridge's own layout is OwnTracks), since followers look for them there.
+    public var friendTopics: Topics
+    /// `[friends] club`: a prefix under which every device counts as followed; nil: none.
+    public var club: String?
 
     public init(socketPath: String, daemonReconnectMax: Double = 10, layout: TopicLayout, topics: Topics,
                 trackerID: String, client: MosquittoClient.Options, stateDirectory: String,
@@ -32,6 +43,10 @@ public struct BridgeSettings: Sendable {
         self.stateDirectory = stateDirectory
         self.statusInterval = statusInterval
         self.maxPending = maxPending
+        let levels = topics.base.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        user = levels.count >= 2 ? levels[levels.count - 2] : ""
+        device = levels.last ?? ""
+        friendTopics = layout == .hotcold ? topics : Topics(prefix: TopicLayout.hotcold.defaultPrefix, user: user, device: device)
     }
 
     /// `hotcold-<user>-<device>-<layout>`: two bridges of one device (one per layout) must not
@@ -93,6 +108,9 @@ public struct BridgeSettings: Sendable {
         if !c.ownTracks.phoneTopic.isEmpty { phoneTopic = c.ownTracks.phoneTopic }
         phoneWaypoints = c.ownTracks.waypoints
         phoneRadius = c.ownTracks.radius
+        share = c.share.share
+        shareRecords = c.share.records
+        club = c.friends.club.isEmpty ? nil : c.friends.club
         if c.homeAssistant.enabled {
             homeAssistant = HomeAssistantDiscovery(prefix: c.homeAssistant.prefix, topics: self.topics, user: c.topics.user,
                                                    device: device, expireAfter: c.homeAssistant.expireAfter)

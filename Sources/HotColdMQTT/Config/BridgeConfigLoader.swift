@@ -26,6 +26,8 @@ public enum BridgeConfigLoader {
         "bridge": ["state_directory", "status_interval", "max_pending"],
         "homeassistant": ["enabled", "prefix", "expire_after"],
         "owntracks": ["phone_topic", "waypoints", "radius"],
+        "friends": ["club"],
+        "share": ["share", "records"],
     ]
 }
 
@@ -141,6 +143,22 @@ private struct Reader {
             }
             if let v = try doc.integer("owntracks.waypoints", in: 1...1000) { c.ownTracks.waypoints = v }
             if let v = try doc.integer("owntracks.radius", in: 1...100_000) { c.ownTracks.radius = v }
+        }
+        if doc.root["friends"] != nil, let v = try doc.string("friends.club") {
+            if !v.isEmpty, let p = v.split(separator: "/", omittingEmptySubsequences: false)
+                .compactMap({ Topics.problem(level: String($0)) }).first {
+                throw fail("friends.club", "each level \(p)")
+            }
+            c.friends.club = v
+        }
+        if doc.root["share"] != nil {
+            if let v = try doc.string("share.share") {
+                guard let s = SharePolicy(rawValue: v) else {
+                    throw fail("share.share", "expected \"positions\", \"visits\" or \"nothing\", got \"\(v)\"")
+                }
+                c.share.share = s
+            }
+            if let v = try doc.bool("share.records") { c.share.records = v }
         }
         return c
     }

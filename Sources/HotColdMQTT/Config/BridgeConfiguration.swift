@@ -76,6 +76,21 @@ public struct BridgeConfiguration: Sendable, Equatable {
         public var radius = 100
     }
 
+    /// Friends (issue 19): whose positions and feed this bridge follows beyond the daemon's
+    /// `follow` list.
+    public struct Friends: Sendable, Equatable {
+        /// A club's topic prefix (`hotcold/club-name`): every device under it that the broker
+        /// lets this bridge read counts as followed (`<club>/USER/DEVICE/…`). Empty: none.
+        public var club = ""
+    }
+
+    /// What this device publishes: its user's choice (`SharePolicy`).
+    public struct Share: Sendable, Equatable {
+        public var share: SharePolicy = .positions
+        /// Ratings and notes (RECORD events) shared as feed items of kind `record`.
+        public var records = true
+    }
+
     public var daemon = Daemon()
     public var broker = Broker()
     public var tls = TLS()
@@ -83,6 +98,8 @@ public struct BridgeConfiguration: Sendable, Equatable {
     public var bridge = Bridge()
     public var homeAssistant = HomeAssistant()
     public var ownTracks = OwnTracks()
+    public var friends = Friends()
+    public var share = Share()
 
     public init() {}
 }

@@ -96,6 +96,21 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
         "{{ value_json.\(path) if value_json.\(path) is defined else None }}"
     }
 
+    /// Whether the entity configured on `topic` may be announced under `share`: everything
+    /// under `positions`, only the last arrival under `visits`, nothing under `nothing`.
+    public func sharedUnder(_ share: SharePolicy, topic: String) -> Bool {
+        switch share {
+        case .positions: true
+        case .visits: topic.hasSuffix("/last_arrival/config")
+        case .nothing: false
+        }
+    }
+
+    /// The configuration messages `share` allows (`configs()` filtered).
+    public func configs(sharing share: SharePolicy) -> [Publication] {
+        configs().filter { sharedUnder(share, topic: $0.topic) }
+    }
+
     /// The retained configuration messages, device tracker first.
     public func configs() -> [Publication] {
         let expiry = expireAfter > 0 ? expireAfter : nil

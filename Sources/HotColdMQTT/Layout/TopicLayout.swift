@@ -33,6 +33,10 @@ public struct Topics: Sendable, Equatable {
     public var nearest: String { base + "/nearest" }
     /// Retained: the last ARRIVED event.
     public var arrival: String { base + "/arrival" }
+    /// Not retained, QoS 1: this device's feed items (`FEED_ITEM`: arrivals, records).
+    public var feed: String { base + "/feed" }
+    /// QoS 1: likes of this device's feed items, sent by other cars' bridges.
+    public var likes: String { base + "/likes" }
 
     /// Why `level` cannot be one topic level, or nil when it can: MQTT reserves `+` and `#`
     /// (wildcards) and `/` (the separator); NUL is refused, and a level must not be empty.

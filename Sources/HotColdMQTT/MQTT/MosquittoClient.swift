@@ -180,9 +180,14 @@ public final class MosquittoClient: @unchecked Sendable {
         return mid
     }
 
-    /// Subscribes at QoS 1 (tests and the benchmark's subscriber).
+    /// Subscribes at QoS 1 (friends' topics, Home Assistant's birth, tests and the benchmark).
     public func subscribe(_ pattern: String) throws(MosquittoError) {
         try check("mosquitto_subscribe \(pattern)", mosquitto_subscribe(mosq, nil, pattern, 1))
+    }
+
+    /// Ends a subscription (a friend no longer followed).
+    public func unsubscribe(_ pattern: String) throws(MosquittoError) {
+        try check("mosquitto_unsubscribe \(pattern)", mosquitto_unsubscribe(mosq, nil, pattern))
     }
 
     /// MQTT v5's name for a reason code ("Not authorized", "Session taken over").

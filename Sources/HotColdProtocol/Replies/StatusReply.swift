@@ -33,11 +33,14 @@ public struct StatusReply: FixedClassMessage, Equatable {
     /// Why the daemon refuses changes to its database (the file was deleted or replaced while
     /// open). Since minor 5.
     public var databaseError: String?
+    /// Friends on the radar, nearest first (absent when none). Since minor 6.
+    public var friends: [Friend]?
 
     public init(time: Date, release: String = ProtocolVersion.release, uptimeS: Double, gps: GPS,
                 tracking: Tracking, targets: [TargetState], counters: Counters, latencyUs: Latency,
                 visits: Visits? = nil, sequence: Sequence? = nil, socket: Socket? = nil, log: Log? = nil, config: String? = nil, database: String? = nil,
-                services: [Service]? = nil, targetsMore: Int? = nil, databaseError: String? = nil) {
+                services: [Service]? = nil, targetsMore: Int? = nil, databaseError: String? = nil,
+                friends: [Friend]? = nil) {
         self.time = time
         self.release = release
         self.uptimeS = Finite.round(uptimeS, 0)
@@ -55,6 +58,7 @@ public struct StatusReply: FixedClassMessage, Equatable {
         self.services = services
         self.targetsMore = targetsMore
         self.databaseError = databaseError
+        self.friends = friends
     }
 
     public struct GPS: Codable, Sendable, Equatable {

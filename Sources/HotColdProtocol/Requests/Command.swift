@@ -10,11 +10,17 @@ public enum Command: String, Sendable, CaseIterable, Codable {
     case `import`, submit
     case report
     case targets
+    case follow, unfollow, following
+    case friendFix = "friend_fix"
+    case feedItem = "feed_item"
+    case feed, like, unlike
+    case likeReceived = "like_received"
 
     /// Whether the command changes state, and so needs a user allowed to write.
     public var writes: Bool {
         switch self {
         case .hunt, .roam, .store, .upload, .chunk, .import, .submit, .report: true
+        case .follow, .unfollow, .friendFix, .feedItem, .like, .unlike, .likeReceived: true
         default: false
         }
     }

@@ -79,7 +79,8 @@ public struct PlaceRequest: RequestBody {
     }
 }
 
-/// `near`: the places nearest a point (the daemon's last fix when `lat`/`lon` are left out).
+/// `near`: the places nearest a point (the daemon's last fix when `lat`/`lon` are left out);
+/// kind `friend` lists the friends on the radar (from the daemon's last fix) beside them.
 public struct NearRequest: RequestBody {
     public var at: Coordinate?
     public var kinds: [String]?
@@ -94,7 +95,7 @@ public struct NearRequest: RequestBody {
     init(_ decoder: any Decoder) throws(ProtocolError) {
         let f = try Fields(decoder, command: "near", allowed: ["lat", "lon", "kinds", "limit"])
         at = try f.coordinate()
-        kinds = try RoamRequest.kinds(f, "kinds")
+        kinds = try RoamRequest.kinds(f, "kinds", also: ["friend"])
         limit = try f.integer("limit", in: 1...Limits.resultRows) ?? 10
     }
 

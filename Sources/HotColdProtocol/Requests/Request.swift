@@ -35,6 +35,13 @@ public enum Request: Sendable, Equatable {
     case submit(SubmitRequest)
     case report(ReportRequest)
     case targets(TargetsRequest)
+    case follow(FollowRequest)
+    case following(FollowingRequest)
+    case friendFix(FriendFixRequest)
+    case feedItem(FeedItemRequest)
+    case feed(FeedRequest)
+    case like(LikeRequest)
+    case likeReceived(LikeReceivedRequest)
 
     public var command: Command {
         switch self {
@@ -59,6 +66,13 @@ public enum Request: Sendable, Equatable {
         case .submit: .submit
         case .report: .report
         case .targets: .targets
+        case .follow(let f): f.follow ? .follow : .unfollow
+        case .following: .following
+        case .friendFix: .friendFix
+        case .feedItem: .feedItem
+        case .feed: .feed
+        case .like(let l): l.like ? .like : .unlike
+        case .likeReceived: .likeReceived
         }
     }
 
@@ -127,6 +141,13 @@ public enum Request: Sendable, Equatable {
             case .submit(let r): try r.encode(to: encoder)
             case .report(let r): try r.encode(to: encoder)
             case .targets(let r): try r.encode(to: encoder)
+            case .follow(let r): try r.encode(to: encoder)
+            case .following(let r): try r.encode(to: encoder)
+            case .friendFix(let r): try r.encode(to: encoder)
+            case .feedItem(let r): try r.encode(to: encoder)
+            case .feed(let r): try r.encode(to: encoder)
+            case .like(let r): try r.encode(to: encoder)
+            case .likeReceived(let r): try r.encode(to: encoder)
             }
         }
     }
@@ -154,6 +175,15 @@ public enum Request: Sendable, Equatable {
         case .submit: return .submit(try SubmitRequest(decoder))
         case .report: return .report(try ReportRequest(decoder))
         case .targets: return .targets(try TargetsRequest(decoder))
+        case .follow: return .follow(try FollowRequest(decoder, follow: true))
+        case .unfollow: return .follow(try FollowRequest(decoder, follow: false))
+        case .following: return .following(try FollowingRequest(decoder))
+        case .friendFix: return .friendFix(try FriendFixRequest(decoder))
+        case .feedItem: return .feedItem(try FeedItemRequest(decoder))
+        case .feed: return .feed(try FeedRequest(decoder))
+        case .like: return .like(try LikeRequest(decoder, like: true))
+        case .unlike: return .like(try LikeRequest(decoder, like: false))
+        case .likeReceived: return .likeReceived(try LikeReceivedRequest(decoder))
         }
     }
 }

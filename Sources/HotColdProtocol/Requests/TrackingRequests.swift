@@ -1,7 +1,8 @@
 /// `watch`: start or stop the event stream, optionally filtered, optionally resuming after a
 /// sequence number.
 public struct WatchRequest: RequestBody {
-    public static let eventClasses = ["PROXIMITY", "ARRIVED", "DEPARTED", "GPS", "QUEUED"]
+    public static let eventClasses = ["PROXIMITY", "ARRIVED", "DEPARTED", "GPS", "QUEUED",
+                                              "FEED", "LIKE", "RECORD", "FOLLOWING_CHANGED"]
 
     public var enable: Bool
     /// Only these event classes (upper case); nil for all.
@@ -21,7 +22,7 @@ public struct WatchRequest: RequestBody {
     init(_ decoder: any Decoder) throws(ProtocolError) {
         let f = try Fields(decoder, command: "watch", allowed: ["enable", "classes", "targets", "since"])
         enable = try f.bool("enable") ?? true
-        if let c = try f.strings("classes", maxCount: 8, maxLength: 16) {
+        if let c = try f.strings("classes", maxCount: 16, maxLength: 20) {
             let upper = c.map { $0.uppercased() }
             if let bad = upper.first(where: { !Self.eventClasses.contains($0) }) {
                 throw ProtocolError(.badField, command: "watch", field: "classes",
@@ -90,13 +91,14 @@ public struct RoamRequest: RequestBody {
     }
 
     /// A list of place kinds (lowercased, each known, no repeats).
-    static func kinds(_ f: Fields, _ key: String) throws(ProtocolError) -> [String]? {
+    static func kinds(_ f: Fields, _ key: String, also extra: [String] = []) throws(ProtocolError) -> [String]? {
         guard let list = try f.strings(key, maxCount: 8, maxLength: 16) else { return nil }
+        let known = placeKinds + extra
         var out: [String] = []
         for k in list.map({ $0.lowercased() }) {
-            guard placeKinds.contains(k) else {
+            guard known.contains(k) else {
                 throw ProtocolError(.badField, command: f.command, field: key,
-                                    "unknown kind \"\(k)\" (known: \(placeKinds.joined(separator: ", ")))")
+                                    "unknown kind \"\(k)\" (known: \(known.joined(separator: ", ")))")
             }
             if !out.contains(k) { out.append(k) }
         }

@@ -10,11 +10,13 @@
 /// `satellites` in `STATUS` `last_fix`. Minor 4 added the tier ladder (`tiers`) to `STATUS`
 /// `tracking`. Minor 5 added `targets` (the tracked targets a page at a time), `targets_more` and
 /// `database_error` in `STATUS` (which lists at most ``Limits/statusTargets`` targets, nearest
-/// first), and `TARGETS`.
+/// first), and `TARGETS`. Minor 6 added friends: `follow`, `unfollow`, `following`, `friend_fix`,
+/// `feed_item`, `feed`, `like`, `unlike`, `like_received`; events `FEED`, `LIKE`, `RECORD`,
+/// `FOLLOWING_CHANGED`; target kind `friend`; `friends` in `STATUS`.
 public enum ProtocolVersion {
     public static let release = "0.1.0"
     public static let major = 1
-    public static let minor = 5
+    public static let minor = 6
 
     /// The greeting as a reply value.
     public static var reply: VersionReply {

@@ -17,6 +17,7 @@ public enum StoreMigrations {
         m.registerMigration("v3-quotas", migrate: v3Quotas)
         m.registerMigration("v4-visit-departure", migrate: v4VisitDeparture)
         m.registerMigration("v5-imported-by", migrate: v5ImportedBy)
+        m.registerMigration("v6-friends", migrate: v6Friends)
         return m
     }
 
@@ -237,5 +238,45 @@ public enum StoreMigrations {
             t.primaryKey("place_id", .text).references("place", onDelete: .cascade)
             t.column("user", .text).notNull().indexed()
         }
+    }
+
+    /// Friends (protocol 1.6): who each Unix user follows (and a version the bridge polls),
+    /// the feed of finds stored once by (author, device, seq), the likes given here and the
+    /// likes received for this car's own items. `feed_floor` remembers, per author device,
+    /// the highest seq dropped by the 10,000-item cap, so a replay of a dropped item stays
+    /// a repeat instead of coming back as new.
+    static func v6Friends(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE follow (
+                user TEXT NOT NULL, who TEXT NOT NULL, since DATETIME NOT NULL,
+                PRIMARY KEY (user, who)) WITHOUT ROWID;
+            CREATE INDEX follow_on_who ON follow(who);
+            CREATE TABLE follow_version (
+                id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
+            INSERT INTO follow_version (id, version) VALUES (1, 0);
+            CREATE TABLE feed_item (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                author TEXT NOT NULL, device TEXT NOT NULL, seq INTEGER NOT NULL,
+                time DATETIME NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('arrived', 'record')),
+                place_id TEXT NOT NULL, place_name TEXT NOT NULL, place_kind TEXT NOT NULL,
+                rating INTEGER CHECK (rating BETWEEN 1 AND 5),
+                note TEXT CHECK (length(note) <= 500),
+                club BOOLEAN NOT NULL DEFAULT 0,
+                received_at DATETIME NOT NULL,
+                UNIQUE (author, device, seq));
+            CREATE INDEX feed_item_on_time ON feed_item(time, id);
+            CREATE TABLE feed_floor (
+                author TEXT NOT NULL, device TEXT NOT NULL, seq INTEGER NOT NULL,
+                PRIMARY KEY (author, device)) WITHOUT ROWID;
+            CREATE TABLE feed_like (
+                user TEXT NOT NULL,
+                item_id INTEGER NOT NULL REFERENCES feed_item(id) ON DELETE CASCADE,
+                time DATETIME NOT NULL,
+                PRIMARY KEY (user, item_id)) WITHOUT ROWID;
+            CREATE INDEX feed_like_on_item ON feed_like(item_id);
+            CREATE TABLE feed_like_received (
+                item_seq INTEGER NOT NULL, liker TEXT NOT NULL, liked BOOLEAN NOT NULL, time DATETIME NOT NULL,
+                PRIMARY KEY (item_seq, liker)) WITHOUT ROWID;
+            """)
     }
 }

@@ -59,6 +59,10 @@ enum StatusText {
             out.append("  \(t.target.name): \(DistanceFormat.text(t.distanceM)) \(DistanceFormat.compass(t.bearingDeg)), \(t.tierName), \(t.trend)\(t.arrived ? ", arrived" : "")")
         }
         if let more = o.targetsMore { out.append("  … and \(more) more, farther") }
+        if let friends = o.friends, !friends.isEmpty {
+            out.append("friends: \(friends.count) on the radar")
+            for f in friends { out.append("  \(f.name) (\(f.who)): \(FriendText.radar(f)), heard \(Int(f.ageS)) s ago") }
+        }
         if let e = o.databaseError { out.append("database: CHANGES REFUSED: \(e)") }
         out.append("fixes \(o.counters.fixes), events \(o.counters.events), outliers \(o.counters.outliers)")
         if let s = o.socket {

@@ -1,0 +1,202 @@
+import Foundation
+
+/// Friends on the radar: followed devices whose positions come through the socket, each a
+/// target that moves, judged by the engine's own parts against this car's position.
+///
+/// Each side (this car, each friend) keeps its own ``FixFilter`` and ``MotionDetector``, so
+/// wild fixes, accuracy and stillness are judged for a friend's phone exactly as for our own
+/// receiver. The distance between the two last trusted positions then goes through one
+/// ``TierTracker``, ``TrendEstimator`` and ``ArrivalDetector`` per friend, with the two
+/// accuracies combined and with the stillness of both: a trend is newly called only when one
+/// of the two has been seen to move, and while both stand their still radii widen every
+/// margin. So a friend's phone drifting at a café while we are parked never reads `hotter`.
+///
+/// Pure like ``ProximityEngine``: time is what the fixes say, and ``advance(to:)`` is how the
+/// caller lets it pass (a friend silent past `staleAfter` turns `unknown`; past `forgetAfter`
+/// it leaves the radar).
+///
+/// ```swift
+/// var radar = FriendRadar()
+/// var events = try radar.processFriend(id: "friend:jane/ute", name: "Jane", fix: janesFix)
+/// events += radar.processOwn(ourFix)        // PROXIMITY / ARRIVED / DEPARTED, kind friend
+/// events += radar.advance(to: now)          // staleness
+/// ```
+public struct FriendRadar: Sendable {
+    public struct Config: Sendable, Equatable {
+        /// Tiers, trend, arrival and the fix filter's rules: the engine's.
+        public var engine: EngineConfig
+        /// Silent longer than this (seconds): trend `unknown`, marked stale.
+        public var staleAfter: Double
+        /// Silent longer than this (seconds): off the radar.
+        public var forgetAfter: Double
+        /// Friends on the radar at once.
+        public var maxFriends: Int
+
+        public init(engine: EngineConfig = .default, staleAfter: Double = 300, forgetAfter: Double = 3600, maxFriends: Int = 200) {
+            self.engine = engine
+            self.staleAfter = staleAfter
+            self.forgetAfter = max(forgetAfter, staleAfter)
+            self.maxFriends = maxFriends
+        }
+    }
+
+    public enum Refusal: Error, Sendable, Equatable {
+        /// The radar holds `maxFriends` already.
+        case full(Int)
+    }
+
+    /// Counters for `status` and the tests.
+    public struct Stats: Sendable, Equatable {
+        public var friendFixes = 0
+        public var accepted = 0
+        public var outliers = 0
+        public var outOfOrder = 0
+        public var forgotten = 0
+    }
+
+    public let config: Config
+    /// The rules a friend's fixes are judged by: the engine's, but a gap only resets a friend's
+    /// history after `staleAfter` (phones report every few seconds to minutes, not at 1 Hz).
+    let friendRules: EngineConfig
+    public private(set) var stats = Stats()
+    var own = Party()
+    var friends: [String: Friend] = [:]
+
+    public init(config: Config = Config()) {
+        self.config = config
+        var rules = config.engine
+        rules.staleAfterSeconds = max(rules.staleAfterSeconds, config.staleAfter)
+        friendRules = rules
+    }
+
+    public var count: Int { friends.count }
+
+    // MARK: - Input
+
+    /// This car's fix (the same fixes the proximity engine gets): every friend's distance moves.
+    public mutating func processOwn(_ fix: Fix) -> [Event] {
+        var out: [Event] = []
+        let t = fix.time.timeIntervalSince1970
+        switch own.judge(fix, t: t, config: config.engine) {
+        case .accepted:
+            for id in friends.keys.sorted() { measure(id, t: t, time: fix.time, mover: .own, into: &out) }
+        case .lostPosition:
+            invalidateAll(time: fix.time, into: &out)
+        case .ignored:
+            break
+        }
+        return out
+    }
+
+    /// A friend's fix. A friend new to the radar is admitted while there is room.
+    public mutating func processFriend(id: String, name: String, fix: Fix) throws(Refusal) -> [Event] {
+        stats.friendFixes += 1
+        if friends[id] == nil {
+            guard friends.count < config.maxFriends else { throw .full(config.maxFriends) }
+            friends[id] = Friend(ref: TargetRef(id: id, name: name, kind: .friend))
+        }
+        friends[id]!.ref.name = name
+        var out: [Event] = []
+        let t = fix.time.timeIntervalSince1970
+        switch friends[id]!.party.judge(fix, t: t, config: friendRules) {
+        case .accepted:
+            stats.accepted += 1
+            friends[id]!.stale = false
+            measure(id, t: t, time: fix.time, mover: .friend, into: &out)
+        case .lostPosition:
+            break
+        case .ignored(let verdict):
+            if verdict == .outlier { stats.outliers += 1 } else { stats.outOfOrder += 1 }
+        }
+        return out
+    }
+
+    /// Lets time pass: friends silent past `staleAfter` go `unknown` (one PROXIMITY each),
+    /// past `forgetAfter` they leave the radar; our own silence past the engine's
+    /// `stale_after_seconds` makes every trend `unknown`.
+    public mutating func advance(to time: Date) -> [Event] {
+        var out: [Event] = []
+        let now = time.timeIntervalSince1970
+        if let t = own.heard, now - t > config.engine.staleAfterSeconds, own.position != nil {
+            own.lose()
+            invalidateAll(time: Date(timeIntervalSince1970: t + config.engine.staleAfterSeconds), into: &out)
+        }
+        for id in friends.keys.sorted() {
+            guard let heard = friends[id]!.party.heard else { continue }
+            let age = now - heard
+            if age > config.forgetAfter {
+                friends[id] = nil
+                stats.forgotten += 1
+            } else if age > config.staleAfter, !friends[id]!.stale {
+                friends[id]!.stale = true
+                friends[id]!.party.lose()
+                _ = friends[id]!.trend.invalidate()
+                if friends[id]!.announced {
+                    out.append(proximity(friends[id]!, time: Date(timeIntervalSince1970: heard + config.staleAfter)))
+                }
+            }
+        }
+        return out
+    }
+
+    // MARK: - Measuring
+
+    enum Mover { case own, friend }
+
+    /// The distance between our last trusted position and friend `id`'s, through the friend's
+    /// tier, trend and arrival.
+    private mutating func measure(_ id: String, t: Double, time: Date, mover: Mover, into out: inout [Event]) {
+        guard let here = own.position, var f = friends[id], let there = f.party.position, !f.stale else { return }
+        let g = Geodesic.distanceAndBearing(GeodesicPoint(here), GeodesicPoint(there))
+        let c = config.engine
+        let accuracy = Party.combined(own.judgedAccuracy, f.party.judgedAccuracy)
+        let ownSlack = own.motion.stillSlack(config: c), friendSlack = f.party.motion.stillSlack(config: friendRules)
+        let stillSlack = (ownSlack * ownSlack + friendSlack * friendSlack).squareRoot()
+        let moving = own.motion.isMoving || f.party.motion.isMoving
+        let side = mover == .own ? own : f.party
+        let closing = own.speed.flatMap { a in f.party.speed.map { a + $0 } }
+        let previous = f.distance
+        let tierChanged = f.tier.update(distance: g.distance, accuracy: accuracy, ladder: c.tiers, config: c,
+                                        stillSlack: stillSlack, coherent: side.motion.stepIsCoherent,
+                                        followsSpeed: side.motion.followsReportedSpeed, previousDistance: previous)
+        var trendChanged = false
+        var outcome = ArrivalDetector.Outcome.none
+        // The two timelines interleave: a sample older than the last one measured moves the
+        // distance but not the trend's or the arrival's clock.
+        if !(t <= f.sampleTime) {
+            trendChanged = f.trend.add(t: t, distance: g.distance, accuracy: accuracy, speed: closing, moving: moving, config: c)
+            outcome = f.arrival.update(t: t, distance: g.distance, accuracy: accuracy, passDistance: nil,
+                                       stillSlack: stillSlack, config: c)
+            f.sampleTime = t
+        }
+        f.distance = g.distance
+        f.bearing = g.bearing
+        f.accuracy = accuracy
+        if tierChanged || trendChanged || !f.announced {
+            f.announced = true
+            out.append(proximity(f, time: time))
+        }
+        switch outcome {
+        case .none: break
+        case .arrived(let d): out.append(.arrived(.init(time: time, target: f.ref, distance: d)))
+        case .departed(let d): out.append(.departed(.init(time: time, target: f.ref, distance: d)))
+        }
+        friends[id] = f
+    }
+
+    private mutating func invalidateAll(time: Date, into out: inout [Event]) {
+        for id in friends.keys.sorted() {
+            if friends[id]!.trend.invalidate(), friends[id]!.announced { out.append(proximity(friends[id]!, time: time)) }
+        }
+    }
+
+    private func proximity(_ f: Friend, time: Date) -> Event {
+        let tiers = config.engine.tiers
+        let tier = tiers.tiers[f.tier.index ?? tiers.index(for: f.distance)]
+        var eta: Double? = nil
+        if f.trend.trend == .hotter, let v = f.trend.closingSpeed, v > config.engine.trendSteadySpeed { eta = f.distance / v }
+        return .proximity(.init(time: time, target: f.ref, distance: f.distance, bearing: f.bearing, tier: tier.level,
+                                tierName: tier.name, trend: f.stale ? .unknown : f.trend.trend, accuracy: f.accuracy,
+                                speed: nil, eta: eta))
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import HotColdCore
+import HotColdProtocol
+import HotColdStore
+
+/// The friends' commands (protocol 1.6; see PROTOCOL.md "Friends"): follows per Unix user,
+/// the feed stored once per (author, device, seq), likes given and received, and the events
+/// that tell the bridge (FOLLOWING_CHANGED, FEED, LIKE, RECORD).
+extension DaemonCommands {
+    /// The store part, on the user's work queue.
+    func friendsCommand(_ request: Request, _ store: Store, _ client: ClientInfo) throws -> String {
+        let user = Self.user(client)
+        switch request {
+        case .follow(let f):
+            try requireDatabaseFile(request.command.rawValue)
+            let change = f.follow ? try store.follow(f.who, user: user) : try store.unfollow(f.who, user: user)
+            if change.changed {
+                followed.reset(try store.followedDevices())
+                host.announce(.followingChanged(FollowingChangedEvent(time: Date(), version: change.version)))
+            }
+            return WireCoding.line(OKReply(cmd: request.command.rawValue, new: change.changed))
+        case .following(let f):
+            let (follows, version) = try store.following(user: f.all ? nil : user)
+            return WireCoding.line(FollowingReply(following: follows.map { .init(who: $0.who, since: $0.since) },
+                                                  version: f.all ? version : nil))
+        case .feedItem(let r):
+            try requireDatabaseFile("feed_item")
+            let isNew = try store.addFeedItem(r.item)
+            if isNew { host.announce(.feed(FeedEvent(time: Date(), item: r.item))) }
+            return WireCoding.line(OKReply(cmd: "feed_item", new: isNew))
+        case .feed(let r):
+            return WireCoding.line(FeedReply(items: try store.feed(user: user, world: r.world, limit: r.limit, before: r.before)))
+        case .like(let r):
+            let cmd = request.command.rawValue
+            try requireDatabaseFile(cmd)
+            switch try store.like(r.item, user: user, r.like) {
+            case .noSuchItem:
+                throw ProtocolError(.notFound, command: cmd, field: "item", "no feed item \"\(r.item)\" (hotcold feed --world lists them)")
+            case .done(let changed):
+                if changed {
+                    host.announce(.like(LikeEvent(time: Date(), item: r.item.description, like: r.like, user: user)))
+                }
+                return WireCoding.line(OKReply(cmd: cmd, new: changed))
+            }
+        case .likeReceived(let r):
+            try requireDatabaseFile("like_received")
+            switch try store.likeReceived(itemSeq: r.itemSeq, liker: r.liker.description, r.like, at: r.time) {
+            case .noSuchItem:
+                throw ProtocolError(.notFound, command: "like_received", field: "item_seq", "no own feed item with seq \(r.itemSeq)")
+            case .done(let changed):
+                return WireCoding.line(OKReply(cmd: "like_received", new: changed))
+            }
+        default:
+            throw ProtocolError(.internal, command: request.command.rawValue, "not a friends command")
+        }
+    }
+
+    /// `friend_fix`, on the loop: checked against the clock and who is followed, then handed
+    /// to the radar.
+    func friendFix(_ f: FriendFixRequest) throws(ProtocolError) -> String {
+        let age = Date().timeIntervalSince(f.time)
+        guard age <= FriendLimits.fixMaxAge, age >= -FriendLimits.fixMaxAhead else {
+            throw ProtocolError(.outOfRange, command: "friend_fix", field: "time",
+                                "must be within 24 h before and 60 s after the daemon's clock, got \(ISO8601.format(f.time))")
+        }
+        guard f.club || followed.contains(f.who) else {
+            throw ProtocolError(.notFound, command: "friend_fix", field: "who",
+                                "nobody here follows \(f.who) (hotcold follow \(f.who)), and it is not sent as a club member")
+        }
+        try host.friendFix(f)
+        return WireCoding.line(OKReply(cmd: "friend_fix"))
+    }
+
+    /// After a store `rate` or `note`: a RECORD with the user's rating and note of the place,
+    /// for the bridge to share. Nothing when the place cannot be read (the change is done).
+    func announceRecord(_ r: StoreRequest, user: String) {
+        let placeID: String
+        switch r.operation {
+        case .rate(let id, _), .note(let id, _): placeID = id
+        default: return
+        }
+        guard let store = store?.store, let place = try? store.placeRecord(id: placeID),
+              let mine = try? store.userState(placeID: placeID, user: user) else { return }
+        let stars = mine.rating.map(\.stars).flatMap { (1...5).contains($0) ? $0 : nil }
+        host.announce(.record(RecordEvent(time: Date(), user: user,
+                                          place: .init(id: place.id, name: place.name, kind: place.kind.rawValue),
+                                          rating: stars, note: mine.note?.text)))
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import HotColdCore
+import HotColdProtocol
+import HotColdStore
+import Logging
+import Synchronization
+
+/// Keeps this car's own finds in its feed: every ARRIVED at a place (not at a friend) and
+/// every RECORD becomes a feed item of author `self`, with the event's number as its seq (so
+/// the likes the bridge relays as `like_received` name it), and a `FEED` event announces it.
+///
+/// The publisher tells it of each numbered event under its lock, so this only queues; the
+/// database writes happen on a queue of their own. At most `maxPending` wait; beyond that
+/// the newest are not recorded and counted (`dropped`): the feed is a convenience, the
+/// visits (stored before their ARRIVED leaves) are the record.
+///
+/// ```swift
+/// let recorder = OwnFeedRecorder(store: store, sink: stage, logger: logger)
+/// publisher.observe { event, seq in recorder.published(event, seq: seq) }
+/// ```
+final class OwnFeedRecorder: Sendable {
+    let store: Store
+    let sink: any EventSink
+    let logger: Logger
+    let maxPending: Int
+    private let queue = DispatchQueue(label: "hotcold.own-feed")
+    private let counts = Mutex<(pending: Int, dropped: Int)>((0, 0))
+
+    init(store: Store, sink: any EventSink, maxPending: Int = 1_024, logger: Logger) {
+        self.store = store
+        self.sink = sink
+        self.maxPending = maxPending
+        self.logger = logger
+    }
+
+    /// The feed item an event makes, if any.
+    static func item(for event: PublishedEvent, seq: Int) -> FeedItem? {
+        switch event {
+        case .engine(.arrived(let p)) where p.target.kind != .friend:
+            return FeedItem(author: FriendID.selfAuthor, device: FriendID.selfAuthor, seq: seq, time: p.time, kind: "arrived",
+                            place: .init(id: p.target.id, name: p.target.name, kind: p.target.kind.rawValue))
+        case .record(let r):
+            return FeedItem(author: FriendID.selfAuthor, device: FriendID.selfAuthor, seq: seq, time: r.time, kind: "record",
+                            place: r.place, rating: r.rating, note: r.note)
+        default:
+            return nil
+        }
+    }
+
+    /// Called by the publisher under its lock: queues the write, never waits.
+    func published(_ event: PublishedEvent, seq: Int) {
+        guard let item = Self.item(for: event, seq: seq) else { return }
+        let admitted = counts.withLock { c -> Bool in
+            guard c.pending < maxPending else { c.dropped += 1; return false }
+            c.pending += 1
+            return true
+        }
+        guard admitted else { return }
+        queue.async { [self] in
+            defer { counts.withLock { $0.pending -= 1 } }
+            do {
+                if try store.addFeedItem(item) { sink.publish(.feed(FeedEvent(time: Date(), item: item))) }
+            } catch {
+                logger.error("cannot keep own feed item \(seq) (\(item.kind) \(item.place.name)): \(error)")
+            }
+        }
+    }
+
+    /// Waits until the queued writes are done (tests, shutdown).
+    func drain() { queue.sync {} }
+
+    var dropped: Int { counts.withLock { $0.dropped } }
+}

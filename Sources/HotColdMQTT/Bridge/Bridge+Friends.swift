@@ -1,0 +1,97 @@
+import Foundation
+import HotColdCore
+
+extension Bridge {
+    /// Friends' side of the shared state: what is followed, what the broker was asked for, where
+    /// each friend's hotcold topics live (for likes sent back), and what was turned away.
+    struct FriendState {
+        var following: Set<FriendDevice> = []
+        /// Filters wanted now, and those the broker has (nil: not connected).
+        var wanted: [String] = []
+        var subscribed: Set<String>?
+        /// The hotcold prefix each friend was last heard under (bounded).
+        var prefixOf: [FriendDevice: String] = [:]
+        /// Messages refused at the edge, and feed items or likes refused for a full inbox.
+        var rejected = 0
+        var inboxRefused = 0
+    }
+
+    static let maximumKnownPrefixes = 2_000
+
+    /// A message on one of the friends' topics (libmosquitto's thread): checked, then queued for
+    /// the daemon. Anything else is not the friends' business and is ignored.
+    func receivedFriendMessage(topic: String, payload: [UInt8]) -> Bool {
+        let following = shared.withLock { $0.friends.following }
+        guard let m = friendTopics.classify(topic, following: following) else { return false }
+        let item: FriendInbox.Item?
+        do throws(FriendMessageError) {
+            switch m.kind {
+            case .location:
+                item = try FriendFix.hotcold(payload, who: m.who).map { f in var f = f; f.club = m.club; return FriendInbox.Item.fix(f) }
+            case .ownTracks:
+                item = try FriendFix.ownTracks(payload, who: m.who).map { f in var f = f; f.club = m.club; return FriendInbox.Item.fix(f) }
+            case .feed:
+                item = try FeedMessage.decode(payload, who: m.who).map { FriendInbox.Item.feed($0, club: m.club) }
+            case .likes:
+                item = try LikeMessage.decode(payload).map { FriendInbox.Item.like($0) }
+            }
+        } catch {
+            let n = shared.withLock { s in s.friends.rejected += 1; return s.friends.rejected }
+            if n <= 20 || RepeatedFailure.isPowerOfTen(n) {
+                log("ignored a message on \(topic): \(error) (\(n) ignored so far)")
+            }
+            return true
+        }
+        guard let item else { return true }
+        if m.kind == .location || m.kind == .feed {
+            let prefix = String(topic.dropLast(m.who.description.count + (m.kind == .feed ? 6 : 10)))
+            shared.withLock { s in
+                if s.friends.prefixOf.count >= Self.maximumKnownPrefixes { s.friends.prefixOf.removeAll() }
+                s.friends.prefixOf[m.who] = prefix
+            }
+        }
+        if !inbox.put(item, raw: (topic, payload)) {
+            let n = shared.withLock { s in s.friends.inboxRefused += 1; return s.friends.inboxRefused }
+            if n == 1 || RepeatedFailure.isPowerOfTen(n) {
+                log("the friends inbox is full (\(inbox.capacity) feed items and likes, \(inbox.maximumFriends) friends waiting for the daemon): "
+                    + "refused a message on \(topic) (\(n) refused so far)")
+            }
+        }
+        return true
+    }
+
+    /// The devices the daemon's users follow (`following` `all`): subscribes to what is new and
+    /// leaves what is not followed any more.
+    func follow(_ following: Set<FriendDevice>) {
+        let wanted = friendTopics.subscriptions(following: following)
+        let change = shared.withLock { s -> (add: [String], drop: [String])? in
+            s.friends.following = following
+            guard wanted != s.friends.wanted else { return nil }
+            s.friends.wanted = wanted
+            guard let have = s.friends.subscribed else { return nil }    // not connected: on connect
+            let w = Set(wanted)
+            s.friends.subscribed = w
+            return (wanted.filter { !have.contains($0) }, have.subtracting(w).sorted())
+        }
+        guard let change else { return }
+        for t in change.add { do { try client.subscribe(t) } catch { log("cannot subscribe to \(t): \(error)") } }
+        for t in change.drop { do { try client.unsubscribe(t) } catch { log("cannot unsubscribe from \(t): \(error)") } }
+        log("following \(following.count) device\(following.count == 1 ? "" : "s") (\(wanted.count) subscriptions)")
+    }
+
+    /// On each connection: every friends' subscription again (the session may be new).
+    func subscribeFriends() {
+        let wanted = shared.withLock { s in
+            s.friends.subscribed = Set(s.friends.wanted)
+            return s.friends.wanted
+        }
+        for t in wanted { do { try client.subscribe(t) } catch { log("cannot subscribe to \(t): \(error)") } }
+    }
+
+
+    /// Where `who`'s likes go: under the prefix it was last heard on, else `hotcold`.
+    func likesTopic(of who: FriendDevice) -> String {
+        let prefix = shared.withLock { $0.friends.prefixOf[who] } ?? TopicLayout.hotcold.defaultPrefix
+        return "\(prefix)/\(who)/likes"
+    }
+}

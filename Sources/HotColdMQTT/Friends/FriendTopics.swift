@@ -1,0 +1,100 @@
+/// Which topics the bridge subscribes to for friends, and what an incoming topic means.
+///
+/// A followed `USER/DEVICE` is looked for in both layouts, whatever the bridge's own:
+/// `<p>/USER/DEVICE/location` and `<p>/USER/DEVICE/feed` for each hotcold prefix `p`
+/// (`hotcold`, and the bridge's own prefix when it differs), and `owntracks/USER/DEVICE`.
+/// A `[friends] club` prefix adds `<club>/+/+/location` and `<club>/+/+/feed`. The bridge's own
+/// `…/likes` is always subscribed. Its own device is never a friend, even when a wildcard
+/// brings its own messages back.
+///
+/// ```swift
+/// let t = FriendTopics(own: FriendDevice("bob/car"), ownTopics: Topics(prefix: "hotcold", user: "bob", device: "car"))
+/// t.subscriptions(following: [FriendDevice("jane/ute")!])
+/// // ["hotcold/bob/car/likes", "hotcold/jane/ute/feed", "hotcold/jane/ute/location", "owntracks/jane/ute"]
+/// t.classify("owntracks/jane/ute")    // (jane/ute, .ownTracks, club: false)
+/// ```
+public struct FriendTopics: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case location
+        case ownTracks
+        case feed
+        /// A like of one of this device's own items.
+        case likes
+    }
+
+    public struct Match: Sendable, Equatable {
+        public var who: FriendDevice
+        public var kind: Kind
+        /// Matched through the club prefix only.
+        public var club: Bool
+
+        public init(who: FriendDevice, kind: Kind, club: Bool) {
+            self.who = who
+            self.kind = kind
+            self.club = club
+        }
+    }
+
+    /// This device (nil when its user or device is not a valid friend id: it then has no likes).
+    public var own: FriendDevice?
+    public var ownTopics: Topics
+    public var prefixes: [String]
+    public var club: String?
+
+    public static let ownTracksPrefix = "owntracks"
+
+    public init(own: FriendDevice?, ownTopics: Topics, club: String? = nil) {
+        self.own = own
+        self.ownTopics = ownTopics
+        let ownPrefix = String(ownTopics.base.split(separator: "/").dropLast(2).joined(separator: "/"))
+        prefixes = ownPrefix.isEmpty || ownPrefix == "hotcold" ? ["hotcold"] : ["hotcold", ownPrefix]
+        self.club = club
+    }
+
+    /// Every topic filter for `following` (sorted, no duplicates).
+    public func subscriptions(following: Set<FriendDevice>) -> [String] {
+        var out: Set<String> = []
+        if own != nil { out.insert(ownTopics.likes) }
+        for who in following where who != own {
+            for p in prefixes {
+                out.insert("\(p)/\(who)/location")
+                out.insert("\(p)/\(who)/feed")
+            }
+            out.insert("\(Self.ownTracksPrefix)/\(who)")
+        }
+        if let club {
+            out.insert("\(club)/+/+/location")
+            out.insert("\(club)/+/+/feed")
+        }
+        return out.sorted()
+    }
+
+    /// What a message on `topic` is, or nil when it is none of the friends' topics (or this
+    /// device's own, other than its likes).
+    public func classify(_ topic: String, following: Set<FriendDevice> = []) -> Match? {
+        if let own, topic == ownTopics.likes { return Match(who: own, kind: .likes, club: false) }
+        func tail(after prefix: String) -> [Substring]? {
+            guard topic.hasPrefix(prefix + "/") else { return nil }
+            return topic.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+        }
+        func friend(_ levels: [Substring], club: Bool) -> Match? {
+            guard levels.count == 3, let who = FriendDevice(user: levels[0], device: levels[1]), who != own else { return nil }
+            let kind: Kind
+            switch levels[2] {
+            case "location": kind = .location
+            case "feed": kind = .feed
+            default: return nil
+            }
+            return Match(who: who, kind: kind, club: club && !following.contains(who))
+        }
+        if let club, let levels = tail(after: club), let m = friend(levels, club: true) { return m }
+        for p in prefixes {
+            if let levels = tail(after: p), let m = friend(levels, club: false) { return m }
+        }
+        if let levels = tail(after: Self.ownTracksPrefix), levels.count == 2,
+           let who = FriendDevice(user: levels[0], device: levels[1]), who != own {
+            return Match(who: who, kind: .ownTracks, club: false)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import HotColdCore
+
+/// The messages a daemon event becomes, in the bridge's layout, under its share policy (pure:
+/// the same event and settings give the same messages).
+///
+/// - `positions`: the layout's messages as ever, and a `FEED_ITEM` (kind `arrived`) for each
+///   ARRIVED at a place;
+/// - `visits`: the `FEED_ITEM`, the last arrival without its distance (hotcold layout; Home
+///   Assistant's "last arrival" reads it), OwnTracks transitions without the waypoint's lat/lon
+///   and without acc; never PROXIMITY, DEPARTED's distance, a location or a state;
+/// - `nothing`: no message at all.
+///
+/// A meeting with a friend (target kind `friend`) is no feed item: a feed is of places, and
+/// where two friends met is theirs.
+public enum SharedPublications {
+    public static let friendKind = TargetKind("friend")
+
+    public static func forEvent(_ e: SequencedEvent, settings s: BridgeSettings, waypoint: Coordinate?,
+                                accuracy: Double?) -> [Publication] {
+        guard s.share.sharesVisits else { return [] }
+        var out: [Publication] = []
+        switch (s.layout, s.share) {
+        case (.hotcold, .positions):
+            out = HotColdLayout.publications(for: e, topics: s.topics)
+        case (.hotcold, _):
+            if case .arrived(let p) = e.event {
+                out.append(Publication(topic: s.topics.arrival, payload: HotColdLayout.bareArrival(p, seq: e.seq), retain: true))
+            }
+        case (.owntracks, let share):
+            let positions = share.sharesPositions
+            out = OwnTracksLayout.transition(e, waypoint: positions ? waypoint : nil, accuracy: positions ? accuracy : nil,
+                                             tid: s.trackerID, topics: s.topics).map { [$0] } ?? []
+        }
+        if case .arrived(let p) = e.event, p.target.kind != friendKind, let seq = e.seq {
+            let item = FeedMessage(author: s.user, device: s.device, seq: seq, time: p.time, kind: .arrived, place: p.target)
+            out.append(Publication(topic: s.friendTopics.feed, payload: item.payload))
+        }
+        return out
+    }
+
+    /// Retained topics that may hold what the policy no longer shares (left by an earlier run
+    /// that shared more): cleared with an empty retained message when the bridge connects.
+    public static func retainedToClear(settings s: BridgeSettings) -> [Publication] {
+        var topics: [String] = []
+        if !s.share.sharesPositions {
+            switch s.layout {
+            case .hotcold: topics += [s.topics.state, s.topics.location, s.topics.nearest]
+            case .owntracks: topics.append(s.topics.base)
+            }
+            if let ha = s.homeAssistant { topics += ha.configs().map(\.topic).filter { !ha.sharedUnder(s.share, topic: $0) } }
+        }
+        if !s.share.sharesVisits, s.layout == .hotcold { topics.append(s.topics.arrival) }
+        return topics.map { Publication(topic: $0, payload: "", retain: true) }
+    }
+}

@@ -1,0 +1,135 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One find in the feed: a device's arrival at a place, or its record (rating, note) of one.
+/// Stored once by (author, device, seq); the same object rides in `feed_item`, the `FEED`
+/// event and the `feed` reply.
+///
+/// ```json
+/// {"author":"jane","device":"ute","seq":1234,"time":"2026-11-25T10:00:00.000Z","kind":"arrived",
+///  "place":{"id":"halans:d0577fb8cf","name":"Big Banana","kind":"bigthing"},"rating":4,"note":"Best milkshake on the coast"}
+/// ```
+public struct FeedItem: Codable, Sendable, Equatable {
+    public static let kinds = ["arrived", "record"]
+
+    public struct Place: Codable, Sendable, Equatable {
+        public var id: String
+        public var name: String
+        public var kind: String
+        public init(id: String, name: String, kind: String) {
+            self.id = id
+            self.name = name
+            self.kind = kind
+        }
+    }
+
+    /// The author's user, or `self` for this car's own items.
+    public var author: String
+    public var device: String
+    public var seq: Int
+    public var time: Date
+    /// `arrived` or `record`.
+    public var kind: String
+    public var place: Place
+    /// 1–5 stars, when shared.
+    public var rating: Int?
+    /// At most 500 characters, when shared.
+    public var note: String?
+    /// Came under the club prefix rather than from a followed device.
+    public var club: Bool?
+
+    public init(author: String, device: String, seq: Int, time: Date, kind: String, place: Place,
+                rating: Int? = nil, note: String? = nil, club: Bool? = nil) {
+        self.author = author
+        self.device = device
+        self.seq = seq
+        self.time = time
+        self.kind = kind
+        self.place = place
+        self.rating = rating
+        self.note = note
+        self.club = club
+    }
+
+    public var id: FeedItemID? { FeedItemID(author: author, device: device, seq: seq) }
+
+    /// Words in the note, as the original app showed beside it.
+    public static func words(_ note: String) -> Int {
+        note.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).count
+    }
+
+    /// Reads and checks an item from a request (`feed_item`).
+    init(_ f: Fields) throws(ProtocolError) {
+        let author = try f.requiredString("author", max: FriendID.partLength, what: "the author's user")
+        let device = try f.requiredString("device", max: FriendID.partLength, what: "the author's device")
+        guard FriendID.isPart(author) else {
+            throw ProtocolError(.badField, command: f.command, field: "author", "only A–Z a–z 0–9 . _ - (1–64), got \"\(author)\"")
+        }
+        guard author != FriendID.selfAuthor else {
+            throw ProtocolError(.badField, command: f.command, field: "author", "\"self\" is reserved for this car's own items")
+        }
+        guard FriendID.isPart(device) else {
+            throw ProtocolError(.badField, command: f.command, field: "device", "only A–Z a–z 0–9 . _ - (1–64), got \"\(device)\"")
+        }
+        self.author = author
+        self.device = device
+        seq = try f.required(try f.integer("seq", in: 0...Limits.maxInteger), "seq", "the author daemon's event seq")
+        time = try f.required(try f.time("time"), "time", "an ISO-8601 time")
+        kind = try f.required(try f.choice("kind", Self.kinds), "kind", Self.kinds.joined(separator: " or "))
+        place = try f.required(try f.object("place", allowed: ["id", "name", "kind"]) { (p: Fields) throws(ProtocolError) -> Place in
+            Place(id: try p.requiredString("id", max: Limits.idLength, what: "the place's id"),
+                  name: try p.requiredString("name", max: Limits.nameLength, what: "the place's name"),
+                  kind: try p.requiredString("kind", max: 16, what: "the place's kind, such as bigthing"))
+        }, "place", "an object with id, name and kind")
+        rating = try f.integer("rating", in: 1...5)
+        note = try f.string("note", max: FriendLimits.noteLength, allowEmpty: true)
+        club = try f.bool("club")
+    }
+}
+
+/// A feed item as `feed` lists it: the item's own fields, flat, then its id and its likes.
+public struct FeedEntry: Codable, Sendable, Equatable {
+    public var item: FeedItem
+    /// `USER/DEVICE/SEQ` (`self/self/SEQ` for this car's own).
+    public var id: String
+    public var likes: Int
+    /// Who liked it (at most ``FriendLimits/likersListed``; `likes` counts them all).
+    public var likers: [String]
+    public var likedByMe: Bool
+    /// The note's word count (the original app's habit), when there is a note.
+    public var noteWords: Int?
+
+    public init(item: FeedItem, id: String, likes: Int, likers: [String], likedByMe: Bool) {
+        self.item = item
+        self.id = id
+        self.likes = likes
+        self.likers = likers
+        self.likedByMe = likedByMe
+        self.noteWords = item.note.map(FeedItem.words)
+    }
+
+    enum ExtraKeys: String, CodingKey { case id, likes, likers, likedByMe, noteWords }
+
+    public init(from decoder: any Decoder) throws {
+        item = try FeedItem(from: decoder)
+        let c = try decoder.container(keyedBy: ExtraKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        likes = try c.decode(Int.self, forKey: .likes)
+        likers = try c.decode([String].self, forKey: .likers)
+        likedByMe = try c.decode(Bool.self, forKey: .likedByMe)
+        noteWords = try c.decodeIfPresent(Int.self, forKey: .noteWords)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try item.encode(to: encoder)
+        var c = encoder.container(keyedBy: ExtraKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(likes, forKey: .likes)
+        try c.encode(likers, forKey: .likers)
+        try c.encode(likedByMe, forKey: .likedByMe)
+        try c.encodeIfPresent(noteWords, forKey: .noteWords)
+    }
+}

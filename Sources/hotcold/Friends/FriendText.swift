@@ -1,0 +1,39 @@
+import Foundation
+import HotColdCore
+import HotColdProtocol
+
+/// Friends and feed items in words, one format for `feed`, `following`, `status` and `watch`.
+enum FriendText {
+    /// "12 min ago", "just now", "3 h ago", "2 d ago".
+    static func ago(_ time: Date, now: Date) -> String {
+        let s = now.timeIntervalSince(time)
+        if s < 60 { return "just now" }
+        if s < 3600 { return "\(Int(s / 60)) min ago" }
+        if s < 86_400 { return "\(Int(s / 3600)) h ago" }
+        return "\(Int(s / 86_400)) d ago"
+    }
+
+    /// "Jane · ute — arrived at the Big Banana, 12 min ago ★4 'Best milkshake on the coast' (5 words) · 2 likes"
+    static func line(_ e: FeedEntry, now: Date) -> String {
+        let i = e.item
+        let who = i.author == FriendID.selfAuthor ? "you" : "\(i.author) · \(i.device)"
+        let place = i.place.name.lowercased().hasPrefix("the ") || i.place.kind == "location" ? i.place.name : "the \(i.place.name)"
+        let what = i.kind == "arrived" ? "arrived at \(place)" : "rated \(place)"
+        var s = "\(who) — \(what), \(ago(i.time, now: now))"
+        if let r = i.rating { s += " ★\(r)" }
+        if let n = i.note, !n.isEmpty { s += " '\(n)'" }
+        if e.likes > 0 { s += " · \(e.likes) like\(e.likes == 1 ? "" : "s")" }
+        if e.likedByMe { s += " (you like it)" }
+        return s + "  [\(e.id)]"
+    }
+
+    /// A friend on the radar: "1.5 km NW cool colder" or "stale 7 min" or "not on the radar".
+    static func radar(_ f: StatusReply.Friend?) -> String {
+        guard let f else { return "not on the radar" }
+        if f.stale { return "silent \(Int(f.ageS / 60)) min (position unknown)" }
+        guard let d = f.distanceM, let b = f.bearingDeg, let tier = f.tierName else { return "on the radar, distance unknown (no fix here)" }
+        var s = "\(DistanceFormat.text(d)) \(DistanceFormat.compass(b)) \(tier) \(f.trend)"
+        if f.arrived { s += " (together)" }
+        return s
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import HotColdCore
+import HotColdMQTT
+import HotColdTestSupport
+import Testing
+
+/// What comes from the broker for friends is checked at the edge: size, JSON shape, ranges,
+/// and who it is from (the topic, never the payload).
+@Suite struct FriendMessageTests {
+    let jane = FriendDevice("jane/ute")!
+    let now = ISO8601.parse("2026-11-25T10:00:00.000Z")!
+
+    func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
+
+    @Test func friendIDsAreTwoSafeLevels() {
+        #expect(FriendDevice("jane/ute")?.description == "jane/ute")
+        #expect(FriendDevice("j.a_n-e/Ute2") != nil)
+        for bad in ["jane", "jane/ute/x", "/ute", "jane/", "jane/#", "jane/+", "ja ne/ute", "jäne/ute",
+                    String(repeating: "a", count: 65) + "/ute", "jane/u\u{0}te"] {
+            #expect(FriendDevice(bad) == nil, "\(bad)")
+        }
+        #expect(FriendDevice(String(repeating: "a", count: 64) + "/ute") != nil)
+    }
+
+    @Test func hotcoldLocationAsTheBridgePublishesIt() throws {
+        let f = try #require(try FriendFix.hotcold(bytes(#"{"time":"2026-11-25T09:59:58.000Z","latitude":-30.1,"longitude":153.1,"gps_accuracy":8,"speed_mps":3.25}"#),
+                                                   who: jane, now: now))
+        #expect(f.who == jane)
+        #expect(f.coordinate == Coordinate(latitude: -30.1, longitude: 153.1))
+        #expect(f.accuracy == 8 && f.speed == 3.25 && f.name == nil && !f.club)
+        #expect(f.time == ISO8601.parse("2026-11-25T09:59:58.000Z"))
+        let named = try FriendFix.hotcold(bytes(#"{"time":"2026-11-25T09:59:58Z","latitude":0,"longitude":0,"gps_accuracy":0,"name":" Jane "}"#), who: jane, now: now)
+        #expect(named?.name == "Jane")
+        // A retained message being cleared is nothing, not an error.
+        #expect(try FriendFix.hotcold([], who: jane, now: now) == nil)
+    }
+
+    @Test func ownTracksLocationInItsUnits() throws {
+        let tst = Int(now.timeIntervalSince1970) - 5
+        let f = try #require(try FriendFix.ownTracks(bytes(#"{"_type":"location","lat":-30.2,"lon":153.2,"tst":\#(tst),"acc":12,"vel":36,"tid":"JU","batt":80}"#),
+                                                     who: jane, now: now))
+        #expect(f.coordinate == Coordinate(latitude: -30.2, longitude: 153.2))
+        #expect(f.accuracy == 12)
+        #expect(abs((f.speed ?? 0) - 10) < 1e-9)    // 36 km/h
+        #expect(f.time == Date(timeIntervalSince1970: Double(tst)))
+        // vel -1 (the apps' "unknown") is no speed.
+        #expect(try FriendFix.ownTracks(bytes(#"{"_type":"location","lat":1,"lon":2,"tst":\#(tst),"vel":-1}"#), who: jane, now: now)?.speed == nil)
+        // Other message types are not positions.
+        for other in [#"{"_type":"transition","event":"enter","lat":1,"lon":2,"tst":\#(tst)}"#, #"{"_type":"lwt","tst":\#(tst)}"#,
+                      #"{"_type":"waypoint","lat":1,"lon":2,"tst":\#(tst)}"#] {
+            #expect(try FriendFix.ownTracks(bytes(other), who: jane, now: now) == nil)
+        }
+    }
+
+    @Test func badLocationsAreRefusedNamingWhy() {
+        let t = "2026-11-25T09:59:58.000Z"
+        let cases: [(String, String)] = [
+            (#"{"time":"\#(t)","latitude":91,"longitude":0}"#, "latitude"),
+            (#"{"time":"\#(t)","latitude":0,"longitude":-180.5}"#, "longitude"),
+            (#"{"time":"\#(t)","latitude":0,"longitude":0,"gps_accuracy":-1}"#, "accuracy"),
+            (#"{"time":"\#(t)","latitude":0,"longitude":0,"gps_accuracy":10001}"#, "accuracy"),
+            (#"{"time":"\#(t)","latitude":0,"longitude":0,"speed_mps":151}"#, "speed"),
+            (#"{"time":"2026-11-24T09:00:00.000Z","latitude":0,"longitude":0}"#, "more than a day"),
+            (#"{"time":"2026-11-25T10:01:01.000Z","latitude":0,"longitude":0}"#, "future"),
+            (#"{"time":"yesterday","latitude":0,"longitude":0}"#, "ISO 8601"),
+            (#"{"time":"\#(t)","latitude":"0","longitude":0}"#, "wrong type"),
+            (#"{"time":"\#(t)","longitude":0}"#, "latitude missing"),
+            (#"[1,2]"#, "not a JSON object"),
+            (#"{"time":"\#(t)","latitude":0,"longitude":0"#, "not JSON"),
+            (#"{"time":"\#(t)","latitude":0,"longitude":0,"name":"\#(String(repeating: "x", count: 65))"}"#, "name"),
+            ("{\"time\":\"\(t)\",\"latitude\":0,\"longitude\":0,\"pad\":\"\(String(repeating: "x", count: 5000))\"}", "over 4096"),
+        ]
+        for (payload, why) in cases {
+            let error = #expect(throws: FriendMessageError.self) { _ = try FriendFix.hotcold(bytes(payload), who: jane, now: now) }
+            #expect(error?.description.contains(why) == true, "\(payload.prefix(80)): \(error?.description ?? "no error")")
+        }
+        #expect(throws: FriendMessageError.self) {
+            _ = try FriendFix.ownTracks(bytes(#"{"_type":"location","lat":1,"lon":2,"tst":1e300}"#), who: jane, now: now)
+        }
+    }
+
+    @Test func feedItemsRoundTripAndBelongToTheirTopic() throws {
+        let item = FeedMessage(author: "jane", device: "ute", seq: 1234, time: now, kind: .record,
+                            place: TargetRef(id: "big-banana", name: "Big Banana", kind: .bigThing),
+                            rating: 4, note: "Best \"milkshake\" on the coast", noteWords: 5)
+        #expect(item.payload.hasPrefix(#"{"class":"FEED_ITEM","author":"jane","device":"ute","seq":1234,"#))
+        #expect(try FeedMessage.decode(bytes(item.payload), who: jane, now: now) == item)
+        #expect(item.id == "jane/ute/1234")
+        // Nobody writes into another's feed.
+        #expect(throws: FriendMessageError.self) { _ = try FeedMessage.decode(bytes(item.payload), who: FriendDevice("bob/car")!, now: now) }
+        var bad = item
+        bad.rating = 6
+        #expect(throws: FriendMessageError.self) { _ = try FeedMessage.decode(bytes(bad.payload), who: jane, now: now) }
+        bad = item
+        bad.note = String(repeating: "n", count: 501)
+        #expect(throws: FriendMessageError.self) { _ = try FeedMessage.decode(bytes(bad.payload), who: jane, now: now) }
+        let fractional = item.payload.replacingOccurrences(of: #""seq":1234"#, with: #""seq":12.5"#)
+        #expect(throws: FriendMessageError.self) { _ = try FeedMessage.decode(bytes(fractional), who: jane, now: now) }
+        let oldItem = FeedMessage(author: "jane", device: "ute", seq: 1, time: now.addingTimeInterval(-8 * 86_400), kind: .arrived,
+                               place: TargetRef(id: "x", name: "X", kind: .point))
+        #expect(throws: FriendMessageError.self) { _ = try FeedMessage.decode(bytes(oldItem.payload), who: jane, now: now) }
+    }
+
+    @Test func likesRoundTripWithACheckedLiker() throws {
+        let like = LikeMessage(itemSeq: 1234, liker: FriendDevice("bob/car")!, like: true, time: now)
+        #expect(like.payload == #"{"class":"LIKE","item_seq":1234,"liker":"bob/car","like":true,"time":"2026-11-25T10:00:00.000Z"}"#)
+        #expect(try LikeMessage.decode(bytes(like.payload), now: now) == like)
+        let forged = like.payload.replacingOccurrences(of: "bob/car", with: "bob/#")
+        #expect(throws: FriendMessageError.self) { _ = try LikeMessage.decode(bytes(forged), now: now) }
+        #expect(throws: FriendMessageError.self) { _ = try LikeMessage.decode(bytes(like.payload.replacingOccurrences(of: "1234", with: "0")), now: now) }
+    }
+
+    @Test func topicsOfFollowedDevicesInBothLayoutsAndNeverOurOwn() {
+        let me = FriendDevice("bob/car")!
+        let t = FriendTopics(own: me, ownTopics: Topics(prefix: "hotcold", user: "bob", device: "car"), club: "hotcold/club-x")
+        #expect(t.subscriptions(following: [jane, me]) == [
+            "hotcold/bob/car/likes", "hotcold/club-x/+/+/feed", "hotcold/club-x/+/+/location",
+            "hotcold/jane/ute/feed", "hotcold/jane/ute/location", "owntracks/jane/ute"])
+        #expect(t.classify("hotcold/jane/ute/location", following: [jane]) == .init(who: jane, kind: .location, club: false))
+        #expect(t.classify("hotcold/jane/ute/feed") == .init(who: jane, kind: .feed, club: false))
+        #expect(t.classify("owntracks/jane/ute") == .init(who: jane, kind: .ownTracks, club: false))
+        #expect(t.classify("hotcold/bob/car/likes") == .init(who: me, kind: .likes, club: false))
+        // Through the club: club unless also followed.
+        let ann = FriendDevice("ann/van")!
+        #expect(t.classify("hotcold/club-x/ann/van/location") == .init(who: ann, kind: .location, club: true))
+        #expect(t.classify("hotcold/club-x/jane/ute/feed", following: [jane]) == .init(who: jane, kind: .feed, club: false))
+        // Our own messages coming back through a wildcard, other sub-topics, bad levels: nothing.
+        for topic in ["hotcold/club-x/bob/car/location", "hotcold/bob/car/location", "owntracks/bob/car",
+                      "hotcold/jane/ute/state", "hotcold/jane/ute/event", "owntracks/jane/ute/event",
+                      "hotcold/ja ne/ute/location", "hotcold/jane/ute/likes", "other/jane/ute/location"] {
+            #expect(t.classify(topic) == nil, "\(topic)")
+        }
+    }
+}
+
+/// The inbox between libmosquitto's thread and the forwarder: bounded, positions coalesced,
+/// feed items and likes never dropped once accepted.
+@Suite struct FriendInboxTests {
+    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func fix(_ who: String, _ second: Int) -> FriendFix {
+        FriendFix(who: FriendDevice(who)!, time: t0.addingTimeInterval(Double(second)), coordinate: Coordinate(latitude: 0, longitude: 0))
+    }
+
+    func item(_ seq: UInt64) -> FriendInbox.Item {
+        .feed(FeedMessage(author: "jane", device: "ute", seq: seq, time: t0, kind: .arrived, place: TargetRef(id: "x", name: "X", kind: .point)), club: false)
+    }
+
+    @Test func aNewerFixReplacesOneNotYetSentAndPositionsGoFirst() {
+        let inbox = FriendInbox(capacity: 3, maximumFriends: 2)
+        #expect(inbox.put(item(1)))
+        #expect(inbox.put(.fix(fix("jane/ute", 1))))
+        #expect(inbox.put(.fix(fix("bob/car", 1))))
+        #expect(inbox.put(.fix(fix("jane/ute", 2))))
+        #expect(inbox.put(.fix(fix("jane/ute", 1))))      // older than the one waiting: nothing new
+        #expect(!inbox.put(.fix(fix("ann/van", 1))))      // a third friend at once: refused, counted
+        #expect(inbox.counters == .init(superseded: 1, refused: 1))
+        #expect(inbox.take(timeout: 0) == .item(.fix(fix("jane/ute", 2))))
+        #expect(inbox.take(timeout: 0) == .item(.fix(fix("bob/car", 1))))
+        #expect(inbox.take(timeout: 0) == .item(item(1)))
+        #expect(inbox.take(timeout: 0) == .timedOut)
+    }
+
+    @Test func feedItemsWaitInOrderAndAFullInboxRefusesOnlyNewOnes() {
+        let inbox = FriendInbox(capacity: 3)
+        for s in 1...3 { #expect(inbox.put(item(UInt64(s)))) }
+        #expect(!inbox.put(item(4)))
+        #expect(inbox.take(timeout: 0) == .item(item(1)))
+        inbox.putBack(item(1))                            // the daemon was busy: first again
+        #expect((1...3).map { _ in inbox.take(timeout: 0) } == [.item(item(1)), .item(item(2)), .item(item(3))])
+        inbox.poke()
+        inbox.poke()
+        #expect(inbox.take(timeout: 5) == .poked)
+        #expect(inbox.take(timeout: 0.05) == .timedOut)
+    }
+}
+
+/// Feed items and likes accepted from the broker survive a crash of the bridge: journaled as
+/// they come, forgotten once all of them reached the daemon.
+@Suite struct InboxJournalTests {
+    @Test func whatIsNotSettledIsThereAfterARestartAndNothingOnceAllIs() throws {
+        let dir = try TemporaryDirectory("inbox-journal")
+        defer { dir.remove() }
+        let journal = InboxJournal(directory: dir.url.path)
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        func item(_ seq: UInt64) -> FriendInbox.Item {
+            .feed(FeedMessage(author: "jane", device: "ute", seq: seq, time: t0, kind: .arrived, place: TargetRef(id: "x", name: "X", kind: .point)), club: false)
+        }
+        let inbox = FriendInbox(journal: journal)
+        inbox.put(item(1), raw: ("hotcold/jane/ute/feed", Array("one\t\n".utf8)))
+        inbox.put(item(2), raw: ("hotcold/jane/ute/feed", Array("two".utf8)))
+        #expect(inbox.take(timeout: 0) == .item(item(1)))
+        inbox.settled()
+        // A crash now: the second is still owed to the daemon (the first too: the file is only
+        // emptied when nothing is left, and the daemon keeps each item once).
+        let left = try journal.pending()
+        #expect(left.map(\.payload).last == Array("two".utf8))
+        #expect(left.map(\.payload).first == Array("one\t\n".utf8))
+        #expect(inbox.take(timeout: 0) == .item(item(2)))
+        inbox.settled()
+        #expect(try journal.pending().isEmpty)
+        #expect(inbox.counters.journalFailures == 0)
+        // A torn last line (a crash mid-write) is skipped.
+        try "hotcold/jane/ute/feed\tdHdv\nhotcold/jane/ute/fe".write(toFile: journal.path, atomically: false, encoding: .utf8)
+        #expect(try journal.pending().map(\.payload) == [Array("two".utf8)])
+    }
+}
