@@ -117,6 +117,10 @@ import Testing
             f.time = now.addingTimeInterval(Double(i) * 0.01)
             #expect(try c.call(.friendFix(f), expecting: OKReply.self).ok)
         }
+        // Unfollowed by everyone here: off the radar at once, and its fixes refused again.
+        _ = try c.call(.follow(FollowRequest(who: Self.jane, follow: false)), expecting: OKReply.self)
+        #expect(try c.call(.status, expecting: StatusReply.self).friends?.map(\.who) == ["club.member/phone"])
+        #expect(Self.refusal { _ = try c.call(.friendFix(fix), expecting: OKReply.self) }?.code == .notFound)
     }
 
     @Test func aFeedItemIsStoredExactlyOnceAcrossARestart() throws {

@@ -139,6 +139,13 @@ public struct FriendRadar: Sendable {
         return out
     }
 
+    /// Takes a friend off the radar at once (nobody follows it any more). No event: it is
+    /// simply no longer tracked, as a place a new `hunt` leaves out.
+    @discardableResult
+    public mutating func remove(id: String) -> Bool {
+        friends.removeValue(forKey: id) != nil
+    }
+
     // MARK: - Measuring
 
     enum Mover { case own, friend }
