@@ -117,9 +117,21 @@ import Testing
             f.time = now.addingTimeInterval(Double(i) * 0.01)
             #expect(try c.call(.friendFix(f), expecting: OKReply.self).ok)
         }
+        // At most 200 friends on the radar: the 201st is refused, naming the cap; those on it are still heard.
+        for i in 0..<198 {
+            var f = club
+            f.who = FriendID(parsing: "club.member/car\(i)")!
+            _ = try c.call(.friendFix(f), expecting: OKReply.self)
+        }
+        var extra = club
+        extra.who = FriendID(parsing: "club.member/one-too-many")!
+        let full = Self.refusal { _ = try c.call(.friendFix(extra), expecting: OKReply.self) }
+        #expect(full?.code == .quota && full?.message.contains("200") == true, "\(String(describing: full))")
+        #expect(try c.call(.friendFix(fix), expecting: OKReply.self).ok)
+        #expect(try c.call(.status, expecting: StatusReply.self).friends?.count == 200)
         // Unfollowed by everyone here: off the radar at once, and its fixes refused again.
         _ = try c.call(.follow(FollowRequest(who: Self.jane, follow: false)), expecting: OKReply.self)
-        #expect(try c.call(.status, expecting: StatusReply.self).friends?.map(\.who) == ["club.member/phone"])
+        #expect(try c.call(.status, expecting: StatusReply.self).friends?.contains { $0.who == "jane/ute" } == false)
         #expect(Self.refusal { _ = try c.call(.friendFix(fix), expecting: OKReply.self) }?.code == .notFound)
     }
 
@@ -146,6 +158,11 @@ import Testing
         let w2 = try Self.watcher(dir.path("hc.sock"), ["FEED"])
         #expect(try again.call(.feedItem(FeedItemRequest(item: item)), expecting: OKReply.self).new == false, "a replay after a restart")
         #expect(Self.lines(w2, "FEED", for: 0.5).isEmpty)
+        // A bridge resuming with `since` gets the FEED it missed from the log, once.
+        let resumed = try Self.connect(dir.path("hc.sock"))
+        let reply = try resumed.call(.watch(WatchRequest(classes: ["FEED"], since: 0)), expecting: WatchReply.self)
+        #expect(reply.replay == 1, "\(reply)")
+        #expect(try WireCoding.decode(FeedEvent.self, from: resumed.line(ofClass: "FEED")).item == item)
         // The same seq from another device, or another seq, is another item.
         #expect(try again.call(.feedItem(FeedItemRequest(item: Self.item(seq: 1234, device: "phone"))), expecting: OKReply.self).new == true)
         #expect(try again.call(.feedItem(FeedItemRequest(item: Self.item(seq: 1235))), expecting: OKReply.self).new == true)

@@ -169,8 +169,12 @@ public struct FriendRadar: Sendable {
         var trendChanged = false
         var outcome = ArrivalDetector.Outcome.none
         // The two timelines interleave: a sample older than the last one measured moves the
-        // distance but not the trend's or the arrival's clock.
-        if !(t <= f.sampleTime) {
+        // distance but not the trend's or the arrival's clock. And a fix of ours while we stand
+        // says nothing new about the distance (her position is as old as her last report; ours
+        // only wanders): fed to the trend, a phone that reports every 30 s would look `steady`
+        // between its reports, so only her fixes, and ours while we move, are samples.
+        let informative = mover == .friend || own.motion.isMoving
+        if informative, !(t <= f.sampleTime) {
             trendChanged = f.trend.add(t: t, distance: g.distance, accuracy: accuracy, speed: closing, moving: moving, config: c)
             outcome = f.arrival.update(t: t, distance: g.distance, accuracy: accuracy, passDistance: nil,
                                        stillSlack: stillSlack, config: c)
