@@ -168,6 +168,7 @@ import Testing
         _ = try radar.processFriend(id: "friend:near/1", name: "Near", fix: Fix(time: t.addingTimeInterval(2), coordinate: Geodesic.direct(from: Self.coffs, bearing: 90, distance: 800), mode: .threeD, eph: 5))
         let s = radar.snapshot()
         #expect(s.map(\.target.id) == ["friend:near/1", "friend:far/1"])
+        #expect(radar.poll().proximities.map(\.target.id) == ["friend:near/1", "friend:far/1"])
         #expect(s[0].distance.map { abs($0 - 800) < 1 } == true && s[0].tier?.name == "mild")
         #expect(s[1].bearing.map { abs($0 - 0) < 1 || abs($0 - 360) < 1 } == true)
     }

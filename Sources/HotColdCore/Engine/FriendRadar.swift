@@ -139,6 +139,14 @@ public struct FriendRadar: Sendable {
         return out
     }
 
+    /// One PROXIMITY per friend with a current distance, nearest first (the socket's `poll`).
+    public func poll() -> [Event] {
+        guard own.position != nil else { return [] }
+        return friends.values.filter { $0.party.position != nil && $0.distance.isFinite && !$0.stale }
+            .sorted { ($0.distance, $0.ref.id) < ($1.distance, $1.ref.id) }
+            .map { proximity($0, time: Date(timeIntervalSince1970: max($0.sampleTime.isFinite ? $0.sampleTime : 0, own.heard ?? 0))) }
+    }
+
     /// Takes a friend off the radar at once (nobody follows it any more). No event: it is
     /// simply no longer tracked, as a place a new `hunt` leaves out.
     @discardableResult

@@ -236,7 +236,7 @@ public final class EngineHost: Sendable {
     }
 
     public func poll() -> [String] {
-        state.withLock { $0.engine.poll() }.map { EventMessage($0).line }
+        state.withLock { $0.engine.poll() + $0.radar.poll() }.map { EventMessage($0).line }
     }
 
     /// The publisher, when the sink is the daemon's (for `watch` with `since`).
