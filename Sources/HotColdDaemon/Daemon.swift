@@ -108,7 +108,7 @@ public final class Daemon: Sendable {
         let announcer = places.map { OutboxAnnouncer(store: $0.store, sink: stage) }
         // This car's arrivals and records become its own feed items, numbered by their events.
         if let places {
-            let ownFeed = OwnFeedRecorder(store: places.store, sink: stage, logger: logger)
+            let ownFeed = OwnFeedRecorder(store: places.store, logger: logger)
             outputs.observe { event, seq in ownFeed.published(event, seq: seq) }
         }
         let configPath = self.configPath

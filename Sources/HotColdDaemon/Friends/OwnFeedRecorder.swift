@@ -7,7 +7,8 @@ import Synchronization
 
 /// Keeps this car's own finds in its feed: every ARRIVED at a place (not at a friend) and
 /// every RECORD becomes a feed item of author `self`, with the event's number as its seq (so
-/// the likes the bridge relays as `like_received` name it), and a `FEED` event announces it.
+/// the likes the bridge relays as `like_received` name it). No `FEED` event announces it: the
+/// ARRIVED or RECORD it comes from already went out to every watcher and bridge.
 ///
 /// The publisher tells it of each numbered event under its lock, so this only queues; the
 /// database writes happen on a queue of their own. At most `maxPending` wait; beyond that
@@ -15,20 +16,18 @@ import Synchronization
 /// visits (stored before their ARRIVED leaves) are the record.
 ///
 /// ```swift
-/// let recorder = OwnFeedRecorder(store: store, sink: stage, logger: logger)
+/// let recorder = OwnFeedRecorder(store: store, logger: logger)
 /// publisher.observe { event, seq in recorder.published(event, seq: seq) }
 /// ```
 final class OwnFeedRecorder: Sendable {
     let store: Store
-    let sink: any EventSink
     let logger: Logger
     let maxPending: Int
     private let queue = DispatchQueue(label: "hotcold.own-feed")
     private let counts = Mutex<(pending: Int, dropped: Int)>((0, 0))
 
-    init(store: Store, sink: any EventSink, maxPending: Int = 1_024, logger: Logger) {
+    init(store: Store, maxPending: Int = 1_024, logger: Logger) {
         self.store = store
-        self.sink = sink
         self.maxPending = maxPending
         self.logger = logger
     }
@@ -65,7 +64,7 @@ final class OwnFeedRecorder: Sendable {
         queue.async { [self] in
             defer { counts.withLock { $0.pending -= 1 } }
             do {
-                if try store.addFeedItem(item) { sink.publish(.feed(FeedEvent(time: Date(), item: item))) }
+                _ = try store.addFeedItem(item)
             } catch {
                 logger.error("cannot keep own feed item \(seq) (\(item.kind) \(item.place.name)): \(error)")
             }
