@@ -72,9 +72,6 @@ public final class DaemonCommands: SocketCommandHandler {
         host.publisher?.cancelCatchUp(client: client.id)
     }
 
-    /// Upload files staged now (tests check that a broken upload leaves none).
-    public var stagedUploads: [String] { staging.stagedFiles }
-
     public func handle(line: String, from client: ClientInfo) -> [String] {
         let request: Request
         switch Request.decode(line: line) {
