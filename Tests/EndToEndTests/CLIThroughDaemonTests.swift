@@ -53,4 +53,20 @@ import Testing
         #expect(r.status == 69)
         #expect(r.stderr.contains("cannot reach hotcoldd at /tmp/no-such-hotcold.sock"))
     }
+
+    /// A store command sends its own request and nothing else: the daemon's `status` (for its
+    /// last fix) is asked only by `--here`.
+    @Test func aStoreCommandSendsOnlyItsRequest() throws {
+        let daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--target", "-30.3,153.1,Start"])
+        defer { daemon.stop() }
+        let c = try daemon.connect()
+        func linesIn() throws -> Int { try #require(try c.call(.status, expecting: StatusReply.self).socket).linesIn }
+        let before = try linesIn()
+        let seen = try hotcold(["seen", banana, "--socket", daemon.socketPath])
+        #expect(seen.status == 0, "\(seen.stderr)")
+        // Our second status is the other line counted.
+        #expect(try linesIn() - before == 2, "seen sent more than its store request")
+        let here = try hotcold(["add", "Camp", "--here", "--socket", daemon.socketPath])
+        #expect(here.status != 0 && here.stderr.contains("fix"), "no fix yet: \(here.stderr)")
+    }
 }

@@ -10,18 +10,18 @@ import HotColdStore
 /// takes the daemon's last fix.
 struct DaemonStoreBackend: StoreBackend {
     let connection: LineClient
-    let status: StatusReply
 
     /// Whose changes these are, as the daemon records them (it decides from the peer's uid).
     var user: String { CurrentUser.name }
 
-    init(connection: LineClient) throws {
+    init(connection: LineClient) {
         self.connection = connection
-        status = try DaemonLink.run { () throws(ClientError) in try connection.call(.status, expecting: StatusReply.self) }
     }
 
+    /// Asked only when a command needs it (`--here`): the daemon's `status`, for its last fix.
     func currentPosition() throws -> Coordinate? {
-        status.gps.lastFix?.coordinate
+        try DaemonLink.run { () throws(ClientError) in try connection.call(.status, expecting: StatusReply.self) }
+            .gps.lastFix?.coordinate
     }
 
     private func call<T: Codable & Sendable>(_ request: Request, _ cls: ResultClass, as type: T.Type) throws -> T {
