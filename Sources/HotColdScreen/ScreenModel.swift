@@ -58,6 +58,9 @@ public struct ScreenModel: Sendable, Equatable {
         /// distance, not as old as the last event.
         var approachMps: Double?
 
+        /// A followed device on the friend radar (shown among the others, never the automatic focus).
+        public var isFriend: Bool { id.hasPrefix("friend:") }
+
         public init(id: String, name: String, distanceM: Double, bearingDeg: Double, tier: Int, tierName: String,
                     trend: Trend, etaS: Double? = nil, arrived: Bool = false) {
             self.id = id
@@ -110,7 +113,9 @@ public struct ScreenModel: Sendable, Equatable {
     /// way to the next; else the nearest.
     public var focus: TargetView? {
         if let id = chosenFocusID, let t = targets[id] { return t }
-        let sorted = sortedTargets
+        // Places first: a friend is the focus only when nothing else is tracked (n and p reach them).
+        let all = sortedTargets, places = all.filter { !$0.isFriend }
+        let sorted = places.isEmpty ? all : places
         if trackingMode != "hunt", let course {
             if let ahead = sorted.first(where: { Self.isAhead(bearing: $0.bearingDeg, course: course) }) { return ahead }
         }
@@ -196,6 +201,16 @@ public struct ScreenModel: Sendable, Equatable {
             next[v.id] = v
             hottestTier = max(hottestTier, v.tier)
         }
+        // Friends beside places: those with a current distance (a stale one is not shown as current).
+        for f in (status.friends ?? []).prefix(Self.maximumTargets) {
+            guard let d = f.distanceM, let b = f.bearingDeg, let tier = f.tier, let tierName = f.tierName,
+                  let who = FriendID(parsing: f.who),
+                  var v = Self.view(TargetRef(id: who.targetID, name: f.name, kind: .friend), distance: d, bearing: b,
+                                    tier: tier, tierName: tierName, trend: Trend(rawValue: f.trend) ?? .unknown) else { continue }
+            v.arrived = f.arrived
+            v.approachMps = targets[v.id]?.approachMps
+            next[v.id] = v
+        }
         let etas = next.mapValues { etaFor($0) }
         for (id, eta) in etas { next[id]?.etaS = eta }
         targets = next
@@ -261,7 +276,8 @@ public struct ScreenModel: Sendable, Equatable {
     static func view(_ ref: TargetRef, distance: Double, bearing: Double, tier: Int, tierName: String,
                      trend: Trend) -> TargetView? {
         guard distance.isFinite, distance >= 0, bearing.isFinite else { return nil }
-        return TargetView(id: ref.id, name: DisplayWidth.printable(ref.name),
+        let name = ref.kind == .friend ? "\(ref.name) (friend)" : ref.name
+        return TargetView(id: ref.id, name: DisplayWidth.printable(name),
                           distanceM: distance, bearingDeg: bearing,
                           tier: max(0, min(maximumTier, tier)), tierName: word(tierName), trend: trend)
     }

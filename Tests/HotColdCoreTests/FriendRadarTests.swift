@@ -58,13 +58,14 @@ import Testing
     }
 
     /// A phone on a café table: AR(1) drift of σ 7.5 m (±15 m), stating 10–20 m, one fix
-    /// every 2 s for 15 minutes, while our car is parked too. Never hotter (or colder).
+    /// every 2 s (or 30 s) for 15 minutes, while our car is parked too. Never hotter (or colder).
     @Test("a friend's phone standing still never reads hotter", arguments: [150.0, 300.0, 520.0, 1000.0, 2100.0])
     func stillPhoneNeverHotter(distance: Double) {
-        for seed in UInt64(1)...4 {
+        // Every 2 s, and every 30 s as a phone saving its battery reports.
+        for (seed, interval) in [(UInt64(1), 2.0), (2, 2), (3, 2), (4, 2), (5, 30), (6, 30)] {
             let cafe = Geodesic.direct(from: Self.coffs, bearing: 37, distance: distance)
             var accuracies = SeededRandom(seed: seed + 100)
-            let phone = StillReceiver(position: cafe, sigma: 7.5, noise: .correlated(tau: 30), seconds: 900, interval: 2,
+            let phone = StillReceiver(position: cafe, sigma: 7.5, noise: .correlated(tau: 30), seconds: 900, interval: interval,
                                       seed: seed).fixes().map { f in
                 Fix(time: f.time, coordinate: f.coordinate, mode: .twoD, eph: accuracies.uniform(10, 20), speed: nil)
             }
@@ -114,6 +115,21 @@ import Testing
         #expect(radar.count == 1 && back.proximities.count == 1 && radar.snapshot().first?.stale == false)
     }
 
+    /// Hotter when only one of the two moves and really closes in: we are parked (noisy), she
+    /// drives at us; and colder when she drives away. Our stillness does not hide her motion.
+    @Test func oneMovingFriendIsEnoughForATrend() {
+        let car = StillReceiver(position: Self.coffs, sigma: 2, noise: .correlated(tau: 20), speedNoise: 0.2, seconds: 400, seed: 9).fixes()
+        var her = SyntheticDrive(start: Geodesic.direct(from: Self.coffs, bearing: 60, distance: 3000), time: 1_700_000_000.5, eph: 8, seed: 5)
+        her.drive(bearing: 240, distance: 2000, speed: 12, jitter: 2)
+        her.drive(bearing: 60, distance: 2000, speed: 12, jitter: 2)
+        var radar = FriendRadar()
+        let events = Self.friendEvents(Self.run(&radar, own: car, friend: her.fixes)).proximities
+        let turn = her.fixes[her.fixes.count / 2].time
+        #expect(events.contains { $0.trend == .hotter && $0.time < turn }, "\(events.map(\.trend))")
+        #expect(events.last?.trend == .colder && events.last.map { $0.time > turn } == true)
+        #expect(!events.contains { $0.trend == .colder && $0.time < turn.addingTimeInterval(-10) }, "no colder while she closes in")
+    }
+
     @Test func aWildFriendFixIsIgnored() {
         var us = SyntheticDrive(start: Self.coffs, eph: 5)
         var her = SyntheticDrive(start: Geodesic.direct(from: Self.coffs, bearing: 90, distance: 2000), eph: 5, seed: 4)
@@ -152,6 +168,7 @@ import Testing
         _ = try radar.processFriend(id: "friend:near/1", name: "Near", fix: Fix(time: t.addingTimeInterval(2), coordinate: Geodesic.direct(from: Self.coffs, bearing: 90, distance: 800), mode: .threeD, eph: 5))
         let s = radar.snapshot()
         #expect(s.map(\.target.id) == ["friend:near/1", "friend:far/1"])
+        #expect(radar.poll().proximities.map(\.target.id) == ["friend:near/1", "friend:far/1"])
         #expect(s[0].distance.map { abs($0 - 800) < 1 } == true && s[0].tier?.name == "mild")
         #expect(s[1].bearing.map { abs($0 - 0) < 1 || abs($0 - 360) < 1 } == true)
     }

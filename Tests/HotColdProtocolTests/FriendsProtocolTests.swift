@@ -115,6 +115,16 @@ import Testing
         #expect(try WireCoding.decode(FeedEvent.self, from: event).item == Self.item)
     }
 
+    /// Found by scripts/fuzz (proto-request): a time finer than the wire's milliseconds came
+    /// back different after a re-encoding.
+    @Test func timesAreReadToTheMillisecond() throws {
+        let line = #"{"cmd":"feed_item","item":{"author":"jane","device":"ute","seq":134,"time":"2026-11-25T10:00:00.0002","kind":"arrived","place":{"id":"a","name":"A","kind":"\#u{FFFD}hing"}}}"#
+        let first = try Request.decode(line: line).get()
+        #expect(try Request.decode(line: first.line).get() == first)
+        let fix = try Request.decode(line: #"{"cmd":"friend_fix","who":"a/b","time":"2026-11-25T10:00:00.0005+01:00","lat":0,"lon":0}"#).get()
+        #expect(try Request.decode(line: fix.line).get() == fix)
+    }
+
     @Test func identities() {
         #expect(FriendID(parsing: "a.b_c-D9/x")?.description == "a.b_c-D9/x")
         #expect(FriendID(parsing: "/x") == nil && FriendID(parsing: "x/") == nil && FriendID(parsing: "x/y/z") == nil)

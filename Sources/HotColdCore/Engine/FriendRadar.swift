@@ -139,6 +139,21 @@ public struct FriendRadar: Sendable {
         return out
     }
 
+    /// One PROXIMITY per friend with a current distance, nearest first (the socket's `poll`).
+    public func poll() -> [Event] {
+        guard own.position != nil else { return [] }
+        return friends.values.filter { $0.party.position != nil && $0.distance.isFinite && !$0.stale }
+            .sorted { ($0.distance, $0.ref.id) < ($1.distance, $1.ref.id) }
+            .map { proximity($0, time: Date(timeIntervalSince1970: max($0.sampleTime.isFinite ? $0.sampleTime : 0, own.heard ?? 0))) }
+    }
+
+    /// Takes a friend off the radar at once (nobody follows it any more). No event: it is
+    /// simply no longer tracked, as a place a new `hunt` leaves out.
+    @discardableResult
+    public mutating func remove(id: String) -> Bool {
+        friends.removeValue(forKey: id) != nil
+    }
+
     // MARK: - Measuring
 
     enum Mover { case own, friend }
@@ -162,8 +177,12 @@ public struct FriendRadar: Sendable {
         var trendChanged = false
         var outcome = ArrivalDetector.Outcome.none
         // The two timelines interleave: a sample older than the last one measured moves the
-        // distance but not the trend's or the arrival's clock.
-        if !(t <= f.sampleTime) {
+        // distance but not the trend's or the arrival's clock. And a fix of ours while we stand
+        // says nothing new about the distance (her position is as old as her last report; ours
+        // only wanders): fed to the trend, a phone that reports every 30 s would look `steady`
+        // between its reports, so only her fixes, and ours while we move, are samples.
+        let informative = mover == .friend || own.motion.isMoving
+        if informative, !(t <= f.sampleTime) {
             trendChanged = f.trend.add(t: t, distance: g.distance, accuracy: accuracy, speed: closing, moving: moving, config: c)
             outcome = f.arrival.update(t: t, distance: g.distance, accuracy: accuracy, passDistance: nil,
                                        stillSlack: stillSlack, config: c)

@@ -16,6 +16,9 @@ extension DaemonCommands {
             let change = f.follow ? try store.follow(f.who, user: user) : try store.unfollow(f.who, user: user)
             if change.changed {
                 followed.reset(try store.followedDevices())
+                // Nobody here follows it any more: off the radar now, not after forget_after
+                // (a club member's next fix brings it back).
+                if !f.follow, !followed.contains(f.who) { host.forgetFriend(f.who) }
                 host.announce(.followingChanged(FollowingChangedEvent(time: Date(), version: change.version)))
             }
             return WireCoding.line(OKReply(cmd: request.command.rawValue, new: change.changed))

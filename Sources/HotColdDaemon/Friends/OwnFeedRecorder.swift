@@ -50,12 +50,18 @@ final class OwnFeedRecorder: Sendable {
     /// Called by the publisher under its lock: queues the write, never waits.
     func published(_ event: PublishedEvent, seq: Int) {
         guard let item = Self.item(for: event, seq: seq) else { return }
-        let admitted = counts.withLock { c -> Bool in
-            guard c.pending < maxPending else { c.dropped += 1; return false }
+        let (admitted, dropped) = counts.withLock { c -> (Bool, Int) in
+            guard c.pending < maxPending else { c.dropped += 1; return (false, c.dropped) }
             c.pending += 1
-            return true
+            return (true, c.dropped)
         }
-        guard admitted else { return }
+        guard admitted else {
+            // Said on the first drop and then every 1,000th, not once per event.
+            if dropped % 1000 == 1 {
+                logger.error("own feed: \(maxPending) items waiting for the database; \(dropped) not kept (\(item.kind) at \(item.place.name), seq \(seq))")
+            }
+            return
+        }
         queue.async { [self] in
             defer { counts.withLock { $0.pending -= 1 } }
             do {

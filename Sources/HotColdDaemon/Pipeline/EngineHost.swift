@@ -144,6 +144,11 @@ public final class EngineHost: Sendable {
         }
     }
 
+    /// Takes a device off the radar (unfollowed by everyone here).
+    public func forgetFriend(_ who: FriendID) {
+        state.withLock { _ = $0.radar.remove(id: who.targetID) }
+    }
+
     /// Publishes an event that is not the engine's (a FEED, LIKE, RECORD, FOLLOWING_CHANGED):
     /// numbered and fanned out like the engine's, in the order of calls.
     public func announce(_ event: PublishedEvent) { sink.publish(event) }
@@ -231,7 +236,7 @@ public final class EngineHost: Sendable {
     }
 
     public func poll() -> [String] {
-        state.withLock { $0.engine.poll() }.map { EventMessage($0).line }
+        state.withLock { $0.engine.poll() + $0.radar.poll() }.map { EventMessage($0).line }
     }
 
     /// The publisher, when the sink is the daemon's (for `watch` with `since`).

@@ -32,8 +32,8 @@ struct WatchCommand: ParsableCommand {
     @Flag(help: "Print the raw JSON lines.")
     var json = false
 
-    @Option(name: .customLong("class"), help: "Only these event classes (repeatable): PROXIMITY, ARRIVED, DEPARTED, GPS.",
-            completion: .list(["PROXIMITY", "ARRIVED", "DEPARTED", "GPS"]))
+    @Option(name: .customLong("class"), help: "Only these event classes (repeatable): PROXIMITY, ARRIVED, DEPARTED, GPS, QUEUED, FEED, LIKE, RECORD, FOLLOWING_CHANGED.",
+            completion: .list(WatchRequest.eventClasses))
     var classes: [String] = []
 
     @Option(name: .customLong("target"), help: "Only events about these target ids (repeatable).")
@@ -57,14 +57,31 @@ struct WatchCommand: ParsableCommand {
         let colour = !noColor && !json && isatty(STDOUT_FILENO) == 1
         var seen = 0
         let out = OutputBuffer()
-        while let (event, line) = try DaemonLink.run({ () throws(ClientError) in try c.nextEvent(timeout: 1e6) }) {
+        while let line = try DaemonLink.run({ () throws(ClientError) in try c.readLine(timeout: 1e6) }) {
+            let text: String
+            if let event = try DaemonLink.run({ () throws(ClientError) in try Self.event(line) }) {
+                text = EventText.line(event.event, colour: colour, clock: true)
+            } else if let friends = FriendText.event(line, now: Date()) {
+                text = friends
+            } else {
+                continue
+            }
             // One write per line: the view must keep up live even when piped.
-            out.line(json ? line : EventText.line(event.event, colour: colour, clock: true))
+            out.line(json ? line : text)
             out.flush()
             seen += 1
             if let count, seen >= count { return }
         }
         throw CLIError("hotcoldd at \(connection.path) went away after \(seen) event\(seen == 1 ? "" : "s"); "
                        + "watch ends here (watch --screen reconnects by itself)", code: .unavailable)
+    }
+
+    /// An engine event line; an ERROR line is the daemon's refusal (thrown); nil for the rest.
+    static func event(_ line: String) throws(ClientError) -> EventMessage? {
+        if WireCoding.className(of: line) == ErrorReply.wireClass,
+           let e = try? WireCoding.decoder().decode(ErrorReply.self, from: Data(line.utf8)) {
+            throw .refused(e.error)
+        }
+        do { return try EventMessage.decode(line: line) } catch { throw .badReply(error) }
     }
 }

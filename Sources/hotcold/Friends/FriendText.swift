@@ -36,4 +36,29 @@ enum FriendText {
         if f.arrived { s += " (together)" }
         return s
     }
+
+    /// The friends' events as `watch` shows them (nil for other lines).
+    static func event(_ line: String, now: Date) -> String? {
+        func clock(_ d: Date) -> String { String(ISO8601.format(d).dropFirst(11).prefix(8)) }
+        switch WireCoding.className(of: line) {
+        case FeedEvent.wireClass:
+            guard let e = try? WireCoding.decode(FeedEvent.self, from: line) else { return nil }
+            let entry = FeedEntry(item: e.item, id: e.item.id?.description ?? "?", likes: 0, likers: [], likedByMe: false)
+            return "\(clock(e.time))  feed: " + Self.line(entry, now: now)
+        case LikeEvent.wireClass:
+            guard let e = try? WireCoding.decode(LikeEvent.self, from: line) else { return nil }
+            return "\(clock(e.time))  \(e.user) \(e.like ? "likes" : "no longer likes") \(e.item)"
+        case RecordEvent.wireClass:
+            guard let e = try? WireCoding.decode(RecordEvent.self, from: line) else { return nil }
+            var s = "\(clock(e.time))  \(e.user) rated \(e.place.name)"
+            if let r = e.rating { s += " ★\(r)" }
+            if let n = e.note { s += " '\(n)' (\(e.noteWords ?? 0) words)" }
+            return s
+        case FollowingChangedEvent.wireClass:
+            guard let e = try? WireCoding.decode(FollowingChangedEvent.self, from: line) else { return nil }
+            return "\(clock(e.time))  follows changed (version \(e.version))"
+        default:
+            return nil
+        }
+    }
 }

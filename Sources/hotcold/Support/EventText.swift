@@ -18,10 +18,14 @@ enum EventText {
             case .colder: trend = paint("colder", "34")
             case .steady, .unknown: trend = p.trend.rawValue
             }
-            var s = "\(time)  \(p.target.name): \(DistanceFormat.text(p.distance)) \(DistanceFormat.compass(p.bearing))"
+            var s = "\(time)  \(name(p.target)): \(DistanceFormat.text(p.distance)) \(DistanceFormat.compass(p.bearing))"
             s += ", \(p.tierName), \(trend)"
             if let eta = p.eta { s += ", eta \(TimeText.eta(eta))" }
             return s
+        case .arrived(let p) where p.target.kind == .friend:
+            return paint("\(time)  MET \(p.target.name) (\(DistanceFormat.text(p.distance)))", "1;7;31")
+        case .departed(let p) where p.target.kind == .friend:
+            return paint("\(time)  PARTED from \(p.target.name) (\(DistanceFormat.text(p.distance)))", "1")
         case .arrived(let p):
             return paint("\(time)  ARRIVED at \(p.target.name) (\(DistanceFormat.text(p.distance)))", "1;7;31")
         case .departed(let p):
@@ -30,4 +34,7 @@ enum EventText {
             return paint("\(time)  GPS \(g.state.rawValue)", "2")
         }
     }
+
+    /// A friend on the radar is named as one: "Jane (friend)".
+    static func name(_ t: TargetRef) -> String { t.kind == .friend ? "\(t.name) (friend)" : t.name }
 }
