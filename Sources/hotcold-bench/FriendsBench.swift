@@ -7,8 +7,8 @@ import Glibc
 #endif
 
 /// Friends through one broker (issue 19): 50 cars publishing their position at 1 fix/s, of
-/// which `HOTCOLD_FRIENDS_FOLLOWERS` (default 4: what two shared cores carry beside the
-/// publishers) are real followers — a built `hotcoldd` fed a standing car by a real gpsd, and
+/// which `HOTCOLD_FRIENDS_FOLLOWERS` (default 10; at most 40, so that each follows 10 distinct
+/// simulated cars; 40 ran on two shared cores with p99 0.42 s) are real followers — a built `hotcoldd` fed a standing car by a real gpsd, and
 /// a built `hotcold-mqtt` — each following 10 of the others. The others are simulated in this
 /// process (one libmosquitto client publishing each car's `…/location` as a bridge does),
 /// driving to and from the followers so that tiers and trends change.
@@ -24,7 +24,7 @@ func benchFriends() {
         return
     }
     let env = ProcessInfo.processInfo.environment
-    let followers = max(1, min(50, Int(env["HOTCOLD_FRIENDS_FOLLOWERS"] ?? "") ?? 4))
+    let followers = max(1, min(40, Int(env["HOTCOLD_FRIENDS_FOLLOWERS"] ?? "") ?? 10))
     let seconds = max(20, Double(env["HOTCOLD_FRIENDS_SECONDS"] ?? "") ?? 90)
     print("friends: 50 cars at 1 fix/s through one mosquitto; \(followers) real followers (hotcoldd + hotcold-mqtt) following 10 each, \(50 - followers) simulated; \(Int(seconds)) s")
     do {

@@ -25,10 +25,13 @@ extension BridgeSuite {
         return d
     }
 
-    /// Lines of the daemon's log (every class the daemon numbers).
+    /// The engine's events in the daemon's log (PROXIMITY, ARRIVED, DEPARTED, GPS): what the
+    /// bridge publishes on `…/event`. The log also numbers the friends' events (FEED, LIKE,
+    /// RECORD, FOLLOWING_CHANGED), which go to `…/feed` and `…/likes` or nowhere.
     func logEvents(_ dir: TemporaryDirectory) -> [String] {
         ((try? String(contentsOfFile: dir.path("events.jsonl"), encoding: .utf8)) ?? "")
             .split(separator: "\n").map(String.init)
+            .filter { line in ["PROXIMITY", "ARRIVED", "DEPARTED", "GPS"].contains { line.hasPrefix(#"{"class":"\#($0)""#) } }
     }
 
     func seq(_ line: String) -> Int? { LineClient.object(line)?["seq"] as? Int }

@@ -68,7 +68,8 @@ extension Bridge {
             s.friends.following = following
             guard wanted != s.friends.wanted else { return nil }
             s.friends.wanted = wanted
-            guard let have = s.friends.subscribed else { return nil }    // not connected: on connect
+            // Not connected: `subscribeFriends` subscribes to all of them on connect.
+            guard let have = s.friends.subscribed else { return ([], []) }
             let w = Set(wanted)
             s.friends.subscribed = w
             return (wanted.filter { !have.contains($0) }, have.subtracting(w).sorted())
