@@ -30,7 +30,7 @@ struct MQTTBridgeOutageTests: BridgeSuite {
     /// Old code: every failed publish left a copy in libmosquitto's queue and the bridge
     /// reconnected to the daemon hundreds of times a second; one event reached subscribers
     /// over a thousand times.
-    @Test func brokerAwayWhileEventsFlowLosesNothingAndDeliversEachEventAtMostTwice() throws {
+    @Test func brokerAwayWhileEventsFlowLosesNothingAndDeliversEachEventAtMostThreeTimes() throws {
         let dir = try TemporaryDirectory("mqtt-outage")
         defer { dir.remove() }
         let broker = try MosquittoBroker.start()
@@ -77,7 +77,11 @@ struct MQTTBridgeOutageTests: BridgeSuite {
         #expect(missing.isEmpty, "lost \(missing.count) of \(expected.count): \(missing.prefix(20))\n\(bridge.stderr)")
         let most = deliveries.values.max() ?? 0
         let worst = deliveries.filter { $0.value == most }.keys.sorted()
-        #expect(most <= 2, "event(s) \(worst.prefix(5)) delivered \(most) times: \(log.filter { seq($0).map(worst.contains) ?? false }.prefix(2).map { $0.prefix(60) }); bridge: \(bridge.stderr.suffix(1500))")
+        // QoS 1 has two hops and the broker restarts between them: the subscriber may have one
+        // copy from before the restart, one the bridge sends again (its PUBACK was lost with the
+        // broker) and one the broker sends again from its persisted session (the subscriber's
+        // PUBACK lost). A bridge that published again on every retry would exceed this at once.
+        #expect(most <= 3, "event(s) \(worst.prefix(5)) delivered \(most) times: \(log.filter { seq($0).map(worst.contains) ?? false }.prefix(2).map { $0.prefix(60) }); bridge: \(bridge.stderr.suffix(1500))")
         // One line when the broker went, one when it came back; the daemon connection held.
         #expect(bridge.lines(containing: "lost the broker").count == 1, "\(bridge.stderr)")
         #expect(bridge.lines(containing: "back after").count == 1, "\(bridge.stderr)")
