@@ -11,9 +11,10 @@ import HotColdStore
 let directory = ScratchFile(name: "store").path
 let path = directory + "/fuzz.sqlite"
 
+/// What the file holds, read through a connection of its own (the store keeps its pool private).
 func counts(_ store: Store) -> (places: Int, observations: Int) {
     do {
-        return try store.database.read { db in
+        return try DatabaseQueue(path: store.path).read { db in
             (try Int.fetchOne(db, sql: "SELECT count(*) FROM place") ?? -1,
              try Int.fetchOne(db, sql: "SELECT count(*) FROM observation") ?? -1)
         }
