@@ -59,12 +59,10 @@ let package = Package(
         .target(
             name: "HotColdStore",
             dependencies: ["HotColdCore", "HotColdProtocol", "HotColdFormats", .product(name: "GRDB", package: "GRDB.swift")]),
-        // The socket's `sync` command and QUEUED event (hotcold-sync <-> hotcoldd): Codable wire types and caps. No networking.
-        .target(name: "HotColdSyncProtocol", dependencies: ["HotColdStore", "HotColdProtocol"]),
         // The Big Things web API: HTTP client (async-http-client), outbox delivery, catalogue sync,
         // over the database file or over the daemon's socket.
         .target(name: "HotColdSync", dependencies: [
-            "HotColdCore", "HotColdProtocol", "HotColdStore", "HotColdConfig", "HotColdSyncProtocol",
+            "HotColdCore", "HotColdProtocol", "HotColdStore", "HotColdConfig",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -75,7 +73,7 @@ let package = Package(
         .target(
             name: "HotColdDaemon",
             dependencies: [
-                "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSyncProtocol",
+                "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -149,7 +147,7 @@ let package = Package(
         .testTarget(name: "GPSInputTests", dependencies: ["HotColdTestSupport", "GPSInput", "HotColdCore"]),
         .testTarget(name: "HotColdConfigTests", dependencies: ["HotColdTestSupport", "HotColdConfig"]),
         .testTarget(name: "HotColdStoreTests", dependencies: ["HotColdTestSupport", "HotColdStore", "HotColdCore"]),
-        .testTarget(name: "HotColdSyncTests", dependencies: ["HotColdTestSupport", "HotColdSync", "HotColdSyncProtocol", "HotColdStore", "HotColdCore", "HotColdConfig"]),
+        .testTarget(name: "HotColdSyncTests", dependencies: ["HotColdTestSupport", "HotColdSync", "HotColdStore", "HotColdCore", "HotColdConfig", "HotColdProtocol"]),
         .testTarget(name: "HotColdDaemonTests", dependencies: [
             "HotColdTestSupport", "HotColdDaemon", "HotColdCore", "HotColdProtocol", "HotColdStore", "HotColdConfig",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),

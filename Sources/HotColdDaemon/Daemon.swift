@@ -125,13 +125,9 @@ public final class Daemon: Sendable {
             status: { [database = places != nil ? config.store.database : nil] in
                 DaemonCommands.StatusExtras(logStatus: outputs.log?.status, configPath: configPath, database: database)
             })
-        let router = SyncCommandRouter(
-            inner: commands, server: server, store: places?.store, announcer: announcer,
-            authorisation: authorisation(config.socket), databaseWatch: commands.databaseWatch,
-            staging: commands.staging, logger: logger)
-        try server.start(handler: router)
+        try server.start(handler: commands)
         return DaemonParts(places: places, server: server, outputs: outputs, stage: stage, host: host, commands: commands,
-                           router: router, gpsd: GPSDSource(host: config.gpsd.host, port: config.gpsd.port),
+                           gpsd: GPSDSource(host: config.gpsd.host, port: config.gpsd.port),
                            notifier: notifier, targetCount: targets.count)
     }
 
@@ -259,7 +255,7 @@ public final class Daemon: Sendable {
     /// SIGHUP: a good file replaces what can change live (engine tuning, tracking, who may
     /// write, the log path); a bad one is reported and the running configuration kept.
     private func reloadConfiguration(_ parts: DaemonParts) {
-        let (host, commands, router, outputs, places) = (parts.host, parts.commands, parts.router, parts.outputs, parts.places)
+        let (host, commands, outputs, places) = (parts.host, parts.commands, parts.outputs, parts.places)
         guard let configPath else { return }
         let fresh: Configuration
         do {
@@ -276,7 +272,6 @@ public final class Daemon: Sendable {
         host.reconfigure(fresh.engine, friends: Self.friends(fresh.friends))
         let policy = authorisation(fresh.socket)
         commands.setAuthorisation(policy)
-        router.setAuthorisation(policy)
         if fresh.log.path != old.log.path {
             outputs.log?.replace(with: EventLog(path: fresh.log.path, logger: logger))
         }

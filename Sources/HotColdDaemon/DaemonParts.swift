@@ -14,7 +14,6 @@ public struct DaemonParts: Sendable {
     public let stage: OutputStage
     public let host: EngineHost
     public let commands: DaemonCommands
-    public let router: SyncCommandRouter
     public let gpsd: GPSDSource
     public let notifier: SystemdNotifier
     /// For the start-up line in the journal.

@@ -49,7 +49,7 @@ public enum Binaries {
 }
 
 /// A fresh temporary directory, removed by `remove()`.
-public struct TemporaryDirectory {
+public struct TemporaryDirectory: Sendable {
     public let url: URL
     public init(_ label: String = "hotcold") throws {
         url = FileManager.default.temporaryDirectory

@@ -9,7 +9,7 @@ import Testing
 /// (clients and companions link it alone).
 @Suite struct ArchitectureRulesTests {
     static let projectModules = ["GPSInput", "HotColdConfig", "HotColdDaemon", "HotColdMQTT", "HotColdProtocol",
-                                 "HotColdScreen", "HotColdStore", "HotColdSync", "HotColdSyncProtocol", "HotColdWeb",
+                                 "HotColdScreen", "HotColdStore", "HotColdSync", "HotColdWeb",
                                  "HotColdFormats", "XMLStream", "CGPS", "CMosquitto", "GRDB", "TOMLKit", "NIO",
                                  "AsyncHTTPClient", "Hummingbird", "Logging"]
 

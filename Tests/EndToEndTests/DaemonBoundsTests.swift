@@ -284,7 +284,7 @@ struct DaemonBoundsTests {
         #expect((whole["skipped"] as? [Any])?.count == 20_000)
     }
 
-    /// `catalogue_commit` of a list that drops the daemon's 476 bundled Big Things: the reply
+    /// `sync catalogue` of a list that drops the daemon's 476 bundled Big Things: the reply
     /// lists 100 withdrawn ids with `withdrawn_total`, and `details` downloads the whole report.
     @Test func aCatalogueCommitReplySummarises() throws {
         let (d, config) = try daemon(writers: []); defer { d.stop(); config.remove() }
@@ -296,10 +296,12 @@ struct DaemonBoundsTests {
             let reply = try c.read(class: "SYNC", timeout: 60)
             return reply["result"] as? [String: Any] ?? [:]
         }
-        let begun = try sync(#"{"cmd":"sync","op":"catalogue_begin","size":\#(file.count),"source":"https://api.invalid/bigthings"}"#)
-        let upload = try #require(begun["upload"] as? Int)
-        _ = try sync(#"{"cmd":"sync","op":"catalogue_chunk","upload":\#(upload),"offset":0,"data_base64":"\#(file.base64EncodedString())"}"#)
-        let report = try sync(#"{"cmd":"sync","op":"catalogue_commit","upload":\#(upload)}"#)
+        // The catalogue goes up as every file does (upload, chunk), then `sync catalogue` applies it.
+        try c.send(#"{"cmd":"upload","purpose":"catalogue","size":\#(file.count)}"#)
+        let upload = try #require(try c.read(class: "UPLOAD", timeout: 30)["id"] as? String)
+        try c.send(#"{"cmd":"chunk","upload":"\#(upload)","offset":0,"data":"\#(file.base64EncodedString())"}"#)
+        _ = try c.read(class: "UPLOAD", timeout: 30)
+        let report = try sync(#"{"cmd":"sync","op":"catalogue","upload":"\#(upload)","source":"https://api.invalid/bigthings"}"#)
         let total = try #require(report["withdrawn_total"] as? Int, "\(report.keys.sorted())")
         #expect(total > 400)
         #expect((report["withdrawn"] as? [Any])?.count == 100)

@@ -177,48 +177,6 @@ import Glibc
         try rig.waitFor("the delivery to be recorded") { try rig.pending() == 0 }
     }
 
-    /// Every field is checked at the socket: out-of-range values, unknown ops, uploads out of
-    /// order or incomplete are refused with a message naming the op and the field; a client
-    /// that disconnects half-way through an upload leaves nothing behind.
-    @Test func theSyncCommandRefusesBadRequestsByName() async throws {
-        let server = try ReferenceServer(); defer { server.stop() }
-        let rig = try Rig(server: server); defer { rig.stop() }
-        func error(_ line: String) throws -> String {
-            let o = try rig.ask(line, "SYNC")
-            return o["class"] as? String == "ERROR" ? o["message"] as? String ?? "" : "no error: \(o)"
-        }
-        #expect(try error(#"{"cmd":"sync","op":"fly"}"#).contains("\"op\""))
-        #expect(try error(#"{"cmd":"sync","op":"begin"}"#) == #"sync begin: "id" is required"#)
-        #expect(try error(#"{"cmd":"sync","op":"begin","id":0}"#) == #"sync begin: "id" must be a positive item id"#)
-        // Too large for an item id: refused at decoding (Foundation names no field for it), never trapped.
-        #expect(try error(#"{"cmd":"sync","op":"begin","id":1e19}"#).hasPrefix("sync: "))
-        #expect(try error(#"{"cmd":"sync","op":"delivered","id":1,"status":1000}"#).contains(#""status" must be an HTTP status"#))
-        #expect(try error(#"{"cmd":"sync","op":"delivered","id":1,"status":200,"catalogue":{"place_id":"x","rating":7}}"#)
-                .contains(#""catalogue.rating" must be 0–5"#))
-        #expect(try error(#"{"cmd":"sync","op":"retry","id":1,"message":"x","next":1e300}"#).contains(#""next" must be a time"#))
-        #expect(try error(#"{"cmd":"sync","op":"catalogue_begin","size":999999999,"source":"x"}"#).contains(#""size" must be"#))
-        let long = String(repeating: "x", count: 3000)
-        #expect(try error(#"{"cmd":"sync","op":"failed","id":1,"message":"\#(long)"}"#).contains(#""message" is longer than 2000 bytes"#))
-
-        // Uploads: in order, complete, on one connection.
-        let c = try rig.daemon.connect()
-        _ = try c.read(class: "VERSION")
-        try c.send(#"{"cmd":"sync","op":"catalogue_begin","size":10,"source":"test"}"#)
-        let begun = try c.read(class: "SYNC")
-        let upload = (begun["result"] as? [String: Any])?["upload"] as? Int ?? -1
-        try c.send(#"{"cmd":"sync","op":"catalogue_chunk","upload":\#(upload),"offset":3,"data_base64":"eHh4"}"#)
-        #expect((try c.read(class: "ERROR"))["message"] as? String == #"sync catalogue_chunk: "offset" 3 is not the next byte (0)"#)
-        try c.send(#"{"cmd":"sync","op":"catalogue_chunk","upload":\#(upload),"offset":0,"data_base64":"eHh4"}"#)
-        #expect(((try c.read(class: "SYNC"))["result"] as? [String: Any])?["received"] as? Int == 3)
-        try c.send(#"{"cmd":"sync","op":"catalogue_commit","upload":\#(upload)}"#)
-        #expect((try c.read(class: "ERROR"))["message"] as? String == "sync catalogue_commit: 3 of 10 bytes received")
-        // Another connection cannot touch it.
-        #expect(try error(#"{"cmd":"sync","op":"catalogue_commit","upload":\#(upload)}"#).contains("no upload \(upload) on this connection"))
-        c.shutdownWrite()
-        _ = c.readToEnd(timeout: .seconds(5))
-        #expect((try rig.ask(#"{"cmd":"sync","op":"etag"}"#, "SYNC")["result"] as? [String: Any])?["etag"] == nil)
-    }
-
     /// The sync command changes delivery records: a user who is not a writer is refused
     /// (while the read commands still answer it).
     @Test func onlyWritersMayUseTheSyncCommand() async throws {

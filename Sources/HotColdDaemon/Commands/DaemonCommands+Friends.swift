@@ -7,54 +7,49 @@ import HotColdStore
 /// the feed stored once per (author, device, seq), likes given and received, and the events
 /// that tell the bridge (FOLLOWING_CHANGED, FEED, LIKE, RECORD).
 extension DaemonCommands {
-    /// The store part, on the user's work queue.
-    func friendsCommand(_ request: Request, _ store: Store, _ client: ClientInfo) throws -> String {
-        let user = Self.user(client)
-        switch request {
-        case .follow(let f):
-            try requireDatabaseFile(request.command.rawValue)
-            let change = f.follow ? try store.follow(f.who, user: user) : try store.unfollow(f.who, user: user)
-            if change.changed {
-                followed.reset(try store.followedDevices())
-                // Nobody here follows it any more: off the radar now, not after forget_after
-                // (a club member's next fix brings it back).
-                if !f.follow, !followed.contains(f.who) { host.forgetFriend(f.who) }
-                host.announce(.followingChanged(FollowingChangedEvent(time: Date(), version: change.version)))
+    func follow(_ f: FollowRequest, _ store: Store, user: String) throws -> String {
+        let change = f.follow ? try store.follow(f.who, user: user) : try store.unfollow(f.who, user: user)
+        if change.changed {
+            followed.reset(try store.followedDevices())
+            // Nobody here follows it any more: off the radar now, not after forget_after
+            // (a club member's next fix brings it back).
+            if !f.follow, !followed.contains(f.who) { host.forgetFriend(f.who) }
+            host.announce(.followingChanged(FollowingChangedEvent(time: Date(), version: change.version)))
+        }
+        return WireCoding.line(OKReply(cmd: f.follow ? "follow" : "unfollow", new: change.changed))
+    }
+
+    func following(_ f: FollowingRequest, _ store: Store, user: String) throws -> String {
+        let (follows, version) = try store.following(user: f.all ? nil : user)
+        return WireCoding.line(FollowingReply(following: follows.map { .init(who: $0.who, since: $0.since) },
+                                              version: f.all ? version : nil))
+    }
+
+    func feedItem(_ r: FeedItemRequest, _ store: Store) throws -> String {
+        let isNew = try store.addFeedItem(r.item)
+        if isNew { host.announce(.feed(FeedEvent(time: Date(), item: r.item))) }
+        return WireCoding.line(OKReply(cmd: "feed_item", new: isNew))
+    }
+
+    func like(_ r: LikeRequest, _ store: Store, user: String) throws -> String {
+        let cmd = r.like ? "like" : "unlike"
+        switch try store.like(r.item, user: user, r.like) {
+        case .noSuchItem:
+            throw ProtocolError(.notFound, command: cmd, field: "item", "no feed item \"\(r.item)\" (hotcold feed --world lists them)")
+        case .done(let changed):
+            if changed {
+                host.announce(.like(LikeEvent(time: Date(), item: r.item.description, like: r.like, user: user)))
             }
-            return WireCoding.line(OKReply(cmd: request.command.rawValue, new: change.changed))
-        case .following(let f):
-            let (follows, version) = try store.following(user: f.all ? nil : user)
-            return WireCoding.line(FollowingReply(following: follows.map { .init(who: $0.who, since: $0.since) },
-                                                  version: f.all ? version : nil))
-        case .feedItem(let r):
-            try requireDatabaseFile("feed_item")
-            let isNew = try store.addFeedItem(r.item)
-            if isNew { host.announce(.feed(FeedEvent(time: Date(), item: r.item))) }
-            return WireCoding.line(OKReply(cmd: "feed_item", new: isNew))
-        case .feed(let r):
-            return WireCoding.line(FeedReply(items: try store.feed(user: user, world: r.world, limit: r.limit, before: r.before)))
-        case .like(let r):
-            let cmd = request.command.rawValue
-            try requireDatabaseFile(cmd)
-            switch try store.like(r.item, user: user, r.like) {
-            case .noSuchItem:
-                throw ProtocolError(.notFound, command: cmd, field: "item", "no feed item \"\(r.item)\" (hotcold feed --world lists them)")
-            case .done(let changed):
-                if changed {
-                    host.announce(.like(LikeEvent(time: Date(), item: r.item.description, like: r.like, user: user)))
-                }
-                return WireCoding.line(OKReply(cmd: cmd, new: changed))
-            }
-        case .likeReceived(let r):
-            try requireDatabaseFile("like_received")
-            switch try store.likeReceived(itemSeq: r.itemSeq, liker: r.liker.description, r.like, at: r.time) {
-            case .noSuchItem:
-                throw ProtocolError(.notFound, command: "like_received", field: "item_seq", "no own feed item with seq \(r.itemSeq)")
-            case .done(let changed):
-                return WireCoding.line(OKReply(cmd: "like_received", new: changed))
-            }
-        default:
-            throw ProtocolError(.internal, command: request.command.rawValue, "not a friends command")
+            return WireCoding.line(OKReply(cmd: cmd, new: changed))
+        }
+    }
+
+    func likeReceived(_ r: LikeReceivedRequest, _ store: Store) throws -> String {
+        switch try store.likeReceived(itemSeq: r.itemSeq, liker: r.liker.description, r.like, at: r.time) {
+        case .noSuchItem:
+            throw ProtocolError(.notFound, command: "like_received", field: "item_seq", "no own feed item with seq \(r.itemSeq)")
+        case .done(let changed):
+            return WireCoding.line(OKReply(cmd: "like_received", new: changed))
         }
     }
 

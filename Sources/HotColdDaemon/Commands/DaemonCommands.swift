@@ -72,49 +72,42 @@ public final class DaemonCommands: SocketCommandHandler {
         host.publisher?.cancelCatchUp(client: client.id)
     }
 
+    /// One line in, the reply out (or later, for work off the loop). Decoding and validation
+    /// are the protocol's; authorisation, write charging and where the work runs are applied
+    /// here, once for every command; what each command does is its entry in ``route(_:for:)``.
     public func handle(line: String, from client: ClientInfo) -> [String] {
         let request: Request
         switch Request.decode(line: line) {
         case .failure(let e): return [Self.error(e)]
         case .success(let r): request = r
         }
-        let command = request.command
-        if command.writes, !mayWrite(client) {
-            return [Self.error(ProtocolError(.notAllowed, command: command.rawValue,
+        let command = request.command.rawValue
+        if request.command.writes, !mayWrite(client) {
+            return [Self.error(ProtocolError(.notAllowed, command: command,
                 "not allowed for \(Self.who(client)); changes need a user in allowed_users or a group in allowed_groups (config [socket])"))]
         }
-        if CommandClass.chargesWriteRate(command), let busy = server.chargeWrite(for: client) {
-            return [Self.error(ProtocolError(.busy, command: command.rawValue, busy))]
+        if CommandClass.chargesWriteRate(request), let busy = server.chargeWrite(for: client) {
+            return [Self.error(ProtocolError(.busy, command: command, busy))]
         }
-        switch request {
-        case .version: return [ProtocolVersion.greeting]
-        case .watch(let w): return watch(w, client).map { [$0] } ?? []
-        case .status: return [WireCoding.line(statusReply(for: client))]
-        case .targets(let t): return [WireCoding.line(targetsPage(t))]
-        case .poll:
-            let lines = host.poll()
-            return lines + [WireCoding.line(PollReply(count: lines.count, at: host.visits.at))]
-        case .hunt(let h): later(client) { try self.hunt(h) }
-        case .roam(let r): later(client) { try self.roam(r, user: Self.user(client)) }
-        case .upload(let u):
-            // Staging touches only a private file: quick enough for the loop.
-            do { return [WireCoding.line(try staging.begin(u, client: client.id, user: Self.user(client)))] } catch { return [Self.error(error)] }
-        case .chunk(let c):
-            do { return [WireCoding.line(try staging.append(c, client: client.id))] } catch { return [Self.error(error)] }
-        case .download(let d):
-            do { return [WireCoding.line(try staging.read(d, client: client.id))] } catch { return [Self.error(error)] }
-        case .friendFix(let f):
-            // Memory only (the radar, bounded): answered on the loop.
-            do { return [try friendFix(f)] } catch { return [Self.error(error)] }
-        case .report(let r):
-            // Memory only, bounded by name: answered on the loop.
-            do { try services.record(r, from: client.id) } catch { return [Self.error(error)] }
-            return [WireCoding.line(ReportReply(service: r.service))]
-        default:
+        switch route(request, for: client) {
+        case .loop(let answer):
+            do { return try answer() } catch { return [Self.error(error)] }
+        case .work(let answer):
+            later(client, answer)
+        case .store(let answer):
             guard let store else {
-                return [Self.error(ProtocolError(.busy, command: command.rawValue, "no database is open in the daemon"))]
+                return [Self.error(ProtocolError(.busy, command: command, "no database is open in the daemon"))]
             }
-            later(client) { try self.storeCommand(request, store, client) }
+            let changes = request.changesState
+            later(client) {
+                do {
+                    // A change to a deleted database file would vanish at the next start.
+                    if changes { try self.requireDatabaseFile(command) }
+                    return try answer(store)
+                } catch {
+                    throw StoreRPC.protocolError(error, command: command)
+                }
+            }
         }
         return []
     }
@@ -131,61 +124,9 @@ public final class DaemonCommands: SocketCommandHandler {
         }
     }
 
-    private func storeCommand(_ request: Request, _ store: StoreRPC, _ client: ClientInfo) throws -> String {
-        let user = Self.user(client)
-        let cmd = request.command.rawValue
-        do {
-            switch request {
-            case .store(let r):
-                try requireDatabaseFile(cmd)
-                let line = try store.change(r, user: user)
-                storeChanged()
-                announceRecord(r, user: user)
-                return line
-            case .follow, .following, .feedItem, .feed, .like, .likeReceived:
-                return try friendsCommand(request, store.store, client)
-            case .search(let r): return try store.search(r, user: user)
-            case .place(let r): return try store.place(r, user: user)
-            case .near(let r):
-                guard let origin = r.at ?? host.lastFixCoordinate else {
-                    throw ProtocolError(.badField, command: "near", field: "lat", "missing, and the daemon has no fix yet")
-                }
-                return try store.near(r, from: origin, friends: host.nearbyFriends())
-            case .visits: return try store.visits(user: user)
-            // Personal records: a user's own, everyone's for the daemon's administrator.
-            case .observations: return try store.observations(user: Self.isAdministrator(client) ? nil : user)
-            case .outbox: return try store.outbox(user: Self.isAdministrator(client) ? nil : user)
-            case .export(let r):
-                // Written a page at a time to a staged file, read back by `download`.
-                let staged = try staging.export(client: client.id, user: user) { write in
-                    try store.export(r, user: user, to: write)
-                }
-                return WireCoding.line(ExportReply(id: staged.id, format: r.format, size: staged.size))
-            case .import(let r):
-                try requireDatabaseFile(cmd)
-                let data = try staging.take(r.upload, purpose: .import, client: client.id, command: cmd)
-                let report = try store.importData(data, r, user: user)
-                storeChanged()
-                return importReply(report, client: client, user: user)
-            case .submit(let r):
-                try requireDatabaseFile(cmd)
-                let photo = try r.photo.map { p throws(ProtocolError) in
-                    try staging.take(p.upload, purpose: .photo, client: client.id, command: cmd)
-                }
-                let line = try store.submit(r, photo: photo, user: user)
-                storeChanged()
-                return line
-            default:
-                throw ProtocolError(.internal, command: cmd, "not a store command")
-            }
-        } catch {
-            throw StoreRPC.protocolError(error, command: request.command == .store ? "store" : cmd)
-        }
-    }
-
     // MARK: - Commands
 
-    private func watch(_ w: WatchRequest, _ client: ClientInfo) -> String? {
+    func watch(_ w: WatchRequest, _ client: ClientInfo) -> String? {
         let sub = Subscription(watching: w.enable, classes: w.classes.map(Set.init), targets: w.targets.map(Set.init))
         let reply = WatchReply(enable: w.enable, classes: w.classes, targets: w.targets)
         host.publisher?.cancelCatchUp(client: client.id)
@@ -197,7 +138,7 @@ public final class DaemonCommands: SocketCommandHandler {
         return WireCoding.line(reply)
     }
 
-    private func hunt(_ h: HuntRequest) throws -> String {
+    func hunt(_ h: HuntRequest) throws -> String {
         var targets: [Target] = []
         for (i, s) in h.targets.enumerated() {
             do {
@@ -211,7 +152,7 @@ public final class DaemonCommands: SocketCommandHandler {
         return WireCoding.line(TrackingReply(mode: "hunt", targets: targets.count))
     }
 
-    private func roam(_ r: RoamRequest, user: String) throws -> String {
+    func roam(_ r: RoamRequest, user: String) throws -> String {
         guard let places = host.placeRecords else {
             throw ProtocolError(.busy, command: "roam", "no store is open, so there are no places to roam among")
         }
@@ -263,7 +204,7 @@ public final class DaemonCommands: SocketCommandHandler {
     /// the client's queue), with the whole report offered as a download when rows were left
     /// out. The import is done by now: a download that cannot be staged (quota, disk) only
     /// leaves the details out.
-    private func importReply(_ report: ImportReport, client: ClientInfo, user: String) -> String {
+    func importReply(_ report: ImportReport, client: ClientInfo, user: String) -> String {
         var summary = report.summarised(maxIssues: Limits.reportIssues)
         if summary != report {
             summary.details = try? staging.export(client: client.id, user: user) { write in

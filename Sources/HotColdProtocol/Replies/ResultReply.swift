@@ -60,4 +60,6 @@ public enum ResultClass: String, Sendable, CaseIterable {
     case `import` = "IMPORT"
     /// `submit`: `Submission`.
     case submit = "SUBMIT"
+    /// `sync`: the op's ``SyncResult`` (or the store's catalogue report / pending summary).
+    case sync = "SYNC"
 }

@@ -15,12 +15,16 @@ public enum Command: String, Sendable, CaseIterable, Codable {
     case feedItem = "feed_item"
     case feed, like, unlike
     case likeReceived = "like_received"
+    /// `hotcold-sync`'s outbox and catalogue ops (``SyncRequest``).
+    case sync
 
     /// Whether the command changes state, and so needs a user allowed to write.
     public var writes: Bool {
         switch self {
         case .hunt, .roam, .store, .upload, .chunk, .import, .submit, .report: true
         case .follow, .unfollow, .friendFix, .feedItem, .like, .unlike, .likeReceived: true
+        // Even its reads: the outbox holds every user's queued requests.
+        case .sync: true
         default: false
         }
     }

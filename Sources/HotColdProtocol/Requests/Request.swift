@@ -42,6 +42,7 @@ public enum Request: Sendable, Equatable {
     case feed(FeedRequest)
     case like(LikeRequest)
     case likeReceived(LikeReceivedRequest)
+    case sync(SyncRequest)
 
     public var command: Command {
         switch self {
@@ -73,7 +74,15 @@ public enum Request: Sendable, Equatable {
         case .feed: .feed
         case .like(let l): l.like ? .like : .unlike
         case .likeReceived: .likeReceived
+        case .sync: .sync
         }
+    }
+
+    /// Whether the request changes anything: a writer's command, except the `sync` ops that
+    /// only read (only writers may send those too: the outbox is every user's).
+    public var changesState: Bool {
+        if case .sync(let s) = self { return s.op.changes }
+        return command.writes
     }
 
     /// Decodes one line. Every failure is a `ProtocolError` with its code, command and field.
@@ -148,6 +157,7 @@ public enum Request: Sendable, Equatable {
             case .feed(let r): try r.encode(to: encoder)
             case .like(let r): try r.encode(to: encoder)
             case .likeReceived(let r): try r.encode(to: encoder)
+            case .sync(let r): try r.encode(to: encoder)
             }
         }
     }
@@ -184,6 +194,7 @@ public enum Request: Sendable, Equatable {
         case .like: return .like(try LikeRequest(decoder, like: true))
         case .unlike: return .like(try LikeRequest(decoder, like: false))
         case .likeReceived: return .likeReceived(try LikeReceivedRequest(decoder))
+        case .sync: return .sync(try SyncRequest(decoder))
         }
     }
 }

@@ -11,8 +11,16 @@ import HotColdCore
 public struct UploadRequest: RequestBody {
     public enum Purpose: String, Sendable, Codable, CaseIterable {
         case `import`, photo
+        /// The Big Things catalogue for `sync catalogue` (hotcold-sync).
+        case catalogue
         /// The most bytes an upload for this purpose may have.
-        public var maxBytes: Int { self == .import ? Limits.importBytes : Limits.photoBytes }
+        public var maxBytes: Int {
+            switch self {
+            case .import: Limits.importBytes
+            case .photo: Limits.photoBytes
+            case .catalogue: SyncLimits.catalogueBytes
+            }
+        }
     }
 
     public var purpose: Purpose
@@ -25,7 +33,7 @@ public struct UploadRequest: RequestBody {
 
     init(_ decoder: any Decoder) throws(ProtocolError) {
         let f = try Fields(decoder, command: "upload", allowed: ["purpose", "size"])
-        let p = try f.required(try f.choice("purpose", Purpose.allCases.map(\.rawValue)), "purpose", "import or photo")
+        let p = try f.required(try f.choice("purpose", Purpose.allCases.map(\.rawValue)), "purpose", "import, photo or catalogue")
         purpose = Purpose(rawValue: p)!
         let size = try f.required(try f.integer("size", in: 0...Limits.maxInteger), "size", "the file's length in bytes")
         guard size >= 1, size <= purpose.maxBytes else {

@@ -12,11 +12,13 @@
 /// `database_error` in `STATUS` (which lists at most ``Limits/statusTargets`` targets, nearest
 /// first), and `TARGETS`. Minor 6 added friends: `follow`, `unfollow`, `following`, `friend_fix`,
 /// `feed_item`, `feed`, `like`, `unlike`, `like_received`; events `FEED`, `LIKE`, `RECORD`,
-/// `FOLLOWING_CHANGED`; target kind `friend`; `friends` in `STATUS`.
+/// `FOLLOWING_CHANGED`; target kind `friend`; `friends` in `STATUS`. Minor 7 made `sync` an
+/// ordinary command (its fields read like every command's, ISO-8601 times, the catalogue sent
+/// as an `upload` of purpose `catalogue`); its one client, `hotcold-sync`, ships with the daemon.
 public enum ProtocolVersion {
     public static let release = "0.1.0"
     public static let major = 1
-    public static let minor = 6
+    public static let minor = 7
 
     /// The greeting as a reply value.
     public static var reply: VersionReply {

@@ -1,6 +1,5 @@
 import Foundation
 import HotColdProtocol
-import HotColdSyncProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -65,7 +64,7 @@ public final class OutboxWatcher: @unchecked Sendable {
         var reported = false
         while !isStopped {
             let connection: LineClient
-            do { connection = try DaemonLink.connect(socketPath) } catch {
+            do { connection = try LineClient(path: socketPath) } catch {
                 if !reported { log("waiting for the daemon: \(error)"); reported = true }
                 Thread.sleep(forTimeInterval: retry)
                 continue

@@ -1,5 +1,5 @@
 import Foundation
-import HotColdSyncProtocol
+import HotColdProtocol
 
 /// The body of a 200/201 reply to an outbox delivery, checked here at the network's edge.
 ///
@@ -36,10 +36,10 @@ struct DeliveryReply: Decodable {
             }
         }
         if c.contains(.votes) {
-            if let v = try? c.decode(Int.self, forKey: .votes), (0...SyncWire.maxVotes).contains(v) {
+            if let v = try? c.decode(Int.self, forKey: .votes), (0...SyncLimits.maxVotes).contains(v) {
                 votes = v
             } else {
-                dropped.append("votes \(Self.shown(c, .votes)) is not a whole number from 0 to \(SyncWire.maxVotes)")
+                dropped.append("votes \(Self.shown(c, .votes)) is not a whole number from 0 to \(SyncLimits.maxVotes)")
             }
         }
     }
