@@ -21,7 +21,7 @@ public struct CatalogueSyncReport: Codable, Sendable, Equatable {
     }
 
     /// At most `maxRows` ids and issues in each list, with the full counts beside any list cut
-    /// short: the reply to `catalogue_commit`, which must stay far below a client's queue for a
+    /// short: the reply to `sync catalogue`, which must stay far below a client's queue for a
     /// catalogue of any size.
     public func summarised(maxRows: Int) -> CatalogueSyncReport {
         var r = self
