@@ -6,7 +6,7 @@ import Testing
 
 /// The route table answers every command of the protocol: one request of each, sent to the
 /// daemon built in process (``InProcessDaemon``), gets its own reply class — never
-/// `unknown_command` or `internal`. A command added to `Command` without an entry here fails
+/// `unknown_command` or `internal` — and every reply line matches `schema/reply.schema.json`. A command added to `Command` without an entry here fails
 /// the first test; one without a route does not compile.
 @Suite struct RouteTableTests {
     /// A request of each command and the class its reply has; a few ids come from earlier
@@ -18,8 +18,10 @@ import Testing
         let place = FeedItem.Place(id: "bigthings:big-banana", name: "Big Banana", kind: "bigthing")
         let file = Data(#"<?xml version="1.0"?><gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><wpt lat="-30.2" lon="153.1"><name>Route Test</name></wpt></gpx>"#.utf8)
         var seen: Set<Command> = []
+        var lines: [String] = []
         func expect(_ request: Request, _ cls: String, orError code: ErrorCode? = nil) async throws -> [String: Any] {
             let line = try await daemon.ask(request)
+            lines.append(line)
             let o = try #require(LineClient.object(line), "\(line)")
             let got = o["class"] as? String
             let ok = got == cls || (code != nil && got == "ERROR" && o["code"] as? String == code?.rawValue)
@@ -68,11 +70,17 @@ import Testing
             try c.send(.export(ExportRequest(format: "gpx")))
             let export = try c.reply(ExportReply.self, timeout: 60)
             try c.send(.download(DownloadRequest(id: export.id, offset: 0)))
-            return [chunked, report, try c.line(ofClass: "CHUNK")]
+            let chunk = try c.line(ofClass: "CHUNK")
+            try c.send(.sync(SyncRequest(.next(after: 0))))
+            return [chunked, report, WireCoding.line(export), chunk, try c.line(ofClass: "SYNC")]
         }
-        #expect(imported.count == 3 && imported[1].contains(#""inserted":1"#), "\(imported)")
+        #expect(imported.count == 5 && imported[1].contains(#""inserted":1"#), "\(imported)")
+        #expect(imported[4].contains(#""kind":"submission""#), "the submission above is queued: \(imported[4].prefix(300))")
+        lines += imported
         seen.formUnion([.upload, .chunk, .import, .export, .download])
         await daemon.stop()
+        // Every reply, of every command, is what the reply schema documents.
+        #expect(try JSONSchemaCheck.failures(lines, schema: "reply.schema.json") == "")
         let missing = Set(Command.allCases).subtracting(seen)
         #expect(missing.isEmpty, "commands this test does not send: \(missing.map(\.rawValue).sorted())")
     }

@@ -27,8 +27,6 @@ public final class LineClient: @unchecked Sendable {
     public private(set) var sawEOF = false
     /// Replies longer than this are refused rather than buffered without end.
     public var maxLineBytes = 64 << 20
-    /// When not nil, every line read is appended here (tests check what the daemon sent).
-    public var transcript: [String]?
 
     /// The socket path: `option`, else `$HOTCOLD_SOCKET`, else the daemon's default.
     public static func defaultPath(_ option: String?) -> String {
@@ -119,7 +117,6 @@ public final class LineClient: @unchecked Sendable {
             return nil
         }
         let line = String(decoding: buffer[start..<nl], as: UTF8.self)
-        transcript?.append(line)
         start = nl + 1
         if start > 1 << 20 || start == buffer.count {
             buffer.removeSubrange(..<start)
