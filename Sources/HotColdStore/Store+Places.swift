@@ -52,17 +52,6 @@ extension Store {
             clauses.append("NOT EXISTS (SELECT 1 FROM visit v WHERE v.place_id = place.id AND v.user = ?)")
             args.append(user)
         }
-        var circle: (Coordinate, Double)?
-        if let radius = filter.radius, let center = filter.center {
-            circle = (center, radius)
-            let box = BoundingBox(around: center, radius: radius)
-            clauses.append("latitude BETWEEN ? AND ?")
-            args += [box.south, box.north]
-            if let west = box.west, let east = box.east {
-                clauses.append("longitude BETWEEN ? AND ?")
-                args += [west, east]
-            }
-        }
         let whereSQL = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
         let rows = try Row.fetchCursor(db, sql: """
             SELECT id, name, kind, latitude, longitude FROM place \(whereSQL) ORDER BY id
@@ -70,7 +59,6 @@ extension Store {
         var out: [Target] = []
         while let row = try rows.next() {
             let c = Coordinate(latitude: row[3], longitude: row[4])
-            if let (center, radius) = circle, center.distance(to: c) > radius { continue }
             out.append(Target(id: row[0], name: row[1], kind: TargetKind(rawValue: row[2]), coordinate: c))
         }
         return out

@@ -61,7 +61,7 @@ import Testing
         let unseen = try f.store.targets(filter: TargetFilter(kinds: [.bigThing], unseenBy: "alice"))
         #expect(unseen.count == all.count - 1 && !unseen.contains { $0.id == all[0].id })
         let coffs = Coordinate(latitude: -30.2963, longitude: 153.1135)
-        let near = try f.store.targets(filter: TargetFilter(within: 20_000, of: coffs))
+        let near = SpatialIndex(all).within(20_000, of: coffs).map(\.target)
         #expect(near.contains { $0.id == "halans:d0577fb8cf" })
         #expect(near.allSatisfy { coffs.distance(to: $0.coordinate) <= 20_000 })
         let brute = all.filter { coffs.distance(to: $0.coordinate) <= 20_000 }

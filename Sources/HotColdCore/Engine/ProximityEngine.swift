@@ -18,7 +18,8 @@ public struct ProximityEngine: Sendable {
     /// The last trusted fix.
     public var lastFix: Fix? { filter.last }
 
-    private var grid: SpatialGrid?
+    /// Roam: the targets' k-d tree, queried for those within reach as the car moves.
+    private var index: SpatialIndex?
     private var filter = FixFilter()
     private var motion = MotionDetector()
     // Tracked targets: `trackedOrder[k]` is an index into `targets`, `trackers[k]` its state.
@@ -104,14 +105,14 @@ public struct ProximityEngine: Sendable {
         candidatesCentre = nil
         switch mode {
         case .hunt:
-            grid = nil
+            index = nil
             for i in targets.indices where targets[i].coordinate.isValid {
                 trackers.append(TargetTracker(at: targets[i].coordinate))
                 trackedOrder.append(i)
                 isTracked[i] = true
             }
         case .roam:
-            grid = SpatialGrid(coordinates: targets.map(\.coordinate))
+            index = SpatialIndex(targets)
         }
         applyRestoredArrivals()
     }
@@ -289,7 +290,7 @@ public struct ProximityEngine: Sendable {
         }
         candidatesCentre = here
         candidates.removeAll(keepingCapacity: true)
-        grid?.forEachCandidate(near: here, radius: roamRadius + roamRefresh) { candidates.append($0) }
+        index?.forEachCandidate(within: roamRadius + roamRefresh, of: here) { candidates.append($0) }
         candidates.sort()
     }
 

@@ -1,12 +1,11 @@
 import HotColdCore
 
 /// Which places the daemon should track: by kind, the user's favourites, what the user has not
-/// yet seen, and optionally within a radius of a point.
+/// yet seen. Distance is the spatial index's business (``SpatialIndex``), not the query's.
 ///
 /// ```swift
-/// // Roam among unseen Big Things within 50 km.
-/// let f = TargetFilter(kinds: [.bigThing], unseenBy: "alice",
-///                      within: 50_000, of: Coordinate(latitude: -30.27, longitude: 153.13))
+/// // Roam among unseen Big Things.
+/// let f = TargetFilter(kinds: [.bigThing], unseenBy: "alice")
 /// let targets = try store.targets(filter: f)
 /// ```
 public struct TargetFilter: Codable, Sendable, Equatable {
@@ -16,19 +15,14 @@ public struct TargetFilter: Codable, Sendable, Equatable {
     public var favouritesOf: String?
     /// Only places this user has no visit to.
     public var unseenBy: String?
-    /// Metres; applies together with ``center``.
-    public var radius: Double?
-    public var center: Coordinate?
     /// Demolished, withdrawn and archived places are left out unless this is set.
     public var includeInactive: Bool
 
     public init(kinds: Set<TargetKind>? = nil, favouritesOf: String? = nil, unseenBy: String? = nil,
-                within radius: Double? = nil, of center: Coordinate? = nil, includeInactive: Bool = false) {
+                includeInactive: Bool = false) {
         self.kinds = kinds
         self.favouritesOf = favouritesOf
         self.unseenBy = unseenBy
-        self.radius = radius
-        self.center = center
         self.includeInactive = includeInactive
     }
 

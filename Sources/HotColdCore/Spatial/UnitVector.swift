@@ -1,5 +1,4 @@
 import Foundation
-import HotColdCore
 
 /// A point as a unit vector: straight-line (chord) distance between unit vectors grows with the
 /// angle between them, so a 3-D tree over them answers "nearest" on the globe without any

@@ -1,7 +1,10 @@
 import Foundation
-import HotColdCore
 
-/// An immutable in-memory index for "nearest k" and "within radius" over many targets.
+/// An immutable in-memory index for "nearest k" and "within radius" over many targets: the
+/// one nearest-neighbour implementation, under the engine's roaming and the store's `near`.
+/// Chosen on measured speed (`hotcold-bench spatial`): among 100k targets, its candidates within
+/// 10.5 km come in 2.2 µs against 2.3 µs for the fixed grid it replaced, and are 4.4 times
+/// fewer (58k against 253k over 20k queries), each of which the engine then measures exactly.
 ///
 /// A static k-d tree over unit-sphere vectors finds candidates by chord distance; the final
 /// ranking and the reported distances are the exact WGS84 ones from `Coordinate.distance(to:)`.
@@ -29,8 +32,9 @@ public struct SpatialIndex: Sendable {
 
     public init(_ targets: [Target]) {
         self.targets = targets
-        var nodes = targets.enumerated().map { i, t in
-            Node(v: UnitVector(t.coordinate), target: Int32(i), axis: 0)
+        // A target with no valid coordinate is never near anything.
+        var nodes = targets.enumerated().compactMap { i, t in
+            t.coordinate.isValid ? Node(v: UnitVector(t.coordinate), target: Int32(i), axis: 0) : nil
         }
         nodes.withUnsafeMutableBufferPointer { SpatialIndex.build(&$0, 0, $0.count) }
         self.nodes = nodes
@@ -78,6 +82,17 @@ public struct SpatialIndex: Sendable {
             if d <= radius { exact[t] = d }
         }
         return ranked(exact, limit: nil)
+    }
+
+    /// Indices (into ``targets``) of every target that may lie within `radius` metres of
+    /// `point`: a superset by chord on the sphere, 1 % wide for the ellipsoid, for a caller that
+    /// measures each exactly (the engine, which measures every candidate anyway).
+    public func forEachCandidate(within radius: Double, of point: Coordinate, _ body: (Int) -> Void) {
+        guard radius >= 0, !nodes.isEmpty else { return }
+        var found: [Int32] = []
+        let limit = UnitVector.squaredChord(forMetres: radius * 1.01 + 1)
+        nodes.withUnsafeBufferPointer { SpatialIndex.searchRadius(UnitVector(point), limit, $0, 0, $0.count, &found) }
+        for t in found { body(Int(t)) }
     }
 
     private func ranked(_ exact: [Int32: Double], limit: Int?) -> [Neighbour] {

@@ -1,4 +1,3 @@
-import HotColdCore
 
 /// A place found by a spatial query, with its WGS84 distance in metres from the query point.
 public struct Neighbour: Sendable, Equatable {
