@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HotColdProtocol
 import HotColdCore
 import HotColdFormats
 
@@ -69,24 +70,34 @@ extension Store {
         SpatialIndex(try targets(filter: filter))
     }
 
-    /// Places matching a text/state/kind query, with this user's state, in the requested order.
-    public func search(_ query: PlaceQuery, user: String) throws -> [PlaceSummary] {
-        if query.sort == .distance && query.origin == nil { throw StoreError.invalidCoordinate("(no origin given for --sort distance)") }
-        return try database.read { db in
+    /// A page of the places matching a `search` (the protocol's request, the one definition of
+    /// the query: text, state, kinds, order, origin, page), with this user's state; `more` when
+    /// rows follow the page.
+    ///
+    /// ```swift
+    /// let page = try store.search(SearchRequest(text: "banana", sort: "name"), user: "alice")
+    /// ```
+    public func search(_ query: SearchRequest, user: String) throws -> (rows: [PlaceSummary], more: Bool) {
+        let sort = PlaceSort(rawValue: query.sort) ?? .name
+        if sort == .distance && query.origin == nil { throw StoreError.invalidCoordinate("(no origin given for --sort distance)") }
+        // The protocol admits only the eight codes; a state nothing can be in matches nothing.
+        let state = query.state.map { AustralianState(parsing: $0) }
+        if case .some(nil) = state { return ([], false) }
+        let all: [PlaceSummary] = try database.read { db in
             var clauses: [String] = []
             var args: [any DatabaseValueConvertible] = [user, user, user]
             if let text = query.text, !text.isEmpty {
                 clauses.append(#"p.search_text LIKE ? ESCAPE '\'"#)
                 args.append(SearchText.likePattern(text))
             }
-            if let state = query.state {
+            if let state = state ?? nil {
                 clauses.append("b.state = ?")
                 args.append(state.rawValue)
             }
-            if let kinds = query.kinds {
+            if let kinds = query.kinds.map(Set.init) {
                 if kinds.isEmpty { return [] }
                 clauses.append("p.kind IN (\(Array(repeating: "?", count: kinds.count).joined(separator: ",")))")
-                args += kinds.map(\.rawValue).sorted()
+                args += kinds.sorted()
             }
             if !query.includeInactive { clauses.append("p.active") }
             let whereSQL = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
@@ -100,7 +111,7 @@ extension Store {
                 LEFT JOIN rating r ON r.place_id = p.id AND r.user = ?
                 \(whereSQL)
                 """, arguments: StatementArguments(args))
-            var out = try rows.map { row in
+            let out = try rows.map { row in
                 let place = try Place(row: row)
                 return PlaceSummary(
                     place: place,
@@ -110,10 +121,11 @@ extension Store {
                     favourite: row["is_fav"], seen: row["is_seen"],
                     distance: query.origin.map { $0.distance(to: place.coordinate) })
             }
-            out = PlaceOrder.sorted(out, by: query.sort)
-            if let limit = query.limit { out = Array(out.prefix(max(0, limit))) }
-            return out
+            return PlaceOrder.sorted(out, by: sort)
         }
+        let from = min(max(0, query.offset), all.count)
+        let to = min(all.count, from + max(0, query.limit))
+        return (Array(all[from..<to]), to < all.count)
     }
 
     /// The `k` nearest places matching `filter` (its radius, if any, also applies), nearest first.

@@ -78,7 +78,7 @@ import Testing
         let r = try f.store.importData(Data(json.utf8), file: "points.geojson", user: f.user)
         #expect(r.format == .geoJSON && r.inserted == 1)
         #expect(r.skipped.first?.name == "A road" && r.skipped.first?.field == "geometry")
-        let opera = try #require(try f.store.search(PlaceQuery(text: "opera"), user: f.user).first)
+        let opera = try #require(try f.store.search(SearchRequest(text: "opera"), user: f.user).rows.first)
         #expect(opera.place.kind == .location && opera.place.longitude == 151.2153)
         let again = try f.store.importData(Data(json.utf8), file: "points.geojson", user: f.user)
         #expect(again.unchanged == 1)

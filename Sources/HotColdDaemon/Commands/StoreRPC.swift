@@ -40,13 +40,8 @@ struct StoreRPC {
     }
 
     func search(_ r: SearchRequest, user: String) throws -> String {
-        let q = PlaceQuery(text: r.text, state: r.state.flatMap { AustralianState(parsing: $0) },
-                           kinds: r.kinds.map { Set($0.map { TargetKind($0) }) },
-                           sort: PlaceSort(rawValue: r.sort) ?? .name, origin: r.origin,
-                           limit: r.offset + r.limit + 1, includeInactive: r.includeInactive)
-        let rows = try store.search(q, user: user)
-        let page = Array(rows.dropFirst(r.offset).prefix(r.limit))
-        return WireCoding.line(ResultReply(.places, result: page, more: rows.count > r.offset + r.limit))
+        let page = try store.search(r, user: user)
+        return WireCoding.line(ResultReply(.places, result: page.rows, more: page.more))
     }
 
     func place(_ r: PlaceRequest, user: String) throws -> String {

@@ -3,7 +3,7 @@ import HotColdCore
 /// A row of a place list (`hotcold things`, `hotcold near`): the place plus what a list shows.
 ///
 /// ```swift
-/// for s in try store.search(PlaceQuery(text: "banana"), user: "alice") {
+/// for s in try store.search(SearchRequest(text: "banana"), user: "alice").rows {
 ///     print(s.place.name, s.state?.rawValue ?? "", s.seen ? "seen" : "")
 /// }
 /// ```

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HotColdCore
+import HotColdProtocol
 import HotColdStore
 
 struct ThingsCommand: ParsableCommand {
@@ -32,7 +33,8 @@ struct ThingsCommand: ParsableCommand {
     func run() throws {
         let backend = try options.backend()
         let kinds: Set<TargetKind>? = kind.map { [$0] } ?? (search == nil ? [.bigThing] : nil)
-        let list = try backend.search(PlaceQuery(text: search, state: state, kinds: kinds, sort: sort, origin: at))
+        let list = try backend.search(SearchRequest(text: search, state: state?.rawValue, kinds: kinds?.map(\.rawValue).sorted(),
+                                                    sort: sort.rawValue, origin: at))
         if options.json { return try Output.json(list) }
         if list.isEmpty {
             return Output.note(kinds == [.bigThing] ? "No Big Things match." : "No places match\(search.map { " \"\($0)\"" } ?? "").")

@@ -36,24 +36,12 @@ struct DaemonStoreBackend: StoreBackend {
 
     // MARK: - Reads
 
-    /// All matching places, fetched a page (at most `Limits.resultRows`) at a time.
-    func search(_ query: PlaceQuery) throws -> [PlaceSummary] {
-        let wanted = query.limit.map { max(0, $0) } ?? Int.max
-        var out: [PlaceSummary] = []
-        while out.count < wanted {
-            let request = SearchRequest(
-                text: query.text, state: query.state?.rawValue, kinds: query.kinds.map { $0.map(\.rawValue).sorted() },
-                sort: query.sort.rawValue, origin: query.origin,
-                limit: min(Limits.resultRows, wanted - out.count), offset: out.count,
-                includeInactive: query.includeInactive)
-            let page = try DaemonLink.run { () throws(ClientError) in
-                try connection.send(.search(request))
-                return try connection.result(.places, as: [PlaceSummary].self)
-            }
-            out += page.result
-            if page.more != true || page.result.isEmpty { break }
+    func searchPage(_ query: SearchRequest) throws -> (rows: [PlaceSummary], more: Bool) {
+        let page = try DaemonLink.run { () throws(ClientError) in
+            try connection.send(.search(query))
+            return try connection.result(.places, as: [PlaceSummary].self)
         }
-        return out
+        return (page.result, page.more == true)
     }
 
     /// The place and this user's state on it; nil when the daemon has no such place.

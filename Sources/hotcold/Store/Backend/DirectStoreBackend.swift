@@ -10,7 +10,7 @@ struct DirectStoreBackend: StoreBackend {
 
     func currentPosition() throws -> Coordinate? { nil }
 
-    func search(_ query: PlaceQuery) throws -> [PlaceSummary] { try store.search(query, user: user) }
+    func searchPage(_ query: SearchRequest) throws -> (rows: [PlaceSummary], more: Bool) { try store.search(query, user: user) }
     func place(id: String) throws -> PlaceDetail? { try store.place(id: id) }
     func userState(placeID: String) throws -> UserPlaceState { try store.userState(placeID: placeID, user: user) }
     func nearest(to point: Coordinate, k: Int, kinds: Set<TargetKind>?) throws -> [Neighbour] {

@@ -12,7 +12,8 @@ protocol StoreBackend {
     /// The receiver's current position when a daemon knows it; nil offline.
     func currentPosition() throws -> Coordinate?
 
-    func search(_ query: PlaceQuery) throws -> [PlaceSummary]
+    /// One page of a search (at most `Limits.resultRows`), and whether more follow.
+    func searchPage(_ query: SearchRequest) throws -> (rows: [PlaceSummary], more: Bool)
     func place(id: String) throws -> PlaceDetail?
     func userState(placeID: String) throws -> UserPlaceState
     func nearest(to point: Coordinate, k: Int, kinds: Set<TargetKind>?) throws -> [Neighbour]
@@ -38,6 +39,19 @@ protocol StoreBackend {
 }
 
 extension StoreBackend {
+    /// Every place a search matches, a page at a time.
+    func search(_ query: SearchRequest) throws -> [PlaceSummary] {
+        var out: [PlaceSummary] = []
+        var page = query
+        page.limit = Limits.resultRows
+        while true {
+            page.offset = out.count
+            let got = try searchPage(page)
+            out += got.rows
+            if !got.more || got.rows.isEmpty { return out }
+        }
+    }
+
     /// The full id of the place `text` names (an id, or an unambiguous start of one: the store
     /// expands it), so a change is reported with the id it was made to. `text` unchanged when no
     /// place has it (the change itself then says so).
