@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 import HotColdStore
 
 /// What one sync did: the catalogue pull, then the outbox drain.

@@ -54,6 +54,10 @@ import Testing
                 .joined(separator: "\n")
             let used = io.filter { code.contains($0) }
             #expect(used.isEmpty, "HotColdCore/\(name) does I/O or reads a clock: \(used)")
+            // The engine emits plain values; turning them into lines is the protocol's work.
+            let json = ["JSONEncoder", "JSONDecoder", "JSONSerialization", "JSONLine"]
+                .filter { code.contains($0) }
+            #expect(json.isEmpty, "HotColdCore/\(name) knows JSON: \(json)")
         }
     }
 
@@ -69,7 +73,7 @@ import Testing
         #expect(line.map { !$0.contains("HotColdStore") && !$0.contains("HotColdDaemon") } == true, "\(line ?? "no target line")")
     }
 
-    @Test("file formats, records and the spatial index live without a database: HotColdFormats links no GRDB, and the client imports none")
+    @Test("file formats and records live without a database: HotColdFormats links no GRDB, and the client imports none")
     func theFormatsLinkNoDatabase() throws {
         let files = try Self.sources("HotColdFormats")
         #expect(files.count > 30)

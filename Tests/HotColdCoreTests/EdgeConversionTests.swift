@@ -41,13 +41,6 @@ import Testing
         #expect(s.hasPrefix("9999-12-31T23:59:59.999Z") || s.hasPrefix("0000-01-01T00:00:00.000Z"), "\(s)")
     }
 
-    @Test func jsonNumbersNearTheTopOfTheRangeStayFinite() {
-        #expect(JSONLine.number(1.7e308, decimals: 3) == "1.7e+308")
-        #expect(JSONLine.number(-1.7e308, decimals: 1) == "-1.7e+308")
-        #expect(JSONLine.number(1e300, decimals: 0) == "1e+300")
-        #expect(JSONLine.number(12.345, decimals: 1) == "12.3")
-    }
-
     @Test func hugeDistancesFormatWithoutTrapping() {
         // The parser reads the text; callers range-check (so "1e306km" is out of range, not malformed).
         #expect(DistanceParser.metres("1e306km") == .infinity)

@@ -1,4 +1,5 @@
 import Foundation
+import HotColdProtocol
 import Dispatch
 import HotColdCore
 import HotColdDaemon

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HotColdCore
+import HotColdProtocol
 
 /// Reads published events back from the event log, for `watch` with `since`: the current
 /// file, then the one logrotate moved to `PATH.1` (uncompressed: `delaycompress`), newest

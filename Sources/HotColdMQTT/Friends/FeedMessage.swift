@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 
 /// One item of a device's feed as it travels on `hotcold/USER/DEVICE/feed` (QoS 1, not
 /// retained): an arrival at a place, or a record (rating, note) the user chose to share.

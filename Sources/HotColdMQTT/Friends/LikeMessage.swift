@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 
 /// A like (or its withdrawal) of one feed item, sent to the item's author on
 /// `hotcold/AUTHOR/DEVICE/likes` (QoS 1):

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 
 /// hotcold's own topic layout. Pure: the same event gives the same messages.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 
 /// OwnTracks' JSON format (owntracks.org/booklet/tech/json), so that OwnTracks Recorder, Home
 /// Assistant's OwnTracks integration and Node-RED flows take hotcold's positions and visits as

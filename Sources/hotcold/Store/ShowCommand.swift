@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HotColdCore
+import HotColdProtocol
 import HotColdStore
 
 struct ShowCommand: ParsableCommand {

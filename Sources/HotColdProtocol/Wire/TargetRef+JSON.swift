@@ -1,3 +1,5 @@
+import HotColdCore
+
 /// A target reference as JSON, for the MQTT bridge's hand-assembled state documents.
 extension TargetRef {
     /// `{"id":…,"name":…,"kind":…}`

@@ -1,4 +1,5 @@
 import Foundation
+import HotColdCore
 
 /// Builds one JSON object as a single line, keys in the order they are added.
 ///
