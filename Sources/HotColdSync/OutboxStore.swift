@@ -1,8 +1,9 @@
 import Foundation
+import HotColdProtocol
 import HotColdStore
 
 /// What ``Syncer`` needs from the database: the catalogue's ETag and its all-or-nothing
-/// replacement, and the outbox's state machine (``OutboxItem``).
+/// replacement, and the outbox's state machine, its items as the protocol's ``QueuedRequest``.
 ///
 /// Two implementations: ``Store`` itself (`hotcold sync --db`, offline work on a file, the
 /// tests), and ``DaemonOutboxStore`` over the daemon's socket — on an installed system only the
@@ -20,7 +21,7 @@ public protocol OutboxStore: Sendable {
     /// Applies the server's full catalogue in one transaction (see ``Store/applyCatalogue(_:etag:source:user:)``).
     func applyCatalogue(_ data: Data, etag: String?, source: String, user: String) throws -> CatalogueSyncReport
     /// The first pending item after `afterID`, with its payload.
-    func nextPendingOutboxItem(after afterID: Int64) throws -> OutboxItem?
+    func nextQueuedRequest(after afterID: Int64) throws -> QueuedRequest?
     /// Counts an attempt; false when the item is no longer pending.
     func beginOutboxAttempt(id: Int64, at now: Date) throws -> Bool
     func markOutboxDelivered(id: Int64, status: Int, response: Data,
@@ -28,7 +29,7 @@ public protocol OutboxStore: Sendable {
     func markOutboxFailed(id: Int64, status: Int?, message: String, response: Data?, at now: Date) throws
     func scheduleOutboxRetry(id: Int64, error: String, status: Int?, next: Date, notBefore: Date?) throws
     /// One item as it now stands, for the report (its payload may be left out).
-    func outboxItem(id: Int64) throws -> OutboxItem?
+    func queuedRequest(id: Int64) throws -> QueuedRequest?
     /// How many items wait, and when the first of them may go.
     func pendingOutbox() throws -> OutboxPendingSummary
 }
@@ -39,4 +40,12 @@ extension Store: OutboxStore {
     public func catalogueETag() throws -> String? { try syncValue(Store.catalogueETagKey) }
 
     public func pendingOutbox() throws -> OutboxPendingSummary { try outboxPendingSummary() }
+
+    public func nextQueuedRequest(after afterID: Int64) throws -> QueuedRequest? {
+        try nextPendingOutboxItem(after: afterID).map { QueuedRequest($0) }
+    }
+
+    public func queuedRequest(id: Int64) throws -> QueuedRequest? {
+        try outboxItem(id: id).map { QueuedRequest($0, payload: Data()) }
+    }
 }

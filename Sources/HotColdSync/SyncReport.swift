@@ -21,9 +21,9 @@ public struct SyncReport: Sendable {
 
     public var catalogue: Catalogue?
     /// Items delivered in this sync, in order.
-    public var delivered: [OutboxItem] = []
+    public var delivered: [QueuedRequest] = []
     /// Items the server refused for good in this sync (400/404/409/422), with its message in `lastError`.
-    public var failed: [OutboxItem] = []
+    public var failed: [QueuedRequest] = []
     /// Items still waiting after this sync.
     public var pending = 0
     /// When the first waiting item is next due (nil when none waits).
@@ -62,7 +62,7 @@ public struct SyncReport: Sendable {
         }
         lines.append(o + ".")
         for f in failed {
-            lines.append("  failed #\(f.id ?? 0) \(f.kind.rawValue)\(f.placeId.map { " " + $0 } ?? ""): \(f.lastError ?? "")")
+            lines.append("  failed #\(f.id) \(f.kind)\(f.placeId.map { " " + $0 } ?? ""): \(f.lastError ?? "")")
         }
         for n in notes { lines.append("  note: \(n)") }
         return lines.joined(separator: "\n")

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 import HotColdStore
 
 /// Keeps the local catalogue current and delivers the outbox, exactly once as the server sees it.
@@ -175,12 +176,13 @@ public final class Syncer: Sendable {
         var afterID: Int64 = 0
         var triedThisRun = Set<Int64>()
         while true {
-            let next: OutboxItem?
-            do { next = try store.nextPendingOutboxItem(after: afterID) } catch {
+            let next: QueuedRequest?
+            do { next = try store.nextQueuedRequest(after: afterID) } catch {
                 report.unreachable = report.unreachable ?? "Cannot read the outbox in \(store.location): \(error)."
                 break
             }
-            guard let item = next, let id = item.id else { break }
+            guard let item = next else { break }
+            let id = item.id
             // When may it go? The server's Retry-After always counts; our own backoff counts
             // for the daemon, and within this sync once we have tried the item.
             var due = item.notBefore ?? .distantPast
@@ -199,11 +201,11 @@ public final class Syncer: Sendable {
                 case .delivered(let r, let catalogue, let note):
                     try store.markOutboxDelivered(id: id, status: r.status, response: r.body, catalogue: catalogue, at: now())
                     if let note { report.notes.append(note) }
-                    if let done = try store.outboxItem(id: id) { report.delivered.append(done) }
+                    if let done = try store.queuedRequest(id: id) { report.delivered.append(done) }
                     afterID = id
                 case .final(let status, let message, let body):
                     try store.markOutboxFailed(id: id, status: status, message: message, response: body, at: now())
-                    if let done = try store.outboxItem(id: id) { report.failed.append(done) }
+                    if let done = try store.queuedRequest(id: id) { report.failed.append(done) }
                     afterID = id
                 case .credentials(let m):
                     try store.scheduleOutboxRetry(id: id, error: m, status: nil, next: now(), notBefore: nil)
@@ -242,7 +244,7 @@ public final class Syncer: Sendable {
         }
     }
 
-    func deliver(_ item: OutboxItem) async -> Outcome {
+    func deliver(_ item: QueuedRequest) async -> Outcome {
         let request = APIRequest(method: "POST", path: item.path,
                                  headers: ["Idempotency-Key": item.idempotencyKey], body: item.payload)
         let r: APIResponse
@@ -266,9 +268,9 @@ public final class Syncer: Sendable {
                               retryAfter: nil, transport: nil)
             }
             let note = reply.dropped.isEmpty ? nil
-                : "#\(item.id ?? 0) \(item.kind.rawValue)\(item.placeId.map { " " + $0 } ?? ""): the server's reply was kept without its "
+                : "#\(item.id) \(item.kind)\(item.placeId.map { " " + $0 } ?? ""): the server's reply was kept without its "
                   + reply.dropped.joined(separator: " and ")
-            if item.kind == .rating, let placeID = item.placeId, reply.rating != nil || reply.votes != nil {
+            if item.kind == OutboxItem.Kind.rating.rawValue, let placeID = item.placeId, reply.rating != nil || reply.votes != nil {
                 return .delivered(r, catalogue: (placeID, reply.rating, reply.votes), note: note)
             }
             return .delivered(r, catalogue: nil, note: note)

@@ -56,9 +56,10 @@ public enum SyncResult {
     }
 }
 
-/// One web API request in the daemon's outbox, as `hotcold-sync` sends it and records what
-/// became of it: the exact body and idempotency key, and the item's state. The wire's own
-/// type (the database row is the store's `OutboxItem`; `HotColdFormats` maps one to the other).
+/// One web API request waiting in the daemon's outbox, as `hotcold-sync` sends it: the exact
+/// body and idempotency key, and the retry state that decides when it goes. What the delivery
+/// loop needs and no more (the outbox row, the store's `OutboxItem`, keeps who queued it, its
+/// times and the server's full reply).
 public struct QueuedRequest: Codable, Sendable, Equatable {
     public var id: Int64
     /// `rating` or `submission`.
@@ -68,42 +69,32 @@ public struct QueuedRequest: Codable, Sendable, Equatable {
     public var path: String
     /// The JSON body exactly as sent (empty when it is read in `payload` slices).
     public var payload: Data
-    public var user: String
     public var placeId: String?
     public var submissionId: Int64?
     /// `pending`, `delivered` or `failed`.
     public var state: String
     public var attempts: Int
-    public var createdAt: Date
-    public var lastAttemptAt: Date?
     public var nextAttemptAt: Date
+    /// The server's Retry-After: no attempt before this.
     public var notBefore: Date?
     public var lastError: String?
     public var httpStatus: Int?
-    public var response: Data?
-    public var finishedAt: Date?
 
-    public init(id: Int64, kind: String, idempotencyKey: String, path: String, payload: Data, user: String,
-                placeId: String?, submissionId: Int64?, state: String, attempts: Int, createdAt: Date,
-                lastAttemptAt: Date?, nextAttemptAt: Date, notBefore: Date?, lastError: String?,
-                httpStatus: Int?, response: Data?, finishedAt: Date?) {
+    public init(id: Int64, kind: String, idempotencyKey: String, path: String, payload: Data,
+                placeId: String? = nil, submissionId: Int64? = nil, state: String = "pending", attempts: Int = 0,
+                nextAttemptAt: Date, notBefore: Date? = nil, lastError: String? = nil, httpStatus: Int? = nil) {
         self.id = id
         self.kind = kind
         self.idempotencyKey = idempotencyKey
         self.path = path
         self.payload = payload
-        self.user = user
         self.placeId = placeId
         self.submissionId = submissionId
         self.state = state
         self.attempts = attempts
-        self.createdAt = createdAt
-        self.lastAttemptAt = lastAttemptAt
         self.nextAttemptAt = nextAttemptAt
         self.notBefore = notBefore
         self.lastError = lastError
         self.httpStatus = httpStatus
-        self.response = response
-        self.finishedAt = finishedAt
     }
 }

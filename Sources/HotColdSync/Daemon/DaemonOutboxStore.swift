@@ -36,22 +36,19 @@ public final class DaemonOutboxStore: OutboxStore {
                                 as: CatalogueSyncReport.self)
     }
 
-    public func nextPendingOutboxItem(after afterID: Int64) throws -> OutboxItem? {
+    public func nextQueuedRequest(after afterID: Int64) throws -> QueuedRequest? {
         let next = try session.call(.next(after: afterID), as: SyncResult.Next.self)
-        guard let queued = next.item else { return nil }
-        guard var item = OutboxItem(queued) else {
-            throw SyncSession.Failure(description: "outbox item \(queued.id) is of a kind (\(queued.kind)) or state (\(queued.state)) this hotcold-sync does not know")
-        }
+        guard var item = next.item else { return nil }
         if next.payloadInline { return item }
         guard (0...SyncLimits.maxPayloadBytes).contains(next.payloadBytes) else {
-            throw SyncSession.Failure(description: "outbox item \(queued.id)'s payload is \(next.payloadBytes) bytes, over \(SyncLimits.maxPayloadBytes)")
+            throw SyncSession.Failure(description: "outbox item \(item.id)'s payload is \(next.payloadBytes) bytes, over \(SyncLimits.maxPayloadBytes)")
         }
         var payload = Data()
         payload.reserveCapacity(next.payloadBytes)
         while payload.count < next.payloadBytes {
-            let slice = try session.call(.payload(id: queued.id, offset: payload.count), as: SyncResult.Slice.self)
+            let slice = try session.call(.payload(id: item.id, offset: payload.count), as: SyncResult.Slice.self)
             guard !slice.data.isEmpty, slice.total == next.payloadBytes, slice.data.count <= next.payloadBytes - payload.count else {
-                throw SyncSession.Failure(description: "outbox item \(queued.id)'s payload changed or was cut while being read")
+                throw SyncSession.Failure(description: "outbox item \(item.id)'s payload changed or was cut while being read")
             }
             payload.append(slice.data)
         }
@@ -85,8 +82,8 @@ public final class DaemonOutboxStore: OutboxStore {
                                     next: next, notBefore: notBefore), as: SyncResult.Done.self)
     }
 
-    public func outboxItem(id: Int64) throws -> OutboxItem? {
-        try session.call(.item(id: id), as: SyncResult.Item.self).item.flatMap(OutboxItem.init)
+    public func queuedRequest(id: Int64) throws -> QueuedRequest? {
+        try session.call(.item(id: id), as: SyncResult.Item.self).item
     }
 
     public func pendingOutbox() throws -> OutboxPendingSummary {

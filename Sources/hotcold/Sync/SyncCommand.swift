@@ -64,8 +64,8 @@ struct SyncCommand: AsyncParsableCommand {
             case .failed(let m)?: catalogue = "failed"; catalogueMessage = m
             case nil: break
             }
-            delivered = r.delivered.compactMap(\.id)
-            failed = r.failed.map { Failed(id: $0.id ?? 0, kind: $0.kind.rawValue, httpStatus: $0.httpStatus, error: $0.lastError ?? "") }
+            delivered = r.delivered.map(\.id)
+            failed = r.failed.map { Failed(id: $0.id, kind: $0.kind, httpStatus: $0.httpStatus, error: $0.lastError ?? "") }
             pending = r.pending
             nextAttemptAt = r.pending > 0 ? r.nextAttempt : nil
             unreachable = r.unreachable
