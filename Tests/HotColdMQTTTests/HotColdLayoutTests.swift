@@ -1,6 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdMQTT
+import HotColdProtocol
 import Testing
 
 @Suite struct HotColdLayoutTests {
@@ -32,15 +33,16 @@ import Testing
     }
 
     @Test func stateIsRetainedWithTheLastFixAndTargets() throws {
-        let s = StatusSnapshot(gpsState: "fix",
-                               lastFix: .init(time: Date(timeIntervalSince1970: 1_735_689_600), coordinate: Coordinate(latitude: -30.3, longitude: 153.1),
-                                              mode: 3, accuracy: 4.2, speed: 1.25),
-                               targets: [.init(target: TargetRef(id: "a", name: "A", kind: .point), distance: 12.5, bearing: 270,
-                                               tier: 7, tierName: "burning", trend: .hotter, arrived: true)])
+        let s = status("fix",
+                       lastFix: .init(time: Date(timeIntervalSince1970: 1_735_689_600), lat: -30.3, lon: 153.1,
+                                      mode: 3, accuracyM: 4.2, speedMps: 1.25),
+                       targets: [.init(target: TargetRef(id: "a", name: "A", kind: .point), distanceM: 12.5, bearingDeg: 270,
+                                       tier: 7, tierName: "burning", trend: "hotter", arrived: true)],
+                       time: Date(timeIntervalSince1970: 1_735_689_601))
         let p = HotColdLayout.state(s, seq: 77, topics: topics)
         #expect(p.topic == "hotcold/jane/car/state")
         #expect(p.retain)
-        #expect(p.payload == #"{"class":"STATE","seq":77,"gps":"fix","last_fix":{"time":"2025-01-01T00:00:00.000Z","lat":-30.3,"lon":153.1,"mode":3,"accuracy_m":4.2,"speed_mps":1.25},"targets":[{"target":{"id":"a","name":"A","kind":"point"},"distance_m":12.5,"bearing_deg":270,"tier":7,"tier_name":"burning","trend":"hotter","arrived":true}]}"#)
+        #expect(p.payload == #"{"class":"STATE","seq":77,"time":"2025-01-01T00:00:01.000Z","gps":"fix","last_fix":{"time":"2025-01-01T00:00:00.000Z","lat":-30.3,"lon":153.1,"mode":3,"accuracy_m":4.2,"speed_mps":1.25},"targets":[{"target":{"id":"a","name":"A","kind":"point"},"distance_m":12.5,"bearing_deg":270,"tier":7,"tier_name":"burning","trend":"hotter","arrived":true}]}"#)
     }
 
     @Test func topicLevelsRefuseWildcardsSeparatorsAndEmptiness() {
@@ -52,27 +54,49 @@ import Testing
         #expect(Topics.problem(level: "a\u{0}b") != nil)
     }
 
-    @Test func statusSnapshotReadsTheDaemonsStatusAndLocatesTargets() throws {
+    @Test func statusReadsTheDaemonsStatusAndLocatesTargets() throws {
         let line = #"{"class":"STATUS","release":"0.1.0","gps":{"link":"connected","state":"fix","last_fix":{"time":"2025-01-01T00:00:30.000Z","lat":-30.3000000,"lon":153.1000000,"mode":3,"accuracy_m":9.5,"speed_mps":10.00}},"targets":[{"target":{"id":"p","name":"P","kind":"point"},"distance_m":1000.000,"bearing_deg":90.0,"tier":4,"tier_name":"mild","trend":"hotter","arrived":false}],"time":"2025-01-01T00:00:31.000Z","uptime_s":31,"tracking":{"mode":"hunt","candidates":1,"tracked":1},"counters":{"fixes":31,"fixes_accepted":31,"fixes_untimed":0,"outliers":0,"out_of_order":0,"events":3,"visit_errors":0},"latency_us":{"samples":31,"p50":80,"p99":200,"max":300}}"#
-        let s = try StatusSnapshot(statusLine: line)
-        #expect(s.gpsState == "fix")
-        #expect(s.lastFix?.accuracy == 9.5)
+        let s = try StatusReply(bridgeLine: line)
+        #expect(s.gps.state == "fix")
+        #expect(s.gps.lastFix?.accuracyM == 9.5)
         #expect(s.targets.first?.target.id == "p")
         let c = try #require(s.targetCoordinates["p"])
         let back = Coordinate(latitude: -30.3, longitude: 153.1).distance(to: c)
         #expect(abs(back - 1000) < 0.01)
         #expect(throws: WireError.self) {
-            try StatusSnapshot(statusLine: #"{"class":"STATUS","gps":{"state":"fix","last_fix":{"time":"x","lat":0,"lon":0}}}"#)
+            try StatusReply(bridgeLine: #"{"class":"STATUS","gps":{"state":"fix","last_fix":{"time":"x","lat":0,"lon":0}}}"#)
         }
         #expect(throws: WireError.self) {
-            try StatusSnapshot(statusLine: line.replacingOccurrences(of: #""lat":-30.3000000"#, with: #""lat":95"#))
+            try StatusReply(bridgeLine: line.replacingOccurrences(of: #""lat":-30.3000000"#, with: #""lat":95"#))
         }
         #expect(throws: WireError.self) {
-            try StatusSnapshot(statusLine: line.replacingOccurrences(of: #""distance_m":1000.000"#, with: #""distance_m":-1"#))
+            try StatusReply(bridgeLine: line.replacingOccurrences(of: #""distance_m":1000.000"#, with: #""distance_m":-1"#))
         }
         #expect(throws: WireError.self, "a STATUS without its required fields") {
-            try StatusSnapshot(statusLine: #"{"class":"STATUS","gps":{"state":"fix"}}"#)
+            try StatusReply(bridgeLine: #"{"class":"STATUS","gps":{"state":"fix"}}"#)
         }
+    }
+
+    /// The bridge reads STATUS with the protocol's own type: whatever the daemon writes (every
+    /// field, the fix's course and satellites too) comes back equal. A copy of the message in
+    /// the bridge that lost or renamed a field would fail here.
+    @Test func statusRoundTripsThroughTheBridgesReader() throws {
+        var s = status("fix",
+                       lastFix: .init(time: Date(timeIntervalSince1970: 1_735_689_630), lat: -30.3, lon: 153.1, mode: 3,
+                                      accuracyM: 9.5, speedMps: 10, trackDeg: 271.5, satellites: 9),
+                       targets: [.init(target: TargetRef(id: "p", name: "P", kind: .point), distanceM: 1000, bearingDeg: 90,
+                                       tier: 4, tierName: "mild", trend: "hotter", arrived: false)])
+        s.friends = [.init(who: "jane/ute", name: "Jane", distanceM: 1520.4, bearingDeg: 312.5, tier: 4, tierName: "cool",
+                           trend: "colder", arrived: false, ageS: 3, stale: false)]
+        s.visits = .init(at: ["p"], restored: [], pending: 0, heldEvents: 0, retries: 0, stored: 1, failed: 0, dropped: 0)
+        #expect(try StatusReply(bridgeLine: WireCoding.line(s)) == s)
+        // Figures that make no sense are dropped, not refused; the rest of the fix stays.
+        s.gps.lastFix?.accuracyM = -1
+        s.gps.lastFix?.trackDeg = 400
+        let read = try StatusReply(bridgeLine: WireCoding.line(s))
+        #expect(read.gps.lastFix?.accuracyM == nil && read.gps.lastFix?.trackDeg == nil && read.gps.lastFix?.speedMps == 10)
+        s.targets[0].trend = "lukewarm"
+        #expect(throws: WireError.self) { try StatusReply(bridgeLine: WireCoding.line(s)) }
     }
 
     @Test func sequencedEventReadsSeqAndRefusesBadOnes() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdMQTT
+import HotColdProtocol
 import Testing
 
 /// The OwnTracks mapping, field by field, against the booklet's JSON format
@@ -63,15 +64,14 @@ import Testing
     }
 
     @Test func locationFromTheLastFix() throws {
-        let s = StatusSnapshot(
-            gpsState: "fix",
-            lastFix: .init(time: Date(timeIntervalSince1970: 1_735_689_600.9),
-                           coordinate: Coordinate(latitude: -30.3, longitude: 153.1),
-                           mode: 3, accuracy: 9.5, speed: 10, course: 359.6),
+        let s = status(
+            "fix",
+            lastFix: .init(time: Date(timeIntervalSince1970: 1_735_689_600.9), lat: -30.3, lon: 153.1,
+                           mode: 3, accuracyM: 9.5, speedMps: 10, trackDeg: 359.6),
             targets: [
-                .init(target: banana, distance: 50, bearing: 90, tier: 7, tierName: "burning", trend: .steady, arrived: true),
-                .init(target: TargetRef(id: "b", name: "Far", kind: .point), distance: 5000, bearing: 0,
-                      tier: 1, tierName: "chilly", trend: .colder, arrived: false),
+                .init(target: banana, distanceM: 50, bearingDeg: 90, tier: 7, tierName: "burning", trend: "steady", arrived: true),
+                .init(target: TargetRef(id: "b", name: "Far", kind: .point), distanceM: 5000, bearingDeg: 0,
+                      tier: 1, tierName: "chilly", trend: "colder", arrived: false),
             ])
         let p = try #require(OwnTracksLayout.location(s, tid: "ar", topics: topics))
         #expect(p.topic == "owntracks/jane/car")
@@ -92,13 +92,11 @@ import Testing
     }
 
     @Test func locationLeavesOutZeroAndUnknownValues() throws {
-        let s = StatusSnapshot(gpsState: "fix",
-                               lastFix: .init(time: Date(timeIntervalSince1970: 100), coordinate: Coordinate(latitude: 1, longitude: 2),
-                                              mode: 2, accuracy: nil, speed: 0.1),
-                               targets: [])
+        let s = status("fix", lastFix: .init(time: Date(timeIntervalSince1970: 100), lat: 1, lon: 2, mode: 2, accuracyM: nil, speedMps: 0.1),
+                       targets: [])
         let o = try object(try #require(OwnTracksLayout.location(s, tid: "ar", topics: topics)).payload)
         #expect(o["acc"] == nil && o["vel"] == nil && o["cog"] == nil && o["inregions"] == nil && o["inrids"] == nil)
-        #expect(OwnTracksLayout.location(StatusSnapshot(gpsState: "nofix", lastFix: nil, targets: []), tid: "ar", topics: topics) == nil)
+        #expect(OwnTracksLayout.location(status("nofix", lastFix: nil, targets: []), tid: "ar", topics: topics) == nil)
     }
 
     @Test func setWaypointsIsACmdWithOneCircularRegionPerTarget() throws {

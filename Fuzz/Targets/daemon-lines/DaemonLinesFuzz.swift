@@ -26,7 +26,7 @@ func fuzz(_ bytes: UnsafeRawBufferPointer) {
     for line in text.split(separator: "\n", omittingEmptySubsequences: true).prefix(16) {
         if let status = try? WireCoding.decode(StatusReply.self, from: line) {
             model.apply(status)
-            if let snapshot = try? StatusSnapshot(statusLine: String(line)) {
+            if let snapshot = try? StatusReply(bridgeLine: String(line)) {
                 checkPublication(HotColdLayout.state(snapshot, seq: 1, topics: topics))
                 if let p = OwnTracksLayout.location(snapshot, tid: "d", topics: topics) { checkPublication(p) }
                 if let p = HotColdLayout.location(snapshot, topics: topics) { checkPublication(p) }

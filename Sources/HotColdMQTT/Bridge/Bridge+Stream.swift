@@ -110,7 +110,7 @@ extension Bridge {
             case "STATUS":
                 statusOutstanding = false
                 do {
-                    absorb(try StatusSnapshot(statusLine: line))
+                    absorb(try StatusReply(bridgeLine: line))
                     _ = readFailures.recovered()
                 } catch {
                     if let l = readFailures.failed("unreadable STATUS: \(error)") { log(l) }

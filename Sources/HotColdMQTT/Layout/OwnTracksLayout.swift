@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 
 /// OwnTracks' JSON format (owntracks.org/booklet/tech/json), so that OwnTracks Recorder, Home
 /// Assistant's OwnTracks integration and Node-RED flows take hotcold's positions and visits as
@@ -22,16 +23,16 @@ import HotColdCore
 /// - The Last Will is `_type: lwt` (with `tst`, when the bridge connected) on the device topic.
 public enum OwnTracksLayout {
     /// The `location` message for the last fix of a status, or nil without a fix.
-    public static func location(_ s: StatusSnapshot, tid: String, topics: Topics) -> Publication? {
-        guard let f = s.lastFix else { return nil }
+    public static func location(_ s: StatusReply, tid: String, topics: Topics) -> Publication? {
+        guard let f = s.gps.lastFix else { return nil }
         var o = JSONLine.object()
         o.add("_type", "location")
-        o.add("lat", f.coordinate.latitude, decimals: 7)
-        o.add("lon", f.coordinate.longitude, decimals: 7)
+        o.add("lat", f.lat, decimals: 7)
+        o.add("lon", f.lon, decimals: 7)
         o.add("tst", epochSeconds(f.time))
-        if let a = f.accuracy, let acc = wholeNumber(a), acc != 0 { o.add("acc", acc) }
-        if let v = f.speed, let kmh = wholeNumber(v * 3.6), kmh != 0 { o.add("vel", kmh) }
-        if let c = f.course, let deg = wholeNumber(c) { o.add("cog", deg % 360) }
+        if let a = f.accuracyM, let acc = wholeNumber(a), acc != 0 { o.add("acc", acc) }
+        if let v = f.speedMps, let kmh = wholeNumber(v * 3.6), kmh != 0 { o.add("vel", kmh) }
+        if let c = f.trackDeg, let deg = wholeNumber(c) { o.add("cog", deg % 360) }
         o.add("tid", tid)
         let inside = s.targets.filter(\.arrived)
         if !inside.isEmpty {
