@@ -27,7 +27,7 @@ import Testing
         SharedPublications.forEvent(try SequencedEvent(line: line), settings: s, waypoint: banana, accuracy: 6)
     }
 
-    let feedItem = #"{"class":"FEED_ITEM","author":"jane","device":"ute","seq":9,"time":"2026-11-25T07:25:04.000Z","kind":"arrived","place":{"id":"big-banana","name":"Big Banana","kind":"bigthing"}}"#
+    let feedItem = #"{"class":"FEED_ITEM","author":"jane","device":"ute","kind":"arrived","place":{"id":"big-banana","kind":"bigthing","name":"Big Banana"},"seq":9,"time":"2026-11-25T07:25:04.000Z"}"#
 
     @Test func positionsSharesEverythingAndAddsTheFeedItem() throws {
         let s = try settings(.positions)

@@ -177,13 +177,13 @@ extension Bridge {
                 let r = try FriendEventLine.record(line, author: settings.user, device: settings.device)
                 seq = r.seq
                 if let item = r.item, settings.share.sharesVisits, settings.shareRecords {
-                    pubs.append(Publication(topic: settings.friendTopics.feed, payload: item.payload))
+                    pubs.append(Publication(topic: settings.friendTopics.feed, payload: WireCoding.line(item)))
                 }
             } else {
                 // A like needs this device's name as the liker; one of its own items needs no message.
                 let l = try FriendEventLine.like(line, liker: friendTopics.own)
                 seq = l.seq
-                if let to = l.to, let like = l.like { pubs.append(Publication(topic: likesTopic(of: to), payload: like.payload)) }
+                if let to = l.to, let like = l.like { pubs.append(Publication(topic: likesTopic(of: to), payload: WireCoding.line(like))) }
             }
         } catch {
             if let l = readFailures.failed("skipped a \(name) event the bridge cannot read: \(error)") { log(l) }

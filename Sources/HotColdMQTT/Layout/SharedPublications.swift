@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 
 /// The messages a daemon event becomes, in the bridge's layout, under its share policy (pure:
 /// the same event and settings give the same messages).
@@ -32,9 +33,10 @@ public enum SharedPublications {
             out = OwnTracksLayout.transition(e, waypoint: positions ? waypoint : nil, accuracy: positions ? accuracy : nil,
                                              tid: s.trackerID, topics: s.topics).map { [$0] } ?? []
         }
-        if case .arrived(let p) = e.event, p.target.kind != friendKind, let seq = e.seq {
-            let item = FeedMessage(author: s.user, device: s.device, seq: seq, time: p.time, kind: .arrived, place: p.target)
-            out.append(Publication(topic: s.friendTopics.feed, payload: item.payload))
+        if case .arrived(let p) = e.event, p.target.kind != friendKind, let seq = e.seq.flatMap({ Int(exactly: $0) }) {
+            let place = FeedItem.Place(id: p.target.id, name: p.target.name, kind: p.target.kind.rawValue)
+            let item = FeedItem(author: s.user, device: s.device, seq: seq, time: p.time, kind: "arrived", place: place)
+            out.append(Publication(topic: s.friendTopics.feed, payload: WireCoding.line(item)))
         }
         return out
     }
