@@ -2,6 +2,7 @@ import Foundation
 import HotColdConfig
 import HotColdCore
 import HotColdMQTT
+import HotColdProtocol
 import Testing
 
 /// `[share]`: what leaves the car, per policy and layout (the end-to-end suite checks every
