@@ -9,12 +9,12 @@ import Testing
 
     @Test func everyEventGoesVerbatimToTheEventTopicAndVisitsAlsoToVisit() throws {
         let arrived = #"{"class":"ARRIVED","seq":9,"distance_m":83.1,"target":{"id":"a","kind":"point","name":"A"},"time":"2024-11-23T07:25:04.000Z"}"#
-        let pubs = HotColdLayout.publications(for: try SequencedEvent(line: arrived), topics: topics)
+        let pubs = HotColdLayout.publications(for: try EventMessage(bridgeLine: arrived), topics: topics)
         #expect(pubs == [Publication(topic: "hotcold/jane/car/event", payload: arrived),
                          Publication(topic: "hotcold/jane/car/visit", payload: arrived),
                          Publication(topic: "hotcold/jane/car/arrival", payload: arrived, retain: true)])
         let gps = #"{"class":"GPS","seq":10,"state":"stale","time":"2024-11-23T07:25:05.000Z"}"#
-        #expect(HotColdLayout.publications(for: try SequencedEvent(line: gps), topics: topics)
+        #expect(HotColdLayout.publications(for: try EventMessage(bridgeLine: gps), topics: topics)
                 == [Publication(topic: "hotcold/jane/car/event", payload: gps)])
         // Events are never retained; the last arrival is state (Home Assistant's sensor).
         #expect(pubs.filter(\.retain).map(\.topic) == ["hotcold/jane/car/arrival"])
@@ -26,7 +26,7 @@ import Testing
     /// (above), a broken or extended one comes out well-formed without the unknown field.
     @Test func whatIsPublishedIsAlwaysWellFormedJSON() throws {
         let broken = #"{"class":"GPS","seq":10,"time":"2024-11-23T07:25:05.000Z","state":"stale","x_new":7.632.395}"#
-        let e = try SequencedEvent(line: broken)
+        let e = try EventMessage(bridgeLine: broken)
         let payload = try #require(HotColdLayout.publications(for: e, topics: topics).first?.payload)
         #expect(payload == #"{"class":"GPS","seq":10,"state":"stale","time":"2024-11-23T07:25:05.000Z"}"#)
         #expect((try? JSONSerialization.jsonObject(with: Data(payload.utf8))) != nil)
@@ -99,11 +99,31 @@ import Testing
         #expect(throws: WireError.self) { try StatusReply(bridgeLine: WireCoding.line(s)) }
     }
 
-    @Test func sequencedEventReadsSeqAndRefusesBadOnes() throws {
-        #expect(try SequencedEvent(line: #"{"class":"GPS","time":"2024-11-23T07:25:05.000Z","state":"fix"}"#).seq == nil)
-        #expect(try SequencedEvent(line: #"{"class":"GPS","seq":9007199254740993,"time":"2024-11-23T07:25:05.000Z","state":"fix"}"#).seq == 9_007_199_254_740_993)
-        #expect(throws: WireError.self) { try SequencedEvent(line: #"{"class":"GPS","seq":-1,"time":"2024-11-23T07:25:05.000Z","state":"fix"}"#) }
-        #expect(throws: WireError.self) { try SequencedEvent(line: #"{"class":"GPS","seq":1.5,"time":"2024-11-23T07:25:05.000Z","state":"fix"}"#) }
-        #expect(throws: WireError.self) { try SequencedEvent(line: #"{"class":"GPS","seq":"1","time":"2024-11-23T07:25:05.000Z","state":"fix"}"#) }
+    /// The bridge reads events with the protocol's own `EventMessage`: each kind, written by the
+    /// protocol's encoder, comes back equal, and its line is published unchanged.
+    @Test func eventsRoundTripThroughTheBridgesReader() throws {
+        let t = Date(timeIntervalSince1970: 1_735_689_600)
+        let banana = TargetRef(id: "halans:d0577fb8cf", name: "Big Banana", kind: .bigThing)
+        let events: [EventMessage] = [
+            .proximity(ProximityEvent(seq: 1, time: t, target: banana, distanceM: 812.5, bearingDeg: 271.5, tier: 3,
+                                      tierName: "warm", trend: .hotter, accuracyM: 4.5, speedMps: 12.25, etaS: 66)),
+            .arrived(PassageEvent(arrived: true, seq: 2, time: t, target: banana, distanceM: 42)),
+            .departed(PassageEvent(arrived: false, seq: 3, time: t, target: banana, distanceM: 160)),
+            .gps(GPSEvent(seq: 4, time: t, state: .stale)),
+        ]
+        for e in events {
+            let read = try EventMessage(bridgeLine: e.line)
+            #expect(read == e)
+            #expect(read.sequence == e.seq.map(UInt64.init))
+            #expect(HotColdLayout.publications(for: read, topics: topics).first?.payload == e.line)
+        }
+    }
+
+    @Test func eventsReadSeqAndRefuseBadOnes() throws {
+        #expect(try EventMessage(bridgeLine: #"{"class":"GPS","time":"2024-11-23T07:25:05.000Z","state":"fix"}"#).seq == nil)
+        #expect(try EventMessage(bridgeLine: #"{"class":"GPS","seq":9007199254740993,"time":"2024-11-23T07:25:05.000Z","state":"fix"}"#).sequence == 9_007_199_254_740_993)
+        #expect(throws: WireError.self) { try EventMessage(bridgeLine: #"{"class":"GPS","seq":-1,"time":"2024-11-23T07:25:05.000Z","state":"fix"}"#) }
+        #expect(throws: WireError.self) { try EventMessage(bridgeLine: #"{"class":"GPS","seq":1.5,"time":"2024-11-23T07:25:05.000Z","state":"fix"}"#) }
+        #expect(throws: WireError.self) { try EventMessage(bridgeLine: #"{"class":"GPS","seq":"1","time":"2024-11-23T07:25:05.000Z","state":"fix"}"#) }
     }
 }

@@ -14,7 +14,7 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any])
     }
 
-    func event(_ line: String) throws -> SequencedEvent { try SequencedEvent(line: line) }
+    func event(_ line: String) throws -> EventMessage { try EventMessage(bridgeLine: line) }
 
     @Test func arrivedBecomesAnEnterTransitionOnTheEventTopic() throws {
         let e = try event(#"{"class":"ARRIVED","seq":42,"time":"2024-11-23T07:25:04.000Z","target":{"id":"halans:d0577fb8cf","name":"Big Banana","kind":"bigthing"},"distance_m":83.1}"#)

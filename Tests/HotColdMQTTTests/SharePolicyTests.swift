@@ -25,7 +25,7 @@ import Testing
     }
 
     func pubs(_ line: String, _ s: BridgeSettings) throws -> [Publication] {
-        SharedPublications.forEvent(try SequencedEvent(line: line), settings: s, waypoint: banana, accuracy: 6)
+        SharedPublications.forEvent(try EventMessage(bridgeLine: line), settings: s, waypoint: banana, accuracy: 6)
     }
 
     let feedItem = #"{"class":"FEED_ITEM","author":"jane","device":"ute","kind":"arrived","place":{"id":"big-banana","kind":"bigthing","name":"Big Banana"},"seq":9,"time":"2026-11-25T07:25:04.000Z"}"#

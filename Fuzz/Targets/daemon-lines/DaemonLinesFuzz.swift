@@ -40,7 +40,7 @@ func fuzz(_ bytes: UnsafeRawBufferPointer) {
             }
         }
         if let event = try? EventMessage.decode(line: line) { model.apply(event) }
-        if let e = try? SequencedEvent(line: String(line)) {
+        if let e = try? EventMessage(bridgeLine: String(line)) {
             HotColdLayout.publications(for: e, topics: topics).forEach(checkPublication)
             if let p = OwnTracksLayout.transition(e, waypoint: nil, accuracy: 9.5, tid: "d", topics: topics) { checkPublication(p) }
         }

@@ -149,12 +149,12 @@ extension Bridge {
     /// Publishes one event line; returns why the stream must pause (a publish libmosquitto
     /// refused outright), or nil.
     private func takeEvent(_ line: String, expectReset: inout UInt64?) -> String? {
-        let e: SequencedEvent
-        do { e = try SequencedEvent(line: line) } catch {
+        let e: EventMessage
+        do { e = try EventMessage(bridgeLine: line) } catch {
             if let l = readFailures.failed("skipped an event the bridge cannot read: \(error)") { log(l) }
             return nil
         }
-        guard isNew(e.seq, expectReset: &expectReset) else { return nil }
+        guard isNew(e.sequence, expectReset: &expectReset) else { return nil }
         if settings.layout == .owntracks, settings.share.sharesPositions, let id = e.event.target?.id, waypoints[id] == nil {
             statusWanted = true
         }
@@ -164,7 +164,7 @@ extension Bridge {
         }
         let pubs = SharedPublications.forEvent(e, settings: settings, waypoint: e.event.target.flatMap { waypoints[$0.id] },
                                                accuracy: lastAccuracy)
-        return publish(pubs, seq: e.seq)
+        return publish(pubs, seq: e.sequence)
     }
 
     /// RECORD (shared as a feed item of kind record) and LIKE (sent to the item's author): each

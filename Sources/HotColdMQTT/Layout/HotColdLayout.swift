@@ -17,7 +17,7 @@ public enum HotColdLayout {
     public static let offline = "offline"
 
     /// The messages for one event, in the order they are published.
-    public static func publications(for e: SequencedEvent, topics: Topics) -> [Publication] {
+    public static func publications(for e: EventMessage, topics: Topics) -> [Publication] {
         var out = [Publication(topic: topics.event, payload: e.line)]
         switch e.event {
         case .arrived:

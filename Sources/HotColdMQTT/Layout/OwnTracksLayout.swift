@@ -44,7 +44,7 @@ public enum OwnTracksLayout {
 
     /// The `transition` message for an ARRIVED or DEPARTED event; nil for other events.
     /// `accuracy`: the last fix's, in metres (nil: unknown, `acc` left out).
-    public static func transition(_ e: SequencedEvent, waypoint: Coordinate?, accuracy: Double? = nil, tid: String,
+    public static func transition(_ e: EventMessage, waypoint: Coordinate?, accuracy: Double? = nil, tid: String,
                                   topics: Topics) -> Publication? {
         let passage: Event.Passage, kind: String
         switch e.event {

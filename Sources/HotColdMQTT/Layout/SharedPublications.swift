@@ -17,7 +17,7 @@ import HotColdProtocol
 public enum SharedPublications {
     public static let friendKind = TargetKind("friend")
 
-    public static func forEvent(_ e: SequencedEvent, settings s: BridgeSettings, waypoint: Coordinate?,
+    public static func forEvent(_ e: EventMessage, settings s: BridgeSettings, waypoint: Coordinate?,
                                 accuracy: Double?) -> [Publication] {
         guard s.share.sharesVisits else { return [] }
         var out: [Publication] = []
@@ -26,14 +26,14 @@ public enum SharedPublications {
             out = HotColdLayout.publications(for: e, topics: s.topics)
         case (.hotcold, _):
             if case .arrived(let p) = e.event {
-                out.append(Publication(topic: s.topics.arrival, payload: HotColdLayout.bareArrival(p, seq: e.seq), retain: true))
+                out.append(Publication(topic: s.topics.arrival, payload: HotColdLayout.bareArrival(p, seq: e.sequence), retain: true))
             }
         case (.owntracks, let share):
             let positions = share.sharesPositions
             out = OwnTracksLayout.transition(e, waypoint: positions ? waypoint : nil, accuracy: positions ? accuracy : nil,
                                              tid: s.trackerID, topics: s.topics).map { [$0] } ?? []
         }
-        if case .arrived(let p) = e.event, p.target.kind != friendKind, let seq = e.seq.flatMap({ Int(exactly: $0) }) {
+        if case .arrived(let p) = e.event, p.target.kind != friendKind, let seq = e.seq {
             let place = FeedItem.Place(id: p.target.id, name: p.target.name, kind: p.target.kind.rawValue)
             let item = FeedItem(author: s.user, device: s.device, seq: seq, time: p.time, kind: "arrived", place: place)
             out.append(Publication(topic: s.friendTopics.feed, payload: WireCoding.line(item)))
