@@ -148,6 +148,10 @@ import Testing
             _ = try LikeReceivedRequest.fromBroker(bytes(payload.replacingOccurrences(of: "2026-11-25", with: "2026-11-01")), now: now)
         }
         #expect(throws: FriendMessageError.self) { _ = try LikeReceivedRequest.fromBroker(bytes(String(repeating: " ", count: 1025)), now: now) }
+        // The daemon takes the LIKE as its request, but no other class in it.
+        #expect((try? Request.decode(line: payload).get()) == .likeReceived(like))
+        let otherClass = payload.replacingOccurrences(of: #""class":"LIKE""#, with: #""class":"FEED""#)
+        #expect(Request.decode(line: otherClass).failure?.field == "class")
     }
 
     @Test func topicsOfFollowedDevicesInBothLayoutsAndNeverOurOwn() {
@@ -244,4 +248,8 @@ import Testing
         try "hotcold/jane/ute/feed\tdHdv\nhotcold/jane/ute/fe".write(toFile: journal.path, atomically: false, encoding: .utf8)
         #expect(try journal.pending().map(\.payload) == [Array("two".utf8)])
     }
+}
+
+extension Result {
+    var failure: Failure? { if case .failure(let e) = self { e } else { nil } }
 }

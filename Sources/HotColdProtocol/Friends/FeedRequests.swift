@@ -125,6 +125,9 @@ public struct LikeReceivedRequest: RequestBody, FixedClassMessage {
     init(_ decoder: any Decoder) throws(ProtocolError) {
         // `class`: the broker's LIKE message is this request under its class (see above).
         let f = try Fields(decoder, command: "like_received", allowed: ["item_seq", "liker", "like", "time", "class"])
+        if let c = try f.string("class", max: 16), c != Self.wireClass {
+            throw ProtocolError(.badField, command: "like_received", field: "class", "must be \(Self.wireClass) when present, got \"\(c)\"")
+        }
         itemSeq = try f.required(try f.integer("item_seq", in: 0...Limits.maxInteger), "item_seq", "the own item's seq")
         liker = try f.requiredFriend("liker")
         like = try f.required(try f.bool("like"), "like", "true or false")
