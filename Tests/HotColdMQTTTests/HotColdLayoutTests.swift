@@ -97,6 +97,15 @@ import Testing
         #expect(read.gps.lastFix?.accuracyM == nil && read.gps.lastFix?.trackDeg == nil && read.gps.lastFix?.speedMps == 10)
         s.targets[0].trend = "lukewarm"
         #expect(throws: WireError.self) { try StatusReply(bridgeLine: WireCoding.line(s)) }
+        s.targets[0].trend = "hotter"
+        s.targets[0].tier = -1
+        #expect(throws: WireError.self) { try StatusReply(bridgeLine: WireCoding.line(s)) }
+        s.targets[0].tier = 8
+        s.tracking.tiers = ["cold", "warm", "hot"]
+        let e = #expect(throws: WireError.self) { try StatusReply(bridgeLine: WireCoding.line(s)) }
+        #expect(e?.message.contains("targets[0].tier") == true)
+        s.targets[0].tier = 2
+        #expect(try StatusReply(bridgeLine: WireCoding.line(s)).targets[0].tier == 2)
     }
 
     /// The bridge reads events with the protocol's own `EventMessage`: each kind, written by the

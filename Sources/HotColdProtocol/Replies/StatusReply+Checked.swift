@@ -10,8 +10,8 @@ extension StatusReply {
     /// it (the MQTT bridge places targets from the fix, the bearing and the distance).
     ///
     /// Decoding checks types and required fields; this checks what a stale, newer or impostor
-    /// daemon could still get wrong: the last fix's coordinate, each target's distance, bearing
-    /// and trend. Optional figures of the fix that make no sense (a negative accuracy or speed, a
+    /// daemon could still get wrong: the last fix's coordinate, each target's distance, bearing,
+    /// tier and trend. Optional figures of the fix that make no sense (a negative accuracy or speed, a
     /// course outside 0–360) are dropped rather than refused, as a receiver that does not know
     /// them would leave them out.
     ///
@@ -36,6 +36,11 @@ extension StatusReply {
             }
             guard t.bearingDeg.isFinite, (-360...360).contains(t.bearingDeg) else {
                 throw ProtocolError(.outOfRange, command: "status", field: "targets[\(i)].bearing_deg", "out of range: \(t.bearingDeg)")
+            }
+            // A tier indexes the ladder (`tracking.tiers`, since minor 4): 0 is the coldest.
+            guard t.tier >= 0, t.tier < (tracking.tiers?.count ?? Int.max) else {
+                throw ProtocolError(.outOfRange, command: "status", field: "targets[\(i)].tier",
+                                    "\(t.tier) is no level of the ladder (\(tracking.tiers?.count ?? 0) levels)")
             }
             guard Trend(rawValue: t.trend) != nil else {
                 throw ProtocolError(.badField, command: "status", field: "targets[\(i)].trend", "not a trend: \(t.trend.prefix(20))")
