@@ -34,6 +34,12 @@ import Testing
         #expect(named?.name == "Jane")
         // A retained message being cleared is nothing, not an error.
         #expect(try FriendFixRequest.hotcold([], who: jane, now: now) == nil)
+        // What this bridge publishes on its own `…/location` is what a follower's reads: one type.
+        let fix = StatusReply.LastFix(time: now.addingTimeInterval(-2.5), lat: -30.2999999, lon: 153.1, mode: 3, accuracyM: 8.6, speedMps: 12.25)
+        let mine = status("fix", lastFix: fix, targets: [])
+        let published = try #require(HotColdLayout.location(mine, topics: Topics(prefix: "hotcold", user: "jane", device: "ute")))
+        let read = try #require(try FriendFixRequest.hotcold(bytes(published.payload), who: jane, now: now))
+        #expect(read == FriendFixRequest(who: jane, time: fix.time, lat: -30.2999999, lon: 153.1, accuracyM: 9, speedMps: 12.25))
     }
 
     @Test func ownTracksLocationInItsUnits() throws {
@@ -63,7 +69,8 @@ import Testing
             (#"{"time":"\#(t)","latitude":0,"longitude":0,"speed_mps":151}"#, "speed"),
             (#"{"time":"2026-11-24T09:00:00.000Z","latitude":0,"longitude":0}"#, "more than a day"),
             (#"{"time":"2026-11-25T10:01:01.000Z","latitude":0,"longitude":0}"#, "future"),
-            (#"{"time":"yesterday","latitude":0,"longitude":0}"#, "ISO 8601"),
+            (#"{"time":"yesterday","latitude":0,"longitude":0}"#, "field time: not an ISO-8601 time"),
+            (#"{"time":"\#(t)","latitude":0,"longitude":0,"gps_accuracy":"8"}"#, "field gps_accuracy has the wrong type"),
             (#"{"time":"\#(t)","latitude":"0","longitude":0}"#, "wrong type"),
             (#"{"time":"\#(t)","longitude":0}"#, "latitude missing"),
             (#"[1,2]"#, "not a JSON object"),

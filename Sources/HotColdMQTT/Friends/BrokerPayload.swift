@@ -25,7 +25,7 @@ enum BrokerPayload {
         } catch let e as ProtocolError {
             throw FriendMessageError(e.message)
         } catch let DecodingError.keyNotFound(key, _) {
-            throw FriendMessageError("field \(key.stringValue) missing")
+            throw FriendMessageError("field \(Self.wireName(key)) missing")
         } catch let DecodingError.typeMismatch(_, c) {
             throw FriendMessageError("field \(Self.path(c)) has the wrong type")
         } catch let DecodingError.valueNotFound(_, c) {
@@ -38,6 +38,16 @@ enum BrokerPayload {
     }
 
     private static func path(_ c: DecodingError.Context) -> String {
-        c.codingPath.map(\.stringValue).joined(separator: ".")
+        c.codingPath.map(wireName).joined(separator: ".")
+    }
+
+    /// A key as the payload spells it: the protocol's decoder reports `gpsAccuracy` for
+    /// `gps_accuracy`.
+    private static func wireName(_ key: any CodingKey) -> String {
+        var out = ""
+        for ch in key.stringValue {
+            if ch.isUppercase { out += "_" + ch.lowercased() } else { out.append(ch) }
+        }
+        return out
     }
 }

@@ -10,22 +10,13 @@ extension FriendFixRequest {
     /// A location message is a few hundred bytes; anything near this cap is not one.
     public static let maximumPayloadBytes = 4096
 
-    /// hotcold's `…/location` message (what `HotColdLayout.location` writes):
-    /// `{"time":ISO,"latitude":…,"longitude":…,"gps_accuracy":…,"speed_mps":…,"name":…}`.
-    /// Nil for an empty payload (a retained message being cleared).
+    /// hotcold's `…/location` message (`LocationMessage`, what `HotColdLayout.location`
+    /// writes). Nil for an empty payload (a retained message being cleared).
     public static func hotcold(_ payload: [UInt8], who: FriendID, now: Date = Date()) throws(FriendMessageError) -> FriendFixRequest? {
-        struct Wire: Decodable {
-            var time: String
-            var latitude: Double
-            var longitude: Double
-            var gps_accuracy: Double?
-            var speed_mps: Double?
-            var name: String?
-        }
-        guard let w = try BrokerPayload.decode(Wire.self, payload, cap: maximumPayloadBytes) else { return nil }
-        guard let t = ISO8601.parse(w.time) else { throw FriendMessageError("time \"\(w.time.prefix(40))\" is not ISO 8601") }
-        return try checked(who: who, name: w.name, time: t, lat: w.latitude, lon: w.longitude,
-                           accuracy: w.gps_accuracy, speed: w.speed_mps, now: now)
+        guard let m = try BrokerPayload.decode(LocationMessage.self, payload, cap: maximumPayloadBytes,
+                                               decoder: WireCoding.decoder()) else { return nil }
+        return try checked(who: who, name: m.name, time: m.time, lat: m.latitude, lon: m.longitude,
+                           accuracy: m.gpsAccuracy, speed: m.speedMps, now: now)
     }
 
     /// An OwnTracks message on `owntracks/USER/DEVICE`: `_type: location` (`lat`, `lon`, `tst`

@@ -77,13 +77,8 @@ public enum HotColdLayout {
     /// tracker attributes, from the last fix (`time`: the fix's). Nil without a fix.
     public static func location(_ s: StatusReply, topics: Topics) -> Publication? {
         guard let f = s.gps.lastFix else { return nil }
-        var o = JSONLine.object()
-        o.add("time", time: f.time)
-        o.add("latitude", f.lat, decimals: 7)
-        o.add("longitude", f.lon, decimals: 7)
-        o.add("gps_accuracy", Int((f.accuracyM ?? 0).rounded()))
-        o.addIfPresent("speed_mps", f.speedMps, decimals: 2)
-        return Publication(topic: topics.location, payload: o.text, retain: true)
+        let m = LocationMessage(time: f.time, latitude: f.lat, longitude: f.lon, gpsAccuracy: f.accuracyM ?? 0, speedMps: f.speedMps)
+        return Publication(topic: topics.location, payload: m.payload, retain: true)
     }
 
     /// The nearest tracked target, `{"time":…,"target":{…},"distance_m":…,"tier_name":…,"trend":…}`
