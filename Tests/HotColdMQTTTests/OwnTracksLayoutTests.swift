@@ -89,6 +89,15 @@ import Testing
         #expect(o["inregions"] as? [String] == ["Big Banana"])
         #expect(o["inrids"] as? [String] == ["halans:d0577fb8cf"])
         #expect(Set(o.keys) == ["_type", "lat", "lon", "tst", "acc", "vel", "cog", "tid", "inregions", "inrids"])
+        // A follower's bridge reads this car's message with the same type: the same position.
+        let read = try #require(try FriendFixRequest.ownTracks(Array(p.payload.utf8), who: FriendID(parsing: "jane/car")!,
+                                                                now: Date(timeIntervalSince1970: 1_735_689_660)))
+        #expect(read.lat == -30.3 && read.lon == 153.1 && read.accuracyM == 10 && read.speedMps == 10)
+        #expect(read.time == Date(timeIntervalSince1970: 1_735_689_600))
+        // Fields a position does not need are not read: an app's own `tid` type is its business.
+        let odd = p.payload.replacingOccurrences(of: #""tid":"ar""#, with: #""tid":7"#)
+        #expect(try FriendFixRequest.ownTracks(Array(odd.utf8), who: FriendID(parsing: "jane/car")!,
+                                               now: Date(timeIntervalSince1970: 1_735_689_660))?.lat == -30.3)
     }
 
     @Test func locationLeavesOutZeroAndUnknownValues() throws {

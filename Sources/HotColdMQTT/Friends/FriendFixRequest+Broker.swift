@@ -19,20 +19,15 @@ extension FriendFixRequest {
                            accuracy: m.gpsAccuracy, speed: m.speedMps, now: now)
     }
 
-    /// An OwnTracks message on `owntracks/USER/DEVICE`: `_type: location` (`lat`, `lon`, `tst`
-    /// epoch seconds, `acc` metres, `vel` km/h, negative meaning unknown) gives a fix; any other
-    /// `_type` (transition, lwt, waypoint…) gives nil, as does an empty payload.
+    /// An OwnTracks message on `owntracks/USER/DEVICE`: `_type: location` (`OwnTracksLocation`:
+    /// `lat`, `lon`, `tst` epoch seconds, `acc` metres, `vel` km/h, negative meaning unknown)
+    /// gives a fix; any other `_type` (transition, lwt, waypoint…) gives nil, as does an empty
+    /// payload.
     public static func ownTracks(_ payload: [UInt8], who: FriendID, now: Date = Date()) throws(FriendMessageError) -> FriendFixRequest? {
         struct Kind: Decodable { var _type: String }
-        struct Wire: Decodable {
-            var lat: Double
-            var lon: Double
-            var tst: Double
-            var acc: Double?
-            var vel: Double?
-        }
-        guard let k = try BrokerPayload.decode(Kind.self, payload, cap: maximumPayloadBytes), k._type == "location" else { return nil }
-        guard let w = try BrokerPayload.decode(Wire.self, payload, cap: maximumPayloadBytes) else { return nil }
+        guard let k = try BrokerPayload.decode(Kind.self, payload, cap: maximumPayloadBytes),
+              k._type == OwnTracksLocation.type else { return nil }
+        guard let w = try BrokerPayload.decode(OwnTracksLocation.self, payload, cap: maximumPayloadBytes) else { return nil }
         guard w.tst.isFinite, abs(w.tst) < 1e11 else { throw FriendMessageError("tst \(w.tst) is not a time") }
         let speed = w.vel.flatMap { $0 >= 0 ? $0 / 3.6 : nil }
         return try checked(who: who, name: nil, time: Date(timeIntervalSince1970: w.tst), lat: w.lat, lon: w.lon,

@@ -25,21 +25,16 @@ public enum OwnTracksLayout {
     /// The `location` message for the last fix of a status, or nil without a fix.
     public static func location(_ s: StatusReply, tid: String, topics: Topics) -> Publication? {
         guard let f = s.gps.lastFix else { return nil }
-        var o = JSONLine.object()
-        o.add("_type", "location")
-        o.add("lat", f.lat, decimals: 7)
-        o.add("lon", f.lon, decimals: 7)
-        o.add("tst", epochSeconds(f.time))
-        if let a = f.accuracyM, let acc = wholeNumber(a), acc != 0 { o.add("acc", acc) }
-        if let v = f.speedMps, let kmh = wholeNumber(v * 3.6), kmh != 0 { o.add("vel", kmh) }
-        if let c = f.trackDeg, let deg = wholeNumber(c) { o.add("cog", deg % 360) }
-        o.add("tid", tid)
         let inside = s.targets.filter(\.arrived)
-        if !inside.isEmpty {
-            o.addRaw("inregions", json: "[" + inside.map { JSONLine.quoted($0.target.name) }.joined(separator: ",") + "]")
-            o.addRaw("inrids", json: "[" + inside.map { JSONLine.quoted($0.target.id) }.joined(separator: ",") + "]")
-        }
-        return Publication(topic: topics.base, payload: o.text, retain: true)
+        let m = OwnTracksLocation(
+            lat: f.lat, lon: f.lon, tst: Double(epochSeconds(f.time)),
+            acc: f.accuracyM.flatMap(wholeNumber).flatMap { $0 != 0 ? Double($0) : nil },
+            vel: f.speedMps.flatMap { wholeNumber($0 * 3.6) }.flatMap { $0 != 0 ? Double($0) : nil },
+            cog: f.trackDeg.flatMap(wholeNumber).map { Double($0 % 360) },
+            tid: tid,
+            inregions: inside.isEmpty ? nil : inside.map(\.target.name),
+            inrids: inside.isEmpty ? nil : inside.map(\.target.id))
+        return Publication(topic: topics.base, payload: m.payload, retain: true)
     }
 
     /// The `transition` message for an ARRIVED or DEPARTED event; nil for other events.
