@@ -178,6 +178,7 @@ if Context.environment["HOTCOLD_FUZZ"] == "1" {
         ("config", ["HotColdConfig", "HotColdCore", "HotColdMQTT"]),
         ("proto-request", ["HotColdProtocol"]),
         ("daemon-lines", ["HotColdProtocol", "HotColdScreen", "HotColdMQTT"]),
+        ("friend-messages", ["HotColdCore", "HotColdProtocol", "HotColdMQTT"]),
     ]
     package.targets += [
         .target(name: "FuzzSupport", dependencies: ["HotColdCore", "HotColdProtocol"], path: "Fuzz/Support"),

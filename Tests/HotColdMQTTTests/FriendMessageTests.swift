@@ -1,54 +1,61 @@
 import Foundation
 import HotColdCore
 import HotColdMQTT
+import HotColdProtocol
 import HotColdTestSupport
 import Testing
 
 /// What comes from the broker for friends is checked at the edge: size, JSON shape, ranges,
 /// and who it is from (the topic, never the payload).
 @Suite struct FriendMessageTests {
-    let jane = FriendDevice("jane/ute")!
+    let jane = FriendID(parsing: "jane/ute")!
     let now = ISO8601.parse("2026-11-25T10:00:00.000Z")!
 
     func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
 
     @Test func friendIDsAreTwoSafeLevels() {
-        #expect(FriendDevice("jane/ute")?.description == "jane/ute")
-        #expect(FriendDevice("j.a_n-e/Ute2") != nil)
+        #expect(FriendID(parsing: "jane/ute")?.description == "jane/ute")
+        #expect(FriendID(parsing: "j.a_n-e/Ute2") != nil)
         for bad in ["jane", "jane/ute/x", "/ute", "jane/", "jane/#", "jane/+", "ja ne/ute", "jäne/ute",
                     String(repeating: "a", count: 65) + "/ute", "jane/u\u{0}te"] {
-            #expect(FriendDevice(bad) == nil, "\(bad)")
+            #expect(FriendID(parsing: bad) == nil, "\(bad)")
         }
-        #expect(FriendDevice(String(repeating: "a", count: 64) + "/ute") != nil)
+        #expect(FriendID(parsing: String(repeating: "a", count: 64) + "/ute") != nil)
     }
 
     @Test func hotcoldLocationAsTheBridgePublishesIt() throws {
-        let f = try #require(try FriendFix.hotcold(bytes(#"{"time":"2026-11-25T09:59:58.000Z","latitude":-30.1,"longitude":153.1,"gps_accuracy":8,"speed_mps":3.25}"#),
+        let f = try #require(try FriendFixRequest.hotcold(bytes(#"{"time":"2026-11-25T09:59:58.000Z","latitude":-30.1,"longitude":153.1,"gps_accuracy":8,"speed_mps":3.25}"#),
                                                    who: jane, now: now))
         #expect(f.who == jane)
-        #expect(f.coordinate == Coordinate(latitude: -30.1, longitude: 153.1))
-        #expect(f.accuracy == 8 && f.speed == 3.25 && f.name == nil && !f.club)
+        #expect(f.lat == -30.1 && f.lon == 153.1)
+        #expect(f.accuracyM == 8 && f.speedMps == 3.25 && f.name == nil && !f.club)
         #expect(f.time == ISO8601.parse("2026-11-25T09:59:58.000Z"))
-        let named = try FriendFix.hotcold(bytes(#"{"time":"2026-11-25T09:59:58Z","latitude":0,"longitude":0,"gps_accuracy":0,"name":" Jane "}"#), who: jane, now: now)
+        let named = try FriendFixRequest.hotcold(bytes(#"{"time":"2026-11-25T09:59:58Z","latitude":0,"longitude":0,"gps_accuracy":0,"name":" Jane "}"#), who: jane, now: now)
         #expect(named?.name == "Jane")
         // A retained message being cleared is nothing, not an error.
-        #expect(try FriendFix.hotcold([], who: jane, now: now) == nil)
+        #expect(try FriendFixRequest.hotcold([], who: jane, now: now) == nil)
+        // What this bridge publishes on its own `…/location` is what a follower's reads: one type.
+        let fix = StatusReply.LastFix(time: now.addingTimeInterval(-2.5), lat: -30.2999999, lon: 153.1, mode: 3, accuracyM: 8.6, speedMps: 12.25)
+        let mine = status("fix", lastFix: fix, targets: [])
+        let published = try #require(HotColdLayout.location(mine, topics: Topics(prefix: "hotcold", user: "jane", device: "ute")))
+        let read = try #require(try FriendFixRequest.hotcold(bytes(published.payload), who: jane, now: now))
+        #expect(read == FriendFixRequest(who: jane, time: fix.time, lat: -30.2999999, lon: 153.1, accuracyM: 9, speedMps: 12.25))
     }
 
     @Test func ownTracksLocationInItsUnits() throws {
         let tst = Int(now.timeIntervalSince1970) - 5
-        let f = try #require(try FriendFix.ownTracks(bytes(#"{"_type":"location","lat":-30.2,"lon":153.2,"tst":\#(tst),"acc":12,"vel":36,"tid":"JU","batt":80}"#),
+        let f = try #require(try FriendFixRequest.ownTracks(bytes(#"{"_type":"location","lat":-30.2,"lon":153.2,"tst":\#(tst),"acc":12,"vel":36,"tid":"JU","batt":80}"#),
                                                      who: jane, now: now))
-        #expect(f.coordinate == Coordinate(latitude: -30.2, longitude: 153.2))
-        #expect(f.accuracy == 12)
-        #expect(abs((f.speed ?? 0) - 10) < 1e-9)    // 36 km/h
+        #expect(f.lat == -30.2 && f.lon == 153.2)
+        #expect(f.accuracyM == 12)
+        #expect(abs((f.speedMps ?? 0) - 10) < 1e-9)    // 36 km/h
         #expect(f.time == Date(timeIntervalSince1970: Double(tst)))
         // vel -1 (the apps' "unknown") is no speed.
-        #expect(try FriendFix.ownTracks(bytes(#"{"_type":"location","lat":1,"lon":2,"tst":\#(tst),"vel":-1}"#), who: jane, now: now)?.speed == nil)
+        #expect(try FriendFixRequest.ownTracks(bytes(#"{"_type":"location","lat":1,"lon":2,"tst":\#(tst),"vel":-1}"#), who: jane, now: now)?.speedMps == nil)
         // Other message types are not positions.
         for other in [#"{"_type":"transition","event":"enter","lat":1,"lon":2,"tst":\#(tst)}"#, #"{"_type":"lwt","tst":\#(tst)}"#,
                       #"{"_type":"waypoint","lat":1,"lon":2,"tst":\#(tst)}"#] {
-            #expect(try FriendFix.ownTracks(bytes(other), who: jane, now: now) == nil)
+            #expect(try FriendFixRequest.ownTracks(bytes(other), who: jane, now: now) == nil)
         }
     }
 
@@ -62,7 +69,8 @@ import Testing
             (#"{"time":"\#(t)","latitude":0,"longitude":0,"speed_mps":151}"#, "speed"),
             (#"{"time":"2026-11-24T09:00:00.000Z","latitude":0,"longitude":0}"#, "more than a day"),
             (#"{"time":"2026-11-25T10:01:01.000Z","latitude":0,"longitude":0}"#, "future"),
-            (#"{"time":"yesterday","latitude":0,"longitude":0}"#, "ISO 8601"),
+            (#"{"time":"yesterday","latitude":0,"longitude":0}"#, "field time: not an ISO-8601 time"),
+            (#"{"time":"\#(t)","latitude":0,"longitude":0,"gps_accuracy":"8"}"#, "field gps_accuracy has the wrong type"),
             (#"{"time":"\#(t)","latitude":"0","longitude":0}"#, "wrong type"),
             (#"{"time":"\#(t)","longitude":0}"#, "latitude missing"),
             (#"[1,2]"#, "not a JSON object"),
@@ -71,47 +79,90 @@ import Testing
             ("{\"time\":\"\(t)\",\"latitude\":0,\"longitude\":0,\"pad\":\"\(String(repeating: "x", count: 5000))\"}", "over 4096"),
         ]
         for (payload, why) in cases {
-            let error = #expect(throws: FriendMessageError.self) { _ = try FriendFix.hotcold(bytes(payload), who: jane, now: now) }
+            let error = #expect(throws: FriendMessageError.self) { _ = try FriendFixRequest.hotcold(bytes(payload), who: jane, now: now) }
             #expect(error?.description.contains(why) == true, "\(payload.prefix(80)): \(error?.description ?? "no error")")
         }
         #expect(throws: FriendMessageError.self) {
-            _ = try FriendFix.ownTracks(bytes(#"{"_type":"location","lat":1,"lon":2,"tst":1e300}"#), who: jane, now: now)
+            _ = try FriendFixRequest.ownTracks(bytes(#"{"_type":"location","lat":1,"lon":2,"tst":1e300}"#), who: jane, now: now)
         }
     }
 
     @Test func feedItemsRoundTripAndBelongToTheirTopic() throws {
-        let item = FeedMessage(author: "jane", device: "ute", seq: 1234, time: now, kind: .record,
-                            place: TargetRef(id: "big-banana", name: "Big Banana", kind: .bigThing),
+        let item = FeedItem(author: "jane", device: "ute", seq: 1234, time: now, kind: "record",
+                            place: .init(id: "big-banana", name: "Big Banana", kind: "bigthing"),
                             rating: 4, note: "Best \"milkshake\" on the coast", noteWords: 5)
-        #expect(item.payload.hasPrefix(#"{"class":"FEED_ITEM","author":"jane","device":"ute","seq":1234,"#))
-        #expect(try FeedMessage.decode(bytes(item.payload), who: jane, now: now) == item)
-        #expect(item.id == "jane/ute/1234")
+        let payload = WireCoding.line(item)
+        #expect(payload.hasPrefix(#"{"class":"FEED_ITEM","author":"jane","device":"ute","kind":"record","#))
+        #expect(try FeedItem.fromBroker(bytes(payload), who: jane, now: now) == item)
+        #expect(item.id?.description == "jane/ute/1234")
         // Nobody writes into another's feed.
-        #expect(throws: FriendMessageError.self) { _ = try FeedMessage.decode(bytes(item.payload), who: FriendDevice("bob/car")!, now: now) }
-        var bad = item
-        bad.rating = 6
-        #expect(throws: FriendMessageError.self) { _ = try FeedMessage.decode(bytes(bad.payload), who: jane, now: now) }
-        bad = item
-        bad.note = String(repeating: "n", count: 501)
-        #expect(throws: FriendMessageError.self) { _ = try FeedMessage.decode(bytes(bad.payload), who: jane, now: now) }
-        let fractional = item.payload.replacingOccurrences(of: #""seq":1234"#, with: #""seq":12.5"#)
-        #expect(throws: FriendMessageError.self) { _ = try FeedMessage.decode(bytes(fractional), who: jane, now: now) }
-        let oldItem = FeedMessage(author: "jane", device: "ute", seq: 1, time: now.addingTimeInterval(-8 * 86_400), kind: .arrived,
-                               place: TargetRef(id: "x", name: "X", kind: .point))
-        #expect(throws: FriendMessageError.self) { _ = try FeedMessage.decode(bytes(oldItem.payload), who: jane, now: now) }
+        let error = #expect(throws: FriendMessageError.self) {
+            _ = try FeedItem.fromBroker(bytes(payload), who: FriendID(parsing: "bob/car")!, now: now)
+        }
+        #expect(error?.description == "an item by jane/ute on bob/car's feed")
+        // The sender cannot say it came through the club: the bridge says so, from the topic.
+        var club = item
+        club.club = true
+        #expect(try FeedItem.fromBroker(bytes(WireCoding.line(club)), who: jane, now: now)?.club == nil)
+        let refused: [(FeedItem, String)] = [
+            ({ var b = item; b.rating = 6; return b }(), "rating 6"),
+            ({ var b = item; b.note = String(repeating: "n", count: 501); return b }(), "over 500"),
+            ({ var b = item; b.noteWords = -1; return b }(), "note_words"),
+            ({ var b = item; b.seq = 0; return b }(), "seq 0"),
+            ({ var b = item; b.kind = "visited"; return b }(), "kind"),
+            ({ var b = item; b.place.kind = String(repeating: "k", count: 17); return b }(), "place"),
+            ({ var b = item; b.time = now.addingTimeInterval(-8 * 86_400); return b }(), "last week"),
+        ]
+        for (bad, why) in refused {
+            let e = #expect(throws: FriendMessageError.self) { _ = try FeedItem.fromBroker(bytes(WireCoding.line(bad)), who: jane, now: now) }
+            #expect(e?.description.contains(why) == true, "\(why): \(e?.description ?? "no error")")
+        }
+        let fractional = payload.replacingOccurrences(of: #""seq":1234"#, with: #""seq":12.5"#)
+        #expect(throws: FriendMessageError.self) { _ = try FeedItem.fromBroker(bytes(fractional), who: jane, now: now) }
+        let wrongClass = payload.replacingOccurrences(of: "FEED_ITEM", with: "FEED")
+        #expect(throws: FriendMessageError.self) { _ = try FeedItem.fromBroker(bytes(wrongClass), who: jane, now: now) }
+        // Written by an earlier bridge (its own key order, no club): read the same.
+        let earlier = #"{"class":"FEED_ITEM","author":"jane","device":"ute","seq":1234,"time":"2026-11-25T10:00:00.000Z","kind":"record","place":{"id":"big-banana","name":"Big Banana","kind":"bigthing"},"rating":4,"note":"Best \"milkshake\" on the coast","note_words":5}"#
+        #expect(try FeedItem.fromBroker(bytes(earlier), who: jane, now: now) == item)
+    }
+
+    /// What the bridge hands the daemon is what arrived, field for field: the broker's
+    /// FEED_ITEM and LIKE are the protocol's types, so no copy can drift from them.
+    @Test func whatArrivesIsTheRequestTheDaemonGets() throws {
+        let item = FeedItem(author: "jane", device: "ute", seq: 7, time: now, kind: "arrived",
+                            place: .init(id: "halans:d0577fb8cf", name: "Big Banana", kind: "bigthing"), rating: 5, note: "yes")
+        let read = try #require(try FeedItem.fromBroker(bytes(WireCoding.line(item)), who: jane, now: now))
+        let request = Request.feedItem(FeedItemRequest(item: read))
+        #expect(try Request.decode(line: request.line).get() == .feedItem(FeedItemRequest(item: item)))
+        let like = LikeReceivedRequest(itemSeq: 7, liker: FriendID(parsing: "bob/car")!, like: false, time: now)
+        let heard = try #require(try LikeReceivedRequest.fromBroker(bytes(WireCoding.line(like)), now: now))
+        #expect(try Request.decode(line: Request.likeReceived(heard).line).get() == .likeReceived(like))
     }
 
     @Test func likesRoundTripWithACheckedLiker() throws {
-        let like = LikeMessage(itemSeq: 1234, liker: FriendDevice("bob/car")!, like: true, time: now)
-        #expect(like.payload == #"{"class":"LIKE","item_seq":1234,"liker":"bob/car","like":true,"time":"2026-11-25T10:00:00.000Z"}"#)
-        #expect(try LikeMessage.decode(bytes(like.payload), now: now) == like)
-        let forged = like.payload.replacingOccurrences(of: "bob/car", with: "bob/#")
-        #expect(throws: FriendMessageError.self) { _ = try LikeMessage.decode(bytes(forged), now: now) }
-        #expect(throws: FriendMessageError.self) { _ = try LikeMessage.decode(bytes(like.payload.replacingOccurrences(of: "1234", with: "0")), now: now) }
+        let like = LikeReceivedRequest(itemSeq: 1234, liker: FriendID(parsing: "bob/car")!, like: true, time: now)
+        let payload = WireCoding.line(like)
+        #expect(payload == #"{"class":"LIKE","cmd":"like_received","item_seq":1234,"like":true,"liker":"bob/car","time":"2026-11-25T10:00:00.000Z"}"#)
+        #expect(try LikeReceivedRequest.fromBroker(bytes(payload), now: now) == like)
+        // As an earlier bridge wrote it (no cmd): read the same.
+        let earlier = #"{"class":"LIKE","item_seq":1234,"liker":"bob/car","like":true,"time":"2026-11-25T10:00:00.000Z"}"#
+        #expect(try LikeReceivedRequest.fromBroker(bytes(earlier), now: now) == like)
+        let forged = payload.replacingOccurrences(of: "bob/car", with: "bob/#")
+        let e = #expect(throws: FriendMessageError.self) { _ = try LikeReceivedRequest.fromBroker(bytes(forged), now: now) }
+        #expect(e?.description.contains(#"got "bob/#""#) == true, "\(e?.description ?? "")")
+        #expect(throws: FriendMessageError.self) { _ = try LikeReceivedRequest.fromBroker(bytes(payload.replacingOccurrences(of: "1234", with: "0")), now: now) }
+        #expect(throws: FriendMessageError.self) {
+            _ = try LikeReceivedRequest.fromBroker(bytes(payload.replacingOccurrences(of: "2026-11-25", with: "2026-11-01")), now: now)
+        }
+        #expect(throws: FriendMessageError.self) { _ = try LikeReceivedRequest.fromBroker(bytes(String(repeating: " ", count: 1025)), now: now) }
+        // The daemon takes the LIKE as its request, but no other class in it.
+        #expect((try? Request.decode(line: payload).get()) == .likeReceived(like))
+        let otherClass = payload.replacingOccurrences(of: #""class":"LIKE""#, with: #""class":"FEED""#)
+        #expect(Request.decode(line: otherClass).failure?.field == "class")
     }
 
     @Test func topicsOfFollowedDevicesInBothLayoutsAndNeverOurOwn() {
-        let me = FriendDevice("bob/car")!
+        let me = FriendID(parsing: "bob/car")!
         let t = FriendTopics(own: me, ownTopics: Topics(prefix: "hotcold", user: "bob", device: "car"), club: "hotcold/club-x")
         #expect(t.subscriptions(following: [jane, me]) == [
             "hotcold/bob/car/likes", "hotcold/club-x/+/+/feed", "hotcold/club-x/+/+/location",
@@ -121,7 +172,7 @@ import Testing
         #expect(t.classify("owntracks/jane/ute") == .init(who: jane, kind: .ownTracks, club: false))
         #expect(t.classify("hotcold/bob/car/likes") == .init(who: me, kind: .likes, club: false))
         // Through the club: club unless also followed.
-        let ann = FriendDevice("ann/van")!
+        let ann = FriendID(parsing: "ann/van")!
         #expect(t.classify("hotcold/club-x/ann/van/location") == .init(who: ann, kind: .location, club: true))
         #expect(t.classify("hotcold/club-x/jane/ute/feed", following: [jane]) == .init(who: jane, kind: .feed, club: false))
         // Our own messages coming back through a wildcard, other sub-topics, bad levels: nothing.
@@ -138,12 +189,12 @@ import Testing
 @Suite struct FriendInboxTests {
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
-    func fix(_ who: String, _ second: Int) -> FriendFix {
-        FriendFix(who: FriendDevice(who)!, time: t0.addingTimeInterval(Double(second)), coordinate: Coordinate(latitude: 0, longitude: 0))
+    func fix(_ who: String, _ second: Int) -> FriendFixRequest {
+        FriendFixRequest(who: FriendID(parsing: who)!, time: t0.addingTimeInterval(Double(second)), lat: 0, lon: 0)
     }
 
-    func item(_ seq: UInt64) -> FriendInbox.Item {
-        .feed(FeedMessage(author: "jane", device: "ute", seq: seq, time: t0, kind: .arrived, place: TargetRef(id: "x", name: "X", kind: .point)), club: false)
+    func item(_ seq: Int) -> FriendInbox.Item {
+        .feed(FeedItem(author: "jane", device: "ute", seq: seq, time: t0, kind: "arrived", place: .init(id: "x", name: "X", kind: "point")))
     }
 
     @Test func aNewerFixReplacesOneNotYetSentAndPositionsGoFirst() {
@@ -163,7 +214,7 @@ import Testing
 
     @Test func feedItemsWaitInOrderAndAFullInboxRefusesOnlyNewOnes() {
         let inbox = FriendInbox(capacity: 3)
-        for s in 1...3 { #expect(inbox.put(item(UInt64(s)))) }
+        for s in 1...3 { #expect(inbox.put(item(s))) }
         #expect(!inbox.put(item(4)))
         #expect(inbox.take(timeout: 0) == .item(item(1)))
         inbox.putBack(item(1))                            // the daemon was busy: first again
@@ -183,8 +234,8 @@ import Testing
         defer { dir.remove() }
         let journal = InboxJournal(directory: dir.url.path)
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-        func item(_ seq: UInt64) -> FriendInbox.Item {
-            .feed(FeedMessage(author: "jane", device: "ute", seq: seq, time: t0, kind: .arrived, place: TargetRef(id: "x", name: "X", kind: .point)), club: false)
+        func item(_ seq: Int) -> FriendInbox.Item {
+            .feed(FeedItem(author: "jane", device: "ute", seq: seq, time: t0, kind: "arrived", place: .init(id: "x", name: "X", kind: "point")))
         }
         let inbox = FriendInbox(journal: journal)
         inbox.put(item(1), raw: ("hotcold/jane/ute/feed", Array("one\t\n".utf8)))
@@ -204,4 +255,8 @@ import Testing
         try "hotcold/jane/ute/feed\tdHdv\nhotcold/jane/ute/fe".write(toFile: journal.path, atomically: false, encoding: .utf8)
         #expect(try journal.pending().map(\.payload) == [Array("two".utf8)])
     }
+}
+
+extension Result {
+    var failure: Failure? { if case .failure(let e) = self { e } else { nil } }
 }

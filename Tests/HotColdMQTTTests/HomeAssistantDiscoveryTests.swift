@@ -2,6 +2,7 @@ import Foundation
 import HotColdConfig
 import HotColdCore
 import HotColdMQTT
+import HotColdProtocol
 import Testing
 
 /// The discovery configuration field by field, as Home Assistant's MQTT docs name them.
@@ -50,14 +51,14 @@ import Testing
 
     @Test func retainedStateMessagesSayWhenTheyWereTrue() throws {
         let fixTime = Date(timeIntervalSince1970: 1_732_346_704)
-        let s = StatusSnapshot(
-            gpsState: "fix",
-            lastFix: .init(time: fixTime, coordinate: Coordinate(latitude: -30.3, longitude: 153.1), mode: 3, accuracy: 8.6),
+        let s = status(
+            "fix",
+            lastFix: .init(time: fixTime, lat: -30.3, lon: 153.1, mode: 3, accuracyM: 8.6),
             targets: [
-                .init(target: TargetRef(id: "far", name: "Far", kind: .point), distance: 900, bearing: 10, tier: 2,
-                      tierName: "cold", trend: .colder, arrived: false),
-                .init(target: TargetRef(id: "near", name: "Near", kind: .point), distance: 120.04, bearing: 10, tier: 6,
-                      tierName: "hot", trend: .hotter, arrived: false),
+                .init(target: TargetRef(id: "far", name: "Far", kind: .point), distanceM: 900, bearingDeg: 10, tier: 2,
+                      tierName: "cold", trend: "colder", arrived: false),
+                .init(target: TargetRef(id: "near", name: "Near", kind: .point), distanceM: 120.04, bearingDeg: 10, tier: 6,
+                      tierName: "hot", trend: "hotter", arrived: false),
             ],
             time: fixTime.addingTimeInterval(2))
         let loc = try object(try #require(HotColdLayout.location(s, topics: topics)))

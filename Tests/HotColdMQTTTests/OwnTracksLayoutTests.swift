@@ -1,6 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdMQTT
+import HotColdProtocol
 import Testing
 
 /// The OwnTracks mapping, field by field, against the booklet's JSON format
@@ -13,7 +14,7 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any])
     }
 
-    func event(_ line: String) throws -> SequencedEvent { try SequencedEvent(line: line) }
+    func event(_ line: String) throws -> EventMessage { try EventMessage(bridgeLine: line) }
 
     @Test func arrivedBecomesAnEnterTransitionOnTheEventTopic() throws {
         let e = try event(#"{"class":"ARRIVED","seq":42,"time":"2024-11-23T07:25:04.000Z","target":{"id":"halans:d0577fb8cf","name":"Big Banana","kind":"bigthing"},"distance_m":83.1}"#)
@@ -63,15 +64,14 @@ import Testing
     }
 
     @Test func locationFromTheLastFix() throws {
-        let s = StatusSnapshot(
-            gpsState: "fix",
-            lastFix: .init(time: Date(timeIntervalSince1970: 1_735_689_600.9),
-                           coordinate: Coordinate(latitude: -30.3, longitude: 153.1),
-                           mode: 3, accuracy: 9.5, speed: 10, course: 359.6),
+        let s = status(
+            "fix",
+            lastFix: .init(time: Date(timeIntervalSince1970: 1_735_689_600.9), lat: -30.3, lon: 153.1,
+                           mode: 3, accuracyM: 9.5, speedMps: 10, trackDeg: 359.6),
             targets: [
-                .init(target: banana, distance: 50, bearing: 90, tier: 7, tierName: "burning", trend: .steady, arrived: true),
-                .init(target: TargetRef(id: "b", name: "Far", kind: .point), distance: 5000, bearing: 0,
-                      tier: 1, tierName: "chilly", trend: .colder, arrived: false),
+                .init(target: banana, distanceM: 50, bearingDeg: 90, tier: 7, tierName: "burning", trend: "steady", arrived: true),
+                .init(target: TargetRef(id: "b", name: "Far", kind: .point), distanceM: 5000, bearingDeg: 0,
+                      tier: 1, tierName: "chilly", trend: "colder", arrived: false),
             ])
         let p = try #require(OwnTracksLayout.location(s, tid: "ar", topics: topics))
         #expect(p.topic == "owntracks/jane/car")
@@ -89,16 +89,23 @@ import Testing
         #expect(o["inregions"] as? [String] == ["Big Banana"])
         #expect(o["inrids"] as? [String] == ["halans:d0577fb8cf"])
         #expect(Set(o.keys) == ["_type", "lat", "lon", "tst", "acc", "vel", "cog", "tid", "inregions", "inrids"])
+        // A follower's bridge reads this car's message with the same type: the same position.
+        let read = try #require(try FriendFixRequest.ownTracks(Array(p.payload.utf8), who: FriendID(parsing: "jane/car")!,
+                                                                now: Date(timeIntervalSince1970: 1_735_689_660)))
+        #expect(read.lat == -30.3 && read.lon == 153.1 && read.accuracyM == 10 && read.speedMps == 10)
+        #expect(read.time == Date(timeIntervalSince1970: 1_735_689_600))
+        // Fields a position does not need are not read: an app's own `tid` type is its business.
+        let odd = p.payload.replacingOccurrences(of: #""tid":"ar""#, with: #""tid":7"#)
+        #expect(try FriendFixRequest.ownTracks(Array(odd.utf8), who: FriendID(parsing: "jane/car")!,
+                                               now: Date(timeIntervalSince1970: 1_735_689_660))?.lat == -30.3)
     }
 
     @Test func locationLeavesOutZeroAndUnknownValues() throws {
-        let s = StatusSnapshot(gpsState: "fix",
-                               lastFix: .init(time: Date(timeIntervalSince1970: 100), coordinate: Coordinate(latitude: 1, longitude: 2),
-                                              mode: 2, accuracy: nil, speed: 0.1),
-                               targets: [])
+        let s = status("fix", lastFix: .init(time: Date(timeIntervalSince1970: 100), lat: 1, lon: 2, mode: 2, accuracyM: nil, speedMps: 0.1),
+                       targets: [])
         let o = try object(try #require(OwnTracksLayout.location(s, tid: "ar", topics: topics)).payload)
         #expect(o["acc"] == nil && o["vel"] == nil && o["cog"] == nil && o["inregions"] == nil && o["inrids"] == nil)
-        #expect(OwnTracksLayout.location(StatusSnapshot(gpsState: "nofix", lastFix: nil, targets: []), tid: "ar", topics: topics) == nil)
+        #expect(OwnTracksLayout.location(status("nofix", lastFix: nil, targets: []), tid: "ar", topics: topics) == nil)
     }
 
     @Test func setWaypointsIsACmdWithOneCircularRegionPerTarget() throws {

@@ -2,6 +2,7 @@ import Foundation
 import HotColdConfig
 import HotColdCore
 import HotColdMQTT
+import HotColdProtocol
 import Testing
 
 /// `[share]`: what leaves the car, per policy and layout (the end-to-end suite checks every
@@ -24,10 +25,10 @@ import Testing
     }
 
     func pubs(_ line: String, _ s: BridgeSettings) throws -> [Publication] {
-        SharedPublications.forEvent(try SequencedEvent(line: line), settings: s, waypoint: banana, accuracy: 6)
+        SharedPublications.forEvent(try EventMessage(bridgeLine: line), settings: s, waypoint: banana, accuracy: 6)
     }
 
-    let feedItem = #"{"class":"FEED_ITEM","author":"jane","device":"ute","seq":9,"time":"2026-11-25T07:25:04.000Z","kind":"arrived","place":{"id":"big-banana","name":"Big Banana","kind":"bigthing"}}"#
+    let feedItem = #"{"class":"FEED_ITEM","author":"jane","device":"ute","kind":"arrived","place":{"id":"big-banana","kind":"bigthing","name":"Big Banana"},"seq":9,"time":"2026-11-25T07:25:04.000Z"}"#
 
     @Test func positionsSharesEverythingAndAddsTheFeedItem() throws {
         let s = try settings(.positions)

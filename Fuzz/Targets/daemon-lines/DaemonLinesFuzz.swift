@@ -26,7 +26,7 @@ func fuzz(_ bytes: UnsafeRawBufferPointer) {
     for line in text.split(separator: "\n", omittingEmptySubsequences: true).prefix(16) {
         if let status = try? WireCoding.decode(StatusReply.self, from: line) {
             model.apply(status)
-            if let snapshot = try? StatusSnapshot(statusLine: String(line)) {
+            if let snapshot = try? StatusReply(bridgeLine: String(line)) {
                 checkPublication(HotColdLayout.state(snapshot, seq: 1, topics: topics))
                 if let p = OwnTracksLayout.location(snapshot, tid: "d", topics: topics) { checkPublication(p) }
                 if let p = HotColdLayout.location(snapshot, topics: topics) { checkPublication(p) }
@@ -40,7 +40,7 @@ func fuzz(_ bytes: UnsafeRawBufferPointer) {
             }
         }
         if let event = try? EventMessage.decode(line: line) { model.apply(event) }
-        if let e = try? SequencedEvent(line: String(line)) {
+        if let e = try? EventMessage(bridgeLine: String(line)) {
             HotColdLayout.publications(for: e, topics: topics).forEach(checkPublication)
             if let p = OwnTracksLayout.transition(e, waypoint: nil, accuracy: 9.5, tid: "d", topics: topics) { checkPublication(p) }
         }

@@ -1,16 +1,17 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 
 extension Bridge {
     /// Friends' side of the shared state: what is followed, what the broker was asked for, where
     /// each friend's hotcold topics live (for likes sent back), and what was turned away.
     struct FriendState {
-        var following: Set<FriendDevice> = []
+        var following: Set<FriendID> = []
         /// Filters wanted now, and those the broker has (nil: not connected).
         var wanted: [String] = []
         var subscribed: Set<String>?
         /// The hotcold prefix each friend was last heard under (bounded).
-        var prefixOf: [FriendDevice: String] = [:]
+        var prefixOf: [FriendID: String] = [:]
         /// Messages refused at the edge, and feed items or likes refused for a full inbox.
         var rejected = 0
         var inboxRefused = 0
@@ -27,13 +28,13 @@ extension Bridge {
         do throws(FriendMessageError) {
             switch m.kind {
             case .location:
-                item = try FriendFix.hotcold(payload, who: m.who).map { f in var f = f; f.club = m.club; return FriendInbox.Item.fix(f) }
+                item = try FriendFixRequest.hotcold(payload, who: m.who).map { f in var f = f; f.club = m.club; return .fix(f) }
             case .ownTracks:
-                item = try FriendFix.ownTracks(payload, who: m.who).map { f in var f = f; f.club = m.club; return FriendInbox.Item.fix(f) }
+                item = try FriendFixRequest.ownTracks(payload, who: m.who).map { f in var f = f; f.club = m.club; return .fix(f) }
             case .feed:
-                item = try FeedMessage.decode(payload, who: m.who).map { FriendInbox.Item.feed($0, club: m.club) }
+                item = try FeedItem.fromBroker(payload, who: m.who).map { i in var i = i; i.club = m.club ? true : nil; return .feed(i) }
             case .likes:
-                item = try LikeMessage.decode(payload).map { FriendInbox.Item.like($0) }
+                item = try LikeReceivedRequest.fromBroker(payload).map { .like($0) }
             }
         } catch {
             let n = shared.withLock { s in s.friends.rejected += 1; return s.friends.rejected }
@@ -62,7 +63,7 @@ extension Bridge {
 
     /// The devices the daemon's users follow (`following` `all`): subscribes to what is new and
     /// leaves what is not followed any more.
-    func follow(_ following: Set<FriendDevice>) {
+    func follow(_ following: Set<FriendID>) {
         let wanted = friendTopics.subscriptions(following: following)
         let change = shared.withLock { s -> (add: [String], drop: [String])? in
             s.friends.following = following
@@ -91,7 +92,7 @@ extension Bridge {
 
 
     /// Where `who`'s likes go: under the prefix it was last heard on, else `hotcold`.
-    func likesTopic(of who: FriendDevice) -> String {
+    func likesTopic(of who: FriendID) -> String {
         let prefix = shared.withLock { $0.friends.prefixOf[who] } ?? TopicLayout.hotcold.defaultPrefix
         return "\(prefix)/\(who)/likes"
     }

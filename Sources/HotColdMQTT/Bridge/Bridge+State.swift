@@ -52,13 +52,13 @@ extension Bridge {
         if (try? connection.send(.report(report))) != nil { lastReport = (key, now) }
     }
 
-    func absorb(_ s: StatusSnapshot) {
+    func absorb(_ s: StatusReply) {
         let located = s.targetCoordinates
         for (id, c) in located { waypoints[id] = c }
-        if let a = s.lastFix?.accuracy { lastAccuracy = a }
+        if let a = s.gps.lastFix?.accuracyM { lastAccuracy = a }
         // Positions, distances and the nearest targets (the phone's waypoints) leave the car
         // only when its user shares positions.
-        if waypoints.count > 10 * StatusSnapshot.maximumTargets { waypoints = s.targetCoordinates }
+        if waypoints.count > 10 * StatusReply.bridgeTargets { waypoints = s.targetCoordinates }
         guard settings.share.sharesPositions else { return }
         pushWaypointsIfChanged(s, located: located)
         switch settings.layout {
@@ -67,12 +67,12 @@ extension Bridge {
             // expire_after) sees the state renewed every status_interval while it holds.
             publishUntracked(HotColdLayout.state(s, seq: lastSeqSeen, topics: settings.topics))
             publishUntracked(HotColdLayout.nearest(s, topics: settings.topics))
-            if let fix = s.lastFix, fix.time != lastLocationFix,
+            if let fix = s.gps.lastFix, fix.time != lastLocationFix,
                let p = HotColdLayout.location(s, topics: settings.topics), publishUntracked(p) {
                 lastLocationFix = fix.time
             }
         case .owntracks:
-            guard let fix = s.lastFix, fix.time != lastLocationFix,
+            guard let fix = s.gps.lastFix, fix.time != lastLocationFix,
                   let p = OwnTracksLayout.location(s, tid: settings.trackerID, topics: settings.topics) else { return }
             if publishUntracked(p) { lastLocationFix = fix.time }
         }
@@ -80,9 +80,9 @@ extension Bridge {
 
     /// Sends the phone the nearest `phoneWaypoints` targets when that set changed (and at the
     /// first status), so its OwnTracks regions follow the car.
-    private func pushWaypointsIfChanged(_ s: StatusSnapshot, located: [String: Coordinate]) {
-        guard let phone = settings.phoneTopic, s.lastFix != nil else { return }
-        let nearest = s.targets.sorted { $0.distance < $1.distance }.prefix(settings.phoneWaypoints)
+    private func pushWaypointsIfChanged(_ s: StatusReply, located: [String: Coordinate]) {
+        guard let phone = settings.phoneTopic, s.gps.lastFix != nil else { return }
+        let nearest = s.targets.sorted { $0.distanceM < $1.distanceM }.prefix(settings.phoneWaypoints)
             .compactMap { t in located[t.target.id].map { (ref: t.target, at: $0) } }
         let ids = Set(nearest.map(\.ref.id))
         guard ids != phoneSet else { return }

@@ -110,7 +110,7 @@ extension Bridge {
             case "STATUS":
                 statusOutstanding = false
                 do {
-                    absorb(try StatusSnapshot(statusLine: line))
+                    absorb(try StatusReply(bridgeLine: line))
                     _ = readFailures.recovered()
                 } catch {
                     if let l = readFailures.failed("unreadable STATUS: \(error)") { log(l) }
@@ -149,12 +149,12 @@ extension Bridge {
     /// Publishes one event line; returns why the stream must pause (a publish libmosquitto
     /// refused outright), or nil.
     private func takeEvent(_ line: String, expectReset: inout UInt64?) -> String? {
-        let e: SequencedEvent
-        do { e = try SequencedEvent(line: line) } catch {
+        let e: EventMessage
+        do { e = try EventMessage(bridgeLine: line) } catch {
             if let l = readFailures.failed("skipped an event the bridge cannot read: \(error)") { log(l) }
             return nil
         }
-        guard isNew(e.seq, expectReset: &expectReset) else { return nil }
+        guard isNew(e.sequence, expectReset: &expectReset) else { return nil }
         if settings.layout == .owntracks, settings.share.sharesPositions, let id = e.event.target?.id, waypoints[id] == nil {
             statusWanted = true
         }
@@ -164,7 +164,7 @@ extension Bridge {
         }
         let pubs = SharedPublications.forEvent(e, settings: settings, waypoint: e.event.target.flatMap { waypoints[$0.id] },
                                                accuracy: lastAccuracy)
-        return publish(pubs, seq: e.seq)
+        return publish(pubs, seq: e.sequence)
     }
 
     /// RECORD (shared as a feed item of kind record) and LIKE (sent to the item's author): each
@@ -177,13 +177,13 @@ extension Bridge {
                 let r = try FriendEventLine.record(line, author: settings.user, device: settings.device)
                 seq = r.seq
                 if let item = r.item, settings.share.sharesVisits, settings.shareRecords {
-                    pubs.append(Publication(topic: settings.friendTopics.feed, payload: item.payload))
+                    pubs.append(Publication(topic: settings.friendTopics.feed, payload: WireCoding.line(item)))
                 }
             } else {
                 // A like needs this device's name as the liker; one of its own items needs no message.
                 let l = try FriendEventLine.like(line, liker: friendTopics.own)
                 seq = l.seq
-                if let to = l.to, let like = l.like { pubs.append(Publication(topic: likesTopic(of: to), payload: like.payload)) }
+                if let to = l.to, let like = l.like { pubs.append(Publication(topic: likesTopic(of: to), payload: WireCoding.line(like))) }
             }
         } catch {
             if let l = readFailures.failed("skipped a \(name) event the bridge cannot read: \(error)") { log(l) }

@@ -110,7 +110,7 @@ public final class Bridge: @unchecked Sendable {
         saved = stored
         let journal = InboxJournal(directory: settings.stateDirectory)
         inbox = FriendInbox(journal: journal)
-        friendTopics = FriendTopics(own: FriendDevice(user: settings.user, device: settings.device), ownTopics: settings.friendTopics,
+        friendTopics = FriendTopics(own: FriendID(user: settings.user, device: settings.device), ownTopics: settings.friendTopics,
                                     club: settings.club)
         var initial = Shared(ledger: AckLedger(resumingAfter: stored))
         initial.friends.wanted = friendTopics.subscriptions(following: [])

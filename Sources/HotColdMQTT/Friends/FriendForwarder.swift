@@ -106,25 +106,16 @@ final class FriendForwarder: @unchecked Sendable {
         let reply = try c.call(.following(FollowingRequest(all: true)), expecting: FollowingReply.self)
         guard reply.version == nil || reply.version != lastVersion else { return }
         lastVersion = reply.version
-        bridge.follow(Set(reply.following.compactMap { FriendDevice($0.who) }))
+        bridge.follow(Set(reply.following.compactMap { FriendID(parsing: $0.who) }))
     }
 
     private func send(_ item: FriendInbox.Item, on c: LineClient) throws(ClientError) {
         let request: Request
         switch item {
-        case .fix(let f):
-            guard let who = FriendID(parsing: f.who.description) else { return }
-            request = .friendFix(FriendFixRequest(who: who, name: f.name, time: f.time, lat: f.coordinate.latitude,
-                                                  lon: f.coordinate.longitude, accuracyM: f.accuracy, speedMps: f.speed, club: f.club))
-        case .feed(let m, let club):
-            guard let seq = Int(exactly: m.seq) else { return }
-            request = .feedItem(FeedItemRequest(item: FeedItem(
-                author: m.author, device: m.device, seq: seq, time: m.time, kind: m.kind.rawValue,
-                place: FeedItem.Place(id: m.place.id, name: m.place.name, kind: m.place.kind.rawValue),
-                rating: m.rating, note: m.note, club: club ? true : nil)))
-        case .like(let l):
-            guard let seq = Int(exactly: l.itemSeq), let liker = FriendID(parsing: l.liker.description) else { return }
-            request = .likeReceived(LikeReceivedRequest(itemSeq: seq, liker: liker, like: l.like, time: l.time))
+        // What arrived is already the request: checked at the edge, handed on as it is.
+        case .fix(let f): request = .friendFix(f)
+        case .feed(let item): request = .feedItem(FeedItemRequest(item: item))
+        case .like(let l): request = .likeReceived(l)
         }
         _ = try c.call(request, expecting: OKReply.self)
         forwarded += 1

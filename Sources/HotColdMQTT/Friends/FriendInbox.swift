@@ -1,4 +1,5 @@
 import Foundation
+import HotColdProtocol
 
 /// What the broker brought for the daemon, waiting to be sent (`friend_fix`, `feed_item`,
 /// `like_received`), bounded.
@@ -16,9 +17,9 @@ import Foundation
 /// Filled by libmosquitto's thread, emptied by the forwarder's.
 public final class FriendInbox: @unchecked Sendable {
     public enum Item: Sendable, Equatable {
-        case fix(FriendFix)
-        case feed(FeedMessage, club: Bool)
-        case like(LikeMessage)
+        case fix(FriendFixRequest)
+        case feed(FeedItem)
+        case like(LikeReceivedRequest)
     }
 
     public struct Counts: Sendable, Equatable {
@@ -39,8 +40,8 @@ public final class FriendInbox: @unchecked Sendable {
     public let capacity: Int
     public let maximumFriends: Int
     private let condition = NSCondition()
-    private var fixes: [FriendDevice: FriendFix] = [:]
-    private var fixOrder: [FriendDevice] = []
+    private var fixes: [FriendID: FriendFixRequest] = [:]
+    private var fixOrder: [FriendID] = []
     private var queue: [Item] = []
     private var head = 0
     private var counts = Counts()

@@ -1,3 +1,4 @@
+import HotColdProtocol
 /// Which topics the bridge subscribes to for friends, and what an incoming topic means.
 ///
 /// A followed `USER/DEVICE` is looked for in both layouts, whatever the bridge's own:
@@ -8,8 +9,8 @@
 /// brings its own messages back.
 ///
 /// ```swift
-/// let t = FriendTopics(own: FriendDevice("bob/car"), ownTopics: Topics(prefix: "hotcold", user: "bob", device: "car"))
-/// t.subscriptions(following: [FriendDevice("jane/ute")!])
+/// let t = FriendTopics(own: FriendID(parsing: "bob/car"), ownTopics: Topics(prefix: "hotcold", user: "bob", device: "car"))
+/// t.subscriptions(following: [FriendID(parsing: "jane/ute")!])
 /// // ["hotcold/bob/car/likes", "hotcold/jane/ute/feed", "hotcold/jane/ute/location", "owntracks/jane/ute"]
 /// t.classify("owntracks/jane/ute")    // (jane/ute, .ownTracks, club: false)
 /// ```
@@ -23,12 +24,12 @@ public struct FriendTopics: Sendable, Equatable {
     }
 
     public struct Match: Sendable, Equatable {
-        public var who: FriendDevice
+        public var who: FriendID
         public var kind: Kind
         /// Matched through the club prefix only.
         public var club: Bool
 
-        public init(who: FriendDevice, kind: Kind, club: Bool) {
+        public init(who: FriendID, kind: Kind, club: Bool) {
             self.who = who
             self.kind = kind
             self.club = club
@@ -36,14 +37,14 @@ public struct FriendTopics: Sendable, Equatable {
     }
 
     /// This device (nil when its user or device is not a valid friend id: it then has no likes).
-    public var own: FriendDevice?
+    public var own: FriendID?
     public var ownTopics: Topics
     public var prefixes: [String]
     public var club: String?
 
     public static let ownTracksPrefix = "owntracks"
 
-    public init(own: FriendDevice?, ownTopics: Topics, club: String? = nil) {
+    public init(own: FriendID?, ownTopics: Topics, club: String? = nil) {
         self.own = own
         self.ownTopics = ownTopics
         let ownPrefix = String(ownTopics.base.split(separator: "/").dropLast(2).joined(separator: "/"))
@@ -52,7 +53,7 @@ public struct FriendTopics: Sendable, Equatable {
     }
 
     /// Every topic filter for `following` (sorted, no duplicates).
-    public func subscriptions(following: Set<FriendDevice>) -> [String] {
+    public func subscriptions(following: Set<FriendID>) -> [String] {
         var out: Set<String> = []
         if own != nil { out.insert(ownTopics.likes) }
         for who in following where who != own {
@@ -71,14 +72,14 @@ public struct FriendTopics: Sendable, Equatable {
 
     /// What a message on `topic` is, or nil when it is none of the friends' topics (or this
     /// device's own, other than its likes).
-    public func classify(_ topic: String, following: Set<FriendDevice> = []) -> Match? {
+    public func classify(_ topic: String, following: Set<FriendID> = []) -> Match? {
         if let own, topic == ownTopics.likes { return Match(who: own, kind: .likes, club: false) }
         func tail(after prefix: String) -> [Substring]? {
             guard topic.hasPrefix(prefix + "/") else { return nil }
             return topic.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)
         }
         func friend(_ levels: [Substring], club: Bool) -> Match? {
-            guard levels.count == 3, let who = FriendDevice(user: levels[0], device: levels[1]), who != own else { return nil }
+            guard levels.count == 3, let who = FriendID(user: String(levels[0]), device: String(levels[1])), who != own else { return nil }
             let kind: Kind
             switch levels[2] {
             case "location": kind = .location
@@ -92,7 +93,7 @@ public struct FriendTopics: Sendable, Equatable {
             if let levels = tail(after: p), let m = friend(levels, club: false) { return m }
         }
         if let levels = tail(after: Self.ownTracksPrefix), levels.count == 2,
-           let who = FriendDevice(user: levels[0], device: levels[1]), who != own {
+           let who = FriendID(user: String(levels[0]), device: String(levels[1])), who != own {
             return Match(who: who, kind: .ownTracks, club: false)
         }
         return nil

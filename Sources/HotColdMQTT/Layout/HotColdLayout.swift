@@ -17,7 +17,7 @@ public enum HotColdLayout {
     public static let offline = "offline"
 
     /// The messages for one event, in the order they are published.
-    public static func publications(for e: SequencedEvent, topics: Topics) -> [Publication] {
+    public static func publications(for e: EventMessage, topics: Topics) -> [Publication] {
         var out = [Publication(topic: topics.event, payload: e.line)]
         switch e.event {
         case .arrived:
@@ -42,30 +42,30 @@ public enum HotColdLayout {
     ///
     /// `seq` is the last event the bridge had read when it asked for the status (left out when
     /// unknown), so a reader can line the state up with the event stream.
-    public static func state(_ s: StatusSnapshot, seq: UInt64?, topics: Topics) -> Publication {
+    public static func state(_ s: StatusReply, seq: UInt64?, topics: Topics) -> Publication {
         var o = JSONLine(class: "STATE")
         if let seq { o.addRaw("seq", json: String(seq)) }
-        if let t = s.time { o.add("time", time: t) }
-        o.add("gps", s.gpsState)
-        if let f = s.lastFix {
+        o.add("time", time: s.time)
+        o.add("gps", s.gps.state)
+        if let f = s.gps.lastFix {
             var lf = JSONLine.object()
             lf.add("time", time: f.time)
-            lf.add("lat", f.coordinate.latitude, decimals: 7)
-            lf.add("lon", f.coordinate.longitude, decimals: 7)
-            if let m = f.mode { lf.add("mode", m) }
-            lf.addIfPresent("accuracy_m", f.accuracy, decimals: 1)
-            lf.addIfPresent("speed_mps", f.speed, decimals: 2)
+            lf.add("lat", f.lat, decimals: 7)
+            lf.add("lon", f.lon, decimals: 7)
+            lf.add("mode", f.mode)
+            lf.addIfPresent("accuracy_m", f.accuracyM, decimals: 1)
+            lf.addIfPresent("speed_mps", f.speedMps, decimals: 2)
             o.addRaw("last_fix", json: lf.text)
         }
         var list: [String] = []
         for t in s.targets {
             var x = JSONLine.object()
             x.addRaw("target", json: t.target.json)
-            x.add("distance_m", t.distance, decimals: 3)
-            x.add("bearing_deg", t.bearing, decimals: 1)
+            x.add("distance_m", t.distanceM, decimals: 3)
+            x.add("bearing_deg", t.bearingDeg, decimals: 1)
             x.add("tier", t.tier)
             x.add("tier_name", t.tierName)
-            x.add("trend", t.trend.rawValue)
+            x.add("trend", t.trend)
             x.add("arrived", t.arrived)
             list.append(x.text)
         }
@@ -75,28 +75,23 @@ public enum HotColdLayout {
 
     /// `{"time":…,"latitude":…,"longitude":…,"gps_accuracy":…}`: Home Assistant's device
     /// tracker attributes, from the last fix (`time`: the fix's). Nil without a fix.
-    public static func location(_ s: StatusSnapshot, topics: Topics) -> Publication? {
-        guard let f = s.lastFix else { return nil }
-        var o = JSONLine.object()
-        o.add("time", time: f.time)
-        o.add("latitude", f.coordinate.latitude, decimals: 7)
-        o.add("longitude", f.coordinate.longitude, decimals: 7)
-        o.add("gps_accuracy", Int((f.accuracy ?? 0).rounded()))
-        o.addIfPresent("speed_mps", f.speed, decimals: 2)
-        return Publication(topic: topics.location, payload: o.text, retain: true)
+    public static func location(_ s: StatusReply, topics: Topics) -> Publication? {
+        guard let f = s.gps.lastFix else { return nil }
+        let m = LocationMessage(time: f.time, latitude: f.lat, longitude: f.lon, gpsAccuracy: f.accuracyM ?? 0, speedMps: f.speedMps)
+        return Publication(topic: topics.location, payload: m.payload, retain: true)
     }
 
     /// The nearest tracked target, `{"time":…,"target":{…},"distance_m":…,"tier_name":…,"trend":…}`
     /// (`time`: the status's); with no target tracked, `{"time":…}` so sensors show none.
-    public static func nearest(_ s: StatusSnapshot, topics: Topics) -> Publication {
+    public static func nearest(_ s: StatusReply, topics: Topics) -> Publication {
         var o = JSONLine.object()
-        if let t = s.time ?? s.lastFix?.time { o.add("time", time: t) }
+        o.add("time", time: s.time)
         if let n = s.nearest {
             o.addRaw("target", json: n.target.json)
-            o.add("distance_m", n.distance, decimals: 1)
+            o.add("distance_m", n.distanceM, decimals: 1)
             o.add("tier", n.tier)
             o.add("tier_name", n.tierName)
-            o.add("trend", n.trend.rawValue)
+            o.add("trend", n.trend)
             o.add("arrived", n.arrived)
         }
         return Publication(topic: topics.nearest, payload: o.text, retain: true)

@@ -23,28 +23,23 @@ import HotColdProtocol
 /// - The Last Will is `_type: lwt` (with `tst`, when the bridge connected) on the device topic.
 public enum OwnTracksLayout {
     /// The `location` message for the last fix of a status, or nil without a fix.
-    public static func location(_ s: StatusSnapshot, tid: String, topics: Topics) -> Publication? {
-        guard let f = s.lastFix else { return nil }
-        var o = JSONLine.object()
-        o.add("_type", "location")
-        o.add("lat", f.coordinate.latitude, decimals: 7)
-        o.add("lon", f.coordinate.longitude, decimals: 7)
-        o.add("tst", epochSeconds(f.time))
-        if let a = f.accuracy, let acc = wholeNumber(a), acc != 0 { o.add("acc", acc) }
-        if let v = f.speed, let kmh = wholeNumber(v * 3.6), kmh != 0 { o.add("vel", kmh) }
-        if let c = f.course, let deg = wholeNumber(c) { o.add("cog", deg % 360) }
-        o.add("tid", tid)
+    public static func location(_ s: StatusReply, tid: String, topics: Topics) -> Publication? {
+        guard let f = s.gps.lastFix else { return nil }
         let inside = s.targets.filter(\.arrived)
-        if !inside.isEmpty {
-            o.addRaw("inregions", json: "[" + inside.map { JSONLine.quoted($0.target.name) }.joined(separator: ",") + "]")
-            o.addRaw("inrids", json: "[" + inside.map { JSONLine.quoted($0.target.id) }.joined(separator: ",") + "]")
-        }
-        return Publication(topic: topics.base, payload: o.text, retain: true)
+        let m = OwnTracksLocation(
+            lat: f.lat, lon: f.lon, tst: Double(epochSeconds(f.time)),
+            acc: f.accuracyM.flatMap(wholeNumber).flatMap { $0 != 0 ? Double($0) : nil },
+            vel: f.speedMps.flatMap { wholeNumber($0 * 3.6) }.flatMap { $0 != 0 ? Double($0) : nil },
+            cog: f.trackDeg.flatMap(wholeNumber).map { Double($0 % 360) },
+            tid: tid,
+            inregions: inside.isEmpty ? nil : inside.map(\.target.name),
+            inrids: inside.isEmpty ? nil : inside.map(\.target.id))
+        return Publication(topic: topics.base, payload: m.payload, retain: true)
     }
 
     /// The `transition` message for an ARRIVED or DEPARTED event; nil for other events.
     /// `accuracy`: the last fix's, in metres (nil: unknown, `acc` left out).
-    public static func transition(_ e: SequencedEvent, waypoint: Coordinate?, accuracy: Double? = nil, tid: String,
+    public static func transition(_ e: EventMessage, waypoint: Coordinate?, accuracy: Double? = nil, tid: String,
                                   topics: Topics) -> Publication? {
         let passage: Event.Passage, kind: String
         switch e.event {

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 
 /// The messages a daemon event becomes, in the bridge's layout, under its share policy (pure:
 /// the same event and settings give the same messages).
@@ -16,7 +17,7 @@ import HotColdCore
 public enum SharedPublications {
     public static let friendKind = TargetKind("friend")
 
-    public static func forEvent(_ e: SequencedEvent, settings s: BridgeSettings, waypoint: Coordinate?,
+    public static func forEvent(_ e: EventMessage, settings s: BridgeSettings, waypoint: Coordinate?,
                                 accuracy: Double?) -> [Publication] {
         guard s.share.sharesVisits else { return [] }
         var out: [Publication] = []
@@ -25,7 +26,7 @@ public enum SharedPublications {
             out = HotColdLayout.publications(for: e, topics: s.topics)
         case (.hotcold, _):
             if case .arrived(let p) = e.event {
-                out.append(Publication(topic: s.topics.arrival, payload: HotColdLayout.bareArrival(p, seq: e.seq), retain: true))
+                out.append(Publication(topic: s.topics.arrival, payload: HotColdLayout.bareArrival(p, seq: e.sequence), retain: true))
             }
         case (.owntracks, let share):
             let positions = share.sharesPositions
@@ -33,8 +34,9 @@ public enum SharedPublications {
                                              tid: s.trackerID, topics: s.topics).map { [$0] } ?? []
         }
         if case .arrived(let p) = e.event, p.target.kind != friendKind, let seq = e.seq {
-            let item = FeedMessage(author: s.user, device: s.device, seq: seq, time: p.time, kind: .arrived, place: p.target)
-            out.append(Publication(topic: s.friendTopics.feed, payload: item.payload))
+            let place = FeedItem.Place(id: p.target.id, name: p.target.name, kind: p.target.kind.rawValue)
+            let item = FeedItem(author: s.user, device: s.device, seq: seq, time: p.time, kind: "arrived", place: place)
+            out.append(Publication(topic: s.friendTopics.feed, payload: WireCoding.line(item)))
         }
         return out
     }

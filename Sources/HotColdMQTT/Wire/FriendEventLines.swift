@@ -7,27 +7,25 @@ import HotColdProtocol
 /// to the item's author).
 enum FriendEventLine {
     /// RECORD → its sequence number and the feed item it is shared as.
-    static func record(_ line: String, author: String, device: String) throws(WireError) -> (seq: UInt64?, item: FeedMessage?) {
+    static func record(_ line: String, author: String, device: String) throws(WireError) -> (seq: UInt64?, item: FeedItem?) {
         let r: RecordEvent
         do { r = try WireCoding.decode(RecordEvent.self, from: line) } catch { throw WireError("RECORD: \(error.message)") }
-        guard let seq = r.seq.flatMap({ UInt64(exactly: $0) }), seq > 0 else { return (nil, nil) }
-        let note = r.note.map { String($0.prefix(FeedMessage.maximumNoteLength)) }
-        let item = FeedMessage(author: author, device: device, seq: seq, time: r.time, kind: .record,
-                               place: TargetRef(id: r.place.id, name: r.place.name, kind: TargetKind(r.place.kind)),
-                               rating: r.rating.flatMap { (1...5).contains($0) ? $0 : nil }, note: note,
-                               noteWords: note.map { _ in r.noteWords ?? 0 })
+        guard let n = r.seq, n > 0, let seq = UInt64(exactly: n) else { return (nil, nil) }
+        let note = r.note.map { String($0.prefix(FriendLimits.noteLength)) }
+        let item = FeedItem(author: author, device: device, seq: n, time: r.time, kind: "record", place: r.place,
+                            rating: r.rating.flatMap { (1...5).contains($0) ? $0 : nil }, note: note,
+                            noteWords: note.map { _ in r.noteWords.map { min(max($0, 0), FriendLimits.noteLength) } ?? 0 })
         return (seq, item)
     }
 
     /// LIKE → its sequence number, the author's device and the like to send (nil: an item of
     /// this car's own, or one the bridge cannot address).
-    static func like(_ line: String, liker: FriendDevice?) throws(WireError) -> (seq: UInt64?, to: FriendDevice?, like: LikeMessage?) {
+    static func like(_ line: String, liker: FriendID?) throws(WireError) -> (seq: UInt64?, to: FriendID?, like: LikeReceivedRequest?) {
         let l: LikeEvent
         do { l = try WireCoding.decode(LikeEvent.self, from: line) } catch { throw WireError("LIKE: \(error.message)") }
         let seq = l.seq.flatMap { UInt64(exactly: $0) }
-        let parts = l.item.split(separator: "/", omittingEmptySubsequences: false)
-        guard let liker, parts.count == 3, let author = FriendDevice(user: parts[0], device: parts[1]), author != liker,
-              let n = UInt64(parts[2]), n > 0 else { return (seq, nil, nil) }
-        return (seq, author, LikeMessage(itemSeq: n, liker: liker, like: l.like, time: l.time))
+        guard let liker, let item = FeedItemID(parsing: l.item), item.seq > 0,
+              let author = FriendID(user: item.author, device: item.device), author != liker else { return (seq, nil, nil) }
+        return (seq, author, LikeReceivedRequest(itemSeq: item.seq, liker: liker, like: l.like, time: l.time))
     }
 }

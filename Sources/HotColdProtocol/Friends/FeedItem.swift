@@ -40,9 +40,13 @@ public struct FeedItem: Codable, Sendable, Equatable {
     public var note: String?
     /// Came under the club prefix rather than from a followed device.
     public var club: Bool?
+    /// The note's word count as the author's daemon counted it (the original app's habit), on
+    /// the broker's `FEED_ITEM` only: a `feed_item` request leaves it out and the daemon counts
+    /// its own (`FeedEntry/noteWords`).
+    public var noteWords: Int?
 
     public init(author: String, device: String, seq: Int, time: Date, kind: String, place: Place,
-                rating: Int? = nil, note: String? = nil, club: Bool? = nil) {
+                rating: Int? = nil, note: String? = nil, club: Bool? = nil, noteWords: Int? = nil) {
         self.author = author
         self.device = device
         self.seq = seq
@@ -52,6 +56,7 @@ public struct FeedItem: Codable, Sendable, Equatable {
         self.rating = rating
         self.note = note
         self.club = club
+        self.noteWords = noteWords
     }
 
     public var id: FeedItemID? { FeedItemID(author: author, device: device, seq: seq) }
@@ -90,6 +95,15 @@ public struct FeedItem: Codable, Sendable, Equatable {
     }
 }
 
+/// A feed item as it travels between bridges on `hotcold/USER/DEVICE/feed` (QoS 1, not
+/// retained): `{"class":"FEED_ITEM",` then the item's fields, written and read by `WireCoding`.
+/// `seq` is the author daemon's number of the event it came from, so (author, device, seq)
+/// names the item everywhere and a follower's daemon stores it once however often the network
+/// repeats it.
+extension FeedItem: FixedClassMessage {
+    public static let wireClass = "FEED_ITEM"
+}
+
 /// A feed item as `feed` lists it: the item's own fields, flat, then its id and its likes.
 public struct FeedEntry: Codable, Sendable, Equatable {
     public var item: FeedItem
@@ -115,6 +129,8 @@ public struct FeedEntry: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         item = try FeedItem(from: decoder)
+        // The entry's own count is the one it carries (see `encode`).
+        item.noteWords = nil
         let c = try decoder.container(keyedBy: ExtraKeys.self)
         id = try c.decode(String.self, forKey: .id)
         likes = try c.decode(Int.self, forKey: .likes)
@@ -124,7 +140,10 @@ public struct FeedEntry: Codable, Sendable, Equatable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        try item.encode(to: encoder)
+        // One `note_words` per object: the entry's (this daemon's count), never the item's too.
+        var plain = item
+        plain.noteWords = nil
+        try plain.encode(to: encoder)
         var c = encoder.container(keyedBy: ExtraKeys.self)
         try c.encode(id, forKey: .id)
         try c.encode(likes, forKey: .likes)

@@ -101,7 +101,15 @@ public struct LikeRequest: RequestBody {
 }
 
 /// `like_received` (the bridge): someone liked (or unliked) one of this car's own items.
-public struct LikeReceivedRequest: RequestBody {
+///
+/// The same value is the message the liker's bridge sends the author's on
+/// `hotcold/AUTHOR/DEVICE/likes` (QoS 1): this request under `"class":"LIKE"`,
+/// `{"class":"LIKE","cmd":"like_received","item_seq":1234,"like":true,"liker":"bob/car","time":…}`,
+/// so the author's bridge hands on exactly what arrived, checked by the fields below. The
+/// author's daemon counts it once per liker, the latest `time` winning, so repeats and
+/// reordering on the network change nothing.
+public struct LikeReceivedRequest: RequestBody, FixedClassMessage {
+    public static let wireClass = "LIKE"
     public var itemSeq: Int
     public var liker: FriendID
     public var like: Bool
@@ -115,14 +123,21 @@ public struct LikeReceivedRequest: RequestBody {
     }
 
     init(_ decoder: any Decoder) throws(ProtocolError) {
-        let f = try Fields(decoder, command: "like_received", allowed: ["item_seq", "liker", "like", "time"])
+        // `class`: the broker's LIKE message is this request under its class (see above).
+        let f = try Fields(decoder, command: "like_received", allowed: ["item_seq", "liker", "like", "time", "class"])
+        if let c = try f.string("class", max: 16), c != Self.wireClass {
+            throw ProtocolError(.badField, command: "like_received", field: "class", "must be \(Self.wireClass) when present, got \"\(c)\"")
+        }
         itemSeq = try f.required(try f.integer("item_seq", in: 0...Limits.maxInteger), "item_seq", "the own item's seq")
         liker = try f.requiredFriend("liker")
         like = try f.required(try f.bool("like"), "like", "true or false")
         time = try f.required(try f.time("time"), "time", "an ISO-8601 time")
     }
 
-    func encode(to encoder: any Encoder) throws {
+    /// The request's fields, read and checked as a request's (literal keys).
+    public init(from decoder: any Decoder) throws { try self.init(decoder) }
+
+    public func encode(to encoder: any Encoder) throws {
         var w = try FieldWriter(encoder, command: "like_received")
         try w.put("item_seq", itemSeq)
         try w.put("liker", liker)

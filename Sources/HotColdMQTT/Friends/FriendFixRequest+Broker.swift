@@ -1,0 +1,64 @@
+import Foundation
+import HotColdCore
+import HotColdProtocol
+
+/// A followed device's position, read from the broker and checked at the edge, on its way to
+/// the daemon's friend radar: the protocol's `friend_fix` request itself. `who` comes from the
+/// topic, never from the payload: whoever may publish under `hotcold/jane/ute` speaks for
+/// jane/ute, nobody else can.
+extension FriendFixRequest {
+    /// A location message is a few hundred bytes; anything near this cap is not one.
+    public static let maximumPayloadBytes = 4096
+
+    /// hotcold's `…/location` message (`LocationMessage`, what `HotColdLayout.location`
+    /// writes). Nil for an empty payload (a retained message being cleared).
+    public static func hotcold(_ payload: [UInt8], who: FriendID, now: Date = Date()) throws(FriendMessageError) -> FriendFixRequest? {
+        guard let m = try BrokerPayload.decode(LocationMessage.self, payload, cap: maximumPayloadBytes,
+                                               decoder: WireCoding.decoder()) else { return nil }
+        return try checked(who: who, name: m.name, time: m.time, lat: m.latitude, lon: m.longitude,
+                           accuracy: m.gpsAccuracy, speed: m.speedMps, now: now)
+    }
+
+    /// An OwnTracks message on `owntracks/USER/DEVICE`: `_type: location` (`OwnTracksLocation`:
+    /// `lat`, `lon`, `tst` epoch seconds, `acc` metres, `vel` km/h, negative meaning unknown)
+    /// gives a fix; any other `_type` (transition, lwt, waypoint…) gives nil, as does an empty
+    /// payload.
+    public static func ownTracks(_ payload: [UInt8], who: FriendID, now: Date = Date()) throws(FriendMessageError) -> FriendFixRequest? {
+        struct Kind: Decodable { var _type: String }
+        guard let k = try BrokerPayload.decode(Kind.self, payload, cap: maximumPayloadBytes),
+              k._type == OwnTracksLocation.type else { return nil }
+        guard let w = try BrokerPayload.decode(OwnTracksLocation.self, payload, cap: maximumPayloadBytes) else { return nil }
+        guard w.tst.isFinite, abs(w.tst) < 1e11 else { throw FriendMessageError("tst \(w.tst) is not a time") }
+        let speed = w.vel.flatMap { $0 >= 0 ? $0 / 3.6 : nil }
+        return try checked(who: who, name: nil, time: Date(timeIntervalSince1970: w.tst), lat: w.lat, lon: w.lon,
+                           accuracy: w.acc, speed: speed, now: now)
+    }
+
+    /// Checks the fields every layout shares against the daemon's window and bounds
+    /// (`FriendLimits`), so the daemon is never sent what it would refuse; throws naming the
+    /// first that is wrong.
+    static func checked(who: FriendID, name: String?, time: Date, lat: Double, lon: Double, accuracy: Double?,
+                        speed: Double?, now: Date) throws(FriendMessageError) -> FriendFixRequest {
+        guard lat.isFinite, abs(lat) <= 90 else { throw FriendMessageError("latitude \(lat) outside ±90") }
+        guard lon.isFinite, abs(lon) <= 180 else { throw FriendMessageError("longitude \(lon) outside ±180") }
+        let age = now.timeIntervalSince(time)
+        guard age <= FriendLimits.fixMaxAge else { throw FriendMessageError("a fix \(Int(age)) s old (more than a day)") }
+        guard age >= -FriendLimits.fixMaxAhead else { throw FriendMessageError("a fix \(Int(-age)) s in the future") }
+        if let a = accuracy {
+            guard a.isFinite, a >= 0, a <= FriendLimits.fixMaxAccuracy else { throw FriendMessageError("accuracy \(a) m outside 0–10 km") }
+        }
+        if let v = speed {
+            guard v.isFinite, v >= 0, v <= FriendLimits.fixMaxSpeed else { throw FriendMessageError("speed \(v) m/s outside 0–150") }
+        }
+        var shown: String?
+        if let name {
+            let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard trimmed.count <= FriendLimits.nameLength,
+                  !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw FriendMessageError("name longer than \(FriendLimits.nameLength) characters or with control characters")
+            }
+            shown = trimmed.isEmpty ? nil : trimmed
+        }
+        return FriendFixRequest(who: who, name: shown, time: time, lat: lat, lon: lon, accuracyM: accuracy, speedMps: speed)
+    }
+}
