@@ -73,10 +73,11 @@ public final class Daemon: Sendable {
         return [
             LogWriterService(writer: parts.outputs.log ?? LogWriter(log: nil, logger: logger)),
             OutputStageService(stage: parts.stage),
-            SocketService(server: parts.server),
+            SocketService(server: parts.server, handler: parts.commands),
             VisitRecorderService(recorder: parts.host.visitRecorder),
             GPSDReadingService(gpsd: parts.gpsd, host: parts.host, notifier: parts.notifier, logger: logger, startLine: startLine),
             HeartbeatService(host: parts.host, stage: parts.stage, notifier: parts.notifier),
+            HousekeepingService(staging: parts.commands.staging, databaseWatch: parts.commands.databaseWatch),
             ReloadService(reload: reload, hangups: earlyHangups.withLock { $0 }),
         ]
     }
@@ -125,7 +126,6 @@ public final class Daemon: Sendable {
             status: { [database = places != nil ? config.store.database : nil] in
                 DaemonCommands.StatusExtras(logStatus: outputs.log?.status, configPath: configPath, database: database)
             })
-        try server.start(handler: commands)
         return DaemonParts(places: places, server: server, outputs: outputs, stage: stage, host: host, commands: commands,
                            gpsd: GPSDSource(host: config.gpsd.host, port: config.gpsd.port),
                            notifier: notifier, targetCount: targets.count)

@@ -61,6 +61,23 @@ import Testing
         }
     }
 
+    /// Every loop of the daemon is a service's: threads are started only by `ThreadLoop` (in a
+    /// service's `run()`), by the socket's `start` (in `SocketService.run()`) and for one
+    /// bounded `watch since` replay at a time; no timer runs outside a service.
+    @Test func theDaemonStartsLoopsOnlyInItsServices() throws {
+        let allowed: Set<String> = ["Services/ThreadLoop.swift", "Socket/SocketServer.swift", "Pipeline/EventPublisher+WatchSince.swift"]
+        for (name, text) in try Self.sources("HotColdDaemon") {
+            let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+                .joined(separator: "\n")
+            #expect(!code.contains("makeTimerSource"), "HotColdDaemon/\(name) runs a timer outside the services")
+            if code.contains("Thread {") || code.contains("Thread(") || code.contains("detachNewThread") {
+                #expect(allowed.contains(name), "HotColdDaemon/\(name) starts a thread outside the services")
+            }
+        }
+        let services = try String(contentsOf: TestData.repo("Sources/HotColdDaemon/Services/SocketService.swift"), encoding: .utf8)
+        #expect(services.contains("server.start(handler:"), "the socket's loop starts in SocketService.run()")
+    }
+
     @Test func theProtocolLinksNeitherTheStoreNorTheDaemon() throws {
         let files = try Self.sources("HotColdProtocol")
         #expect(files.count > 10)

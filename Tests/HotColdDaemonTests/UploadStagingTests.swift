@@ -8,6 +8,7 @@ import Testing
 /// What clients stage in the daemon is bounded: per user, in time, and against the disk —
 /// on real files, and on a real small filesystem (tmpfs) for the free-space reserve.
 @Suite(.serialized) struct UploadStagingTests {
+    static let executor = ThreadTaskExecutor(name: "staging-housekeeping")
     static let alice = ClientID(rawValue: 1), alice2 = ClientID(rawValue: 2), bob = ClientID(rawValue: 3)
 
     func staging(_ edit: (inout StagingLimits) -> Void = { _ in }, directory: String? = nil) throws -> (UploadStaging, TemporaryDirectory) {
@@ -51,12 +52,20 @@ import Testing
         #expect(code { _ = try s.append(ChunkRequest(upload: u.id, offset: 5, data: Data("world".utf8)), client: Self.alice) } == .notFound)
     }
 
-    @Test func expiryRunsByItselfForAClientThatSendsNothing() throws {
+    /// The daemon's housekeeping service expires what a silent client left behind.
+    @Test func expiryRunsByItselfForAClientThatSendsNothing() async throws {
         let (s, dir) = try staging { $0.idleSeconds = 0.4 }; defer { dir.remove() }
+        // On a thread of its own: the parallel tests around this one may hold the shared pool.
+        let housekeeping = Task(executorPreference: Self.executor) { try await HousekeepingService(staging: s, databaseWatch: nil).run() }
+        defer { housekeeping.cancel() }
         _ = try s.begin(UploadRequest(purpose: .import, size: 10), client: Self.alice, user: "alice")
         let export = try s.export(client: Self.bob, user: "bob") { write in try write(Data(repeating: 7, count: 1000)) }
         #expect(s.stagedBytes(of: "bob") == 1000)
-        #expect(eventually(.seconds(30)) { s.stagedFiles.isEmpty && s.stagedBytes(of: "bob") == 0 })
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !(s.stagedFiles.isEmpty && s.stagedBytes(of: "bob") == 0), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(s.stagedFiles.isEmpty && s.stagedBytes(of: "bob") == 0)
         #expect(code { _ = try s.read(DownloadRequest(id: export.id, offset: 0), client: Self.bob) } == .notFound)
         #expect(s.expiredCount == 2)
     }

@@ -8,28 +8,22 @@ import Synchronization
 /// SQLite goes on writing to the open file after its path is unlinked (or renamed over): every
 /// change would land in a file nobody can reach and vanish at the next start. So the file's
 /// identity (`st_dev`, `st_ino`) is taken at open and compared with what the path names now —
-/// before each change, for `status`, and every few seconds by itself so the journal says it
-/// even when no one asks. Once they differ, changes are refused until a restart opens the
+/// before each change, for `status`, and every few seconds by `HousekeepingService` so the
+/// journal says it even when no one asks. Once they differ, changes are refused until a restart opens the
 /// file the path names.
 final class DatabaseFileWatch: Sendable {
     let path: String
     private let identity: (dev: UInt, ino: UInt)?
     private let problem = Mutex<String?>(nil)
     private let logger: Logger
-    // A dispatch source is safe to use from any thread; it is only cancelled after init.
-    private nonisolated(unsafe) let timer: any DispatchSourceTimer
+    /// How often the housekeeping looks when nobody asks.
+    static let interval: Duration = .seconds(5)
 
-    init(path: String, logger: Logger, every seconds: Double = 5) {
+    init(path: String, logger: Logger) {
         self.path = path
         self.logger = logger
         identity = Self.identity(of: path)
-        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "hotcold.database-watch"))
-        timer.schedule(deadline: .now() + seconds, repeating: seconds)
-        timer.setEventHandler { [weak self] in _ = self?.check() }
-        timer.resume()
     }
-
-    deinit { timer.cancel() }
 
     /// Nil while the path still names the open file; else the sentence saying what happened
     /// (logged once, the first time it is seen).

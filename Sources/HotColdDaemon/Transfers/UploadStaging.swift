@@ -55,8 +55,6 @@ final class UploadStaging: Sendable {
     private let state = Mutex(State())
     let directory: String
     let limits: StagingLimits
-    // A dispatch source is safe to use from any thread; it is only cancelled after init.
-    private nonisolated(unsafe) let sweeper: any DispatchSourceTimer
 
     /// `directory` is created (0700) if needed; stale `upload-*` files in it are removed.
     init(directory: String, limits: StagingLimits = StagingLimits()) {
@@ -67,15 +65,11 @@ final class UploadStaging: Sendable {
         for f in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where f.hasPrefix("upload-") || f.hasPrefix("export-") {
             try? FileManager.default.removeItem(atPath: directory + "/" + f)
         }
-        // Expiry runs on its own: an idle client sends nothing that could trigger it.
-        sweeper = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "hotcold.staging.expiry"))
-        let every = max(0.1, min(limits.idleSeconds / 4, 15))
-        sweeper.schedule(deadline: .now() + every, repeating: every)
-        sweeper.setEventHandler { [weak self] in self?.expire() }
-        sweeper.resume()
     }
 
-    deinit { sweeper.cancel() }
+    /// How often ``expire(now:)`` should run (`HousekeepingService` runs it: an idle client
+    /// sends nothing that could trigger it): a quarter of the idle limit, between 0.1 and 15 s.
+    var sweepInterval: Duration { .milliseconds(Int64(max(0.1, min(limits.idleSeconds / 4, 15)) * 1000)) }
 
     /// Starts an upload for `client`, replacing (and deleting) any unfinished one. Refused
     /// when its announced size would take `user` past their staging quota or leave the disk
@@ -249,7 +243,7 @@ final class UploadStaging: Sendable {
     }
 
     /// Drops uploads and downloads idle for longer than `limits.idleSeconds` (as of `now`);
-    /// returns how many. Runs by itself every quarter of that period.
+    /// returns how many. `HousekeepingService` runs it every ``sweepInterval``.
     @discardableResult
     func expire(now: ContinuousClock.Instant = .now) -> Int {
         let limit = Duration.milliseconds(Int64(limits.idleSeconds * 1000))
