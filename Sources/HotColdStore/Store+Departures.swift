@@ -17,7 +17,7 @@ extension Store {
     /// ```
     @discardableResult
     public func recordDeparture(placeID: String, user: String, at time: Date) throws -> Int {
-        try database.write { db in try Store.recordDeparture(db, placeID: placeID, user: user, at: time) }
+        try write { db in try Store.recordDeparture(db, placeID: placeID, user: user, at: time) }
     }
 
     /// The same, inside a caller's transaction.

@@ -30,7 +30,7 @@ extension Store {
         // over any of them, the whole import is rolled back.
         let owners = Set(batch.observations.map(\.user) + batch.places.compactMap { $0.location?.createdBy })
         // The places it adds count against the importing user's `imported_places_per_user`.
-        return try database.write { [quotas] db in
+        return try write { [quotas] db in
             let report = try Store.write(batch, file: file, db, importedBy: user)
             try Store.requireWithinQuotas(db, quotas, users: owners)
             try Store.requireWithinImportQuota(db, quotas, user: user)

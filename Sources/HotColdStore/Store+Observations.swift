@@ -13,7 +13,7 @@ extension Store {
         let o = Observation(id: "obs:\(UUID().uuidString.lowercased())", user: user,
                             classification: classification, title: title, description: description,
                             observedAt: date, coordinate: coordinate)
-        try database.write { db in
+        try write { db in
             try Store.requireRoom(db, quota: "observations_per_user", limit: quotas.observationsPerUser,
                                   user: user, sql: Quota.observations)
             try o.insert(db)

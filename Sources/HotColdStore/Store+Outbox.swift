@@ -100,7 +100,7 @@ extension Store {
     /// depend on it). Returns false when the item is no longer pending (another process
     /// delivered it meanwhile).
     public func beginOutboxAttempt(id: Int64, at now: Date = Date()) throws -> Bool {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1, last_attempt_at = ? WHERE id = ? AND state = 'pending'",
                            arguments: [now, id])
             return db.changesCount > 0
@@ -113,7 +113,7 @@ extension Store {
     public func markOutboxDelivered(id: Int64, status: Int, response: Data,
                                     catalogue: (placeID: String, rating: Double?, votes: Int?)?,
                                     at now: Date = Date()) throws {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: """
                 UPDATE outbox SET state = 'delivered', http_status = ?, response = ?, last_error = NULL,
                                   finished_at = ? WHERE id = ? AND state = 'pending'
@@ -127,7 +127,7 @@ extension Store {
 
     /// A final refusal (400/404/409/422): kept, with the server's message, for the user to see.
     public func markOutboxFailed(id: Int64, status: Int?, message: String, response: Data?, at now: Date = Date()) throws {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: """
                 UPDATE outbox SET state = 'failed', http_status = ?, last_error = ?, response = ?, finished_at = ?
                 WHERE id = ? AND state = 'pending'
@@ -137,7 +137,7 @@ extension Store {
 
     /// A retryable failure: stays pending until `next`; `notBefore` is the server's Retry-After.
     public func scheduleOutboxRetry(id: Int64, error: String, status: Int?, next: Date, notBefore: Date?) throws {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: """
                 UPDATE outbox SET last_error = ?, http_status = ?, next_attempt_at = ?, not_before = ?
                 WHERE id = ? AND state = 'pending'
@@ -157,7 +157,7 @@ extension Store {
     }
 
     public func setSyncValue(_ key: String, _ value: String?) throws {
-        try database.write { db in try Store.setSyncValue(db, key, value) }
+        try write { db in try Store.setSyncValue(db, key, value) }
     }
 
     static func setSyncValue(_ db: Database, _ key: String, _ value: String?, now: Date = Date()) throws {
@@ -190,7 +190,7 @@ extension Store {
         let listed = Set((json?["things"]?.array ?? []).compactMap { JSONRow.idText($0.object?["id"]) })
         guard !listed.isEmpty else { throw StoreError.emptyCatalogue }
         let updated = json?["updated"]?.string
-        return try database.write { db in
+        return try write { db in
             var report = CatalogueSyncReport(importReport: try Store.write(batch, file: source, db))
             let rows = try Row.fetchAll(db, sql: "SELECT place_id, withdrawn, status FROM big_thing")
             for row in rows {

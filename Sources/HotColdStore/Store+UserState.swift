@@ -16,7 +16,7 @@ extension Store {
     /// ```
     @discardableResult
     public func recordArrival(placeID: String, user: String, at time: Date, episode: String) throws -> RecordedArrival {
-        try database.write { db in try Store.recordArrival(db, placeID: placeID, user: user, at: time, episode: episode) }
+        try write { db in try Store.recordArrival(db, placeID: placeID, user: user, at: time, episode: episode) }
     }
 
     /// The same, inside a caller's transaction (for a daemon that writes more in the same commit).
@@ -42,7 +42,7 @@ extension Store {
     @discardableResult
     public func markSeen(placeID: String, user: String, at time: Date = Date(), photoPath: String? = nil) throws -> Visit {
         let placeID = try resolvePlaceID(placeID)
-        return try database.write { db in
+        return try write { db in
             try Store.requirePlace(db, placeID)
             try Store.requireRoom(db, quota: "manual_visits_per_user", limit: quotas.manualVisitsPerUser,
                                   user: user, sql: Quota.manualVisits)
@@ -55,7 +55,7 @@ extension Store {
     @discardableResult
     public func markUnseen(placeID: String, user: String) throws -> Int {
         let placeID = try resolvePlaceID(placeID)
-        return try database.write { db in
+        return try write { db in
             try Store.requirePlace(db, placeID)
             return try Visit.filter(Column("place_id") == placeID && Column("user") == user).deleteAll(db)
         }
@@ -63,7 +63,7 @@ extension Store {
 
     public func setFavourite(placeID: String, user: String, _ favourite: Bool, at time: Date = Date()) throws {
         let placeID = try resolvePlaceID(placeID)
-        return try database.write { db in
+        return try write { db in
             try Store.requirePlace(db, placeID)
             if favourite {
                 try Favourite(user: user, placeId: placeID, createdAt: time).insert(db, onConflict: .ignore)
@@ -79,7 +79,7 @@ extension Store {
     public func rate(placeID: String, user: String, stars: Int, at time: Date = Date(), share: Bool = true) throws -> Rating {
         let placeID = try resolvePlaceID(placeID)
         let rating = try Rating(user: user, placeId: placeID, stars: stars, ratedAt: time)
-        try database.write { db in
+        try write { db in
             try Store.requirePlace(db, placeID)
             try rating.upsert(db)
             if share { try Store.enqueueRating(db, rating) }
@@ -92,7 +92,7 @@ extension Store {
     public func setNote(placeID: String, user: String, text: String, at time: Date = Date()) throws -> Note? {
         let placeID = try resolvePlaceID(placeID)
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return try database.write { db in
+        return try write { db in
             try Store.requirePlace(db, placeID)
             if trimmed.isEmpty {
                 _ = try Note.filter(Column("place_id") == placeID && Column("user") == user).deleteAll(db)
@@ -137,7 +137,7 @@ extension Store {
     /// `location:custom-` and 8 hex digits. At most ``StoreQuotas/locationsPerUser`` per user.
     public func addLocation(name: String, at coordinate: Coordinate, user: String, time: Date = Date()) throws -> Place {
         guard coordinate.isValid else { throw StoreError.invalidCoordinate(coordinate.description) }
-        return try database.write { db in
+        return try write { db in
             try Store.requireRoom(db, quota: "locations_per_user", limit: quotas.locationsPerUser,
                                   user: user, sql: Quota.locations)
             let place = Place(id: try Store.newCustomLocationID(db), kind: .location,
@@ -154,7 +154,7 @@ extension Store {
     @discardableResult
     public func renameLocation(placeID: String, to name: String, by user: String) throws -> Place {
         let placeID = try resolvePlaceID(placeID)
-        return try database.write { db in
+        return try write { db in
             guard var place = try Place.fetchOne(db, key: placeID) else { throw StoreError.noSuchPlace(placeID) }
             guard place.kind == .location, let loc = try LocationDetails.fetchOne(db, key: placeID) else {
                 throw StoreError.notALocation(id: placeID, kind: place.kind.rawValue)
@@ -175,7 +175,7 @@ extension Store {
     @discardableResult
     public func deleteLocation(placeID: String, by user: String) throws -> Place {
         let placeID = try resolvePlaceID(placeID)
-        return try database.write { db in
+        return try write { db in
             guard let place = try Place.fetchOne(db, key: placeID) else { throw StoreError.noSuchPlace(placeID) }
             guard place.kind == .location, let loc = try LocationDetails.fetchOne(db, key: placeID) else {
                 throw StoreError.notALocation(id: placeID, kind: place.kind.rawValue)
@@ -202,7 +202,7 @@ extension Store {
     /// ``StoreQuotas/pendingSubmissionsPerUser`` of a user's submissions wait in the outbox.
     @discardableResult
     public func submit(_ submission: Submission, photo: SubmissionPhoto? = nil) throws -> Submission {
-        try database.write { db in
+        try write { db in
             try Store.requireRoom(db, quota: "pending_submissions_per_user", limit: quotas.pendingSubmissionsPerUser,
                                   user: submission.user, sql: Quota.pendingSubmissions)
             let s = try submission.inserted(db)

@@ -24,10 +24,26 @@ public final class Store: Sendable {
     /// What one user may store (checked in the transaction of each write that grows storage).
     public let quotas: StoreQuotas
 
+    /// Syncs commits before their callers return (see ``CommitSync``).
+    let commits: CommitSync
+
     init(database: DatabasePool, quotas: StoreQuotas = StoreQuotas()) {
         self.database = database
         self.quotas = quotas
+        self.commits = CommitSync(databasePath: database.path)
     }
+
+    /// Every write of the store: one transaction, on the disk when this returns. What the
+    /// daemon acknowledges (an `ok`, an ARRIVED that leaves after its visit is stored) is
+    /// then kept through a power cut; commits made at the same moment share one sync.
+    func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        let result = try database.write(updates)
+        try commits.afterCommit()
+        return result
+    }
+
+    /// Syncs made for commits since the store was opened (each covers every commit before it).
+    public var commitSyncs: Int { commits.syncCount }
 
     /// Opens (creating when needed) and migrates the database at `path`.
     public static func open(path: String, quotas: StoreQuotas = StoreQuotas()) throws -> Store {

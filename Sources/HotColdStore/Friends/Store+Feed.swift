@@ -14,7 +14,7 @@ extension Store {
     /// Stores `item` unless it is there already (or was dropped by the cap). Returns whether
     /// it is new. Dropping the oldest items beyond `keep` happens in the same transaction.
     public func addFeedItem(_ item: FeedItem, received: Date = Date(), keep: Int = FriendLimits.feedItems) throws -> Bool {
-        try database.write { db in
+        try write { db in
             let floor = try Int.fetchOne(db, sql: "SELECT seq FROM feed_floor WHERE author = ? AND device = ?",
                                          arguments: [item.author, item.device])
             if let floor, item.seq <= floor { return false }
@@ -101,7 +101,7 @@ extension Store {
 
     /// `user` likes (or stops liking) the stored item `id`.
     public func like(_ id: FeedItemID, user: String, _ like: Bool, at time: Date = Date()) throws -> LikeOutcome {
-        try database.write { db in
+        try write { db in
             guard let rowID = try Int64.fetchOne(db, sql: "SELECT id FROM feed_item WHERE author = ? AND device = ? AND seq = ?",
                                                  arguments: [id.author, id.device, id.seq]) else { return .noSuchItem }
             if like {
@@ -118,7 +118,7 @@ extension Store {
     /// the latest `time` wins, an older or equal one changes nothing. At most
     /// ``FriendLimits/likesPerItem`` likers per item.
     public func likeReceived(itemSeq seq: Int, liker: String, _ like: Bool, at time: Date) throws -> LikeOutcome {
-        try database.write { db in
+        try write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM feed_item WHERE author = ? AND device = ? AND seq = ?",
                                     arguments: [FriendID.selfAuthor, FriendID.selfAuthor, seq]) == true else { return .noSuchItem }
             let known = try Row.fetchOne(db, sql: "SELECT liked, time FROM feed_like_received WHERE item_seq = ? AND liker = ?",

@@ -24,7 +24,7 @@ extension Store {
     /// Follows `who` for `user`; at most ``FriendLimits/followsPerUser`` follows per user
     /// (``StoreError/quotaReached(quota:limit:user:)`` beyond, nothing written).
     public func follow(_ who: FriendID, user: String, at time: Date = Date()) throws -> FollowChange {
-        try database.write { db in
+        try write { db in
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM follow WHERE user = ? AND who = ?", arguments: [user, who.description]) == true {
                 return FollowChange(changed: false, version: try Self.followVersion(db))
             }
@@ -36,7 +36,7 @@ extension Store {
     }
 
     public func unfollow(_ who: FriendID, user: String) throws -> FollowChange {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "DELETE FROM follow WHERE user = ? AND who = ?", arguments: [user, who.description])
             guard db.changesCount > 0 else { return FollowChange(changed: false, version: try Self.followVersion(db)) }
             return FollowChange(changed: true, version: try Self.bumpFollowVersion(db))
