@@ -35,7 +35,7 @@ public enum ConfigLoader {
                    "staged_mib_per_user", "staged_idle_seconds", "free_space_reserve_mib"],
         "log": ["path"],
         "store": ["database", "catalogue"],
-        "tracking": ["mode", "roam_radius", "roam_kinds", "targets"],
+        "tracking": ["mode", "roam_radius", "roam_kinds", "targets", "restore"],
         "api": ["base_url", "token", "sync_interval", "allow_http_loopback"],
         "engine": Set(EngineKeys.all.map(\.key)),
         "tiers": ["names", "bounds"],
@@ -116,6 +116,7 @@ private struct TableReader {
             }
             if let v = try strings("tracking.roam_kinds") { c.tracking.roamKinds = v }
             if let v = try strings("tracking.targets") { c.tracking.targets = v }
+            if let v = try bool("tracking.restore") { c.tracking.restore = v }
         }
         if root["api"] != nil {
             if let v = try string("api.base_url") {

@@ -54,6 +54,9 @@ public struct Configuration: Sendable, Equatable {
         public var roamKinds: [String] = ["bigthing"]
         /// Hunt targets: `LAT,LON[,NAME]` or stored place ids.
         public var targets: [String] = []
+        /// Whether a start resumes the last `hunt` or `roam` a client set (kept in the state
+        /// directory) instead of the mode above, as long as this section is unchanged since.
+        public var restore = true
     }
     public struct API: Sendable, Equatable {
         public var baseURL = ""

@@ -57,6 +57,9 @@ public final class Daemon: Sendable {
         let parts = try assemble()
         let group = ServiceGroup(configuration: .init(services: services(parts).map { .init(service: $0) }, logger: logger))
         try await group.run()
+        // Every service has stopped: the log is written and synced, every change committed
+        // and synced. Only now is the stop a clean one.
+        parts.stopMark.stopped(lastSeq: parts.outputs.sequence.status.last)
     }
 
     /// The services that run `parts`, in start order (they stop in reverse).
@@ -92,7 +95,15 @@ public final class Daemon: Sendable {
         try? FileManager.default.createDirectory(
             atPath: (config.log.path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let log = EventLog(path: config.log.path, logger: logger)
-        let sequence = EventSequence(path: Self.sequencePath(database: config.store.database),
+        // Before anything is numbered: was the last stop clean? If not, the log says which
+        // numbers it may have lost (a GAP line) before the sequence moves past them.
+        let sequencePath = Self.sequencePath(database: config.store.database)
+        let stopMark = StopMark(stateDirectory: Self.stateDirectory(database: config.store.database), logger: logger)
+        var reservedBefore: Int?
+        if case .value(let v) = EventSequence.load(sequencePath) { reservedBefore = v }
+        let uncleanStop = stopMark.starting(log: log, lastLogged: EventLogReader().lastSequence(path: config.log.path),
+                                            reservedBefore: reservedBefore)
+        let sequence = EventSequence(path: sequencePath,
                                      logFloor: EventLogReader().lastSequence(path: config.log.path) ?? 0,
                                      logger: logger)
         let restored = restoredArrivals(places)
@@ -123,12 +134,33 @@ public final class Daemon: Sendable {
                 : URL(fileURLWithPath: config.store.database).deletingLastPathComponent().appendingPathComponent("uploads").path,
             stagingLimits: Self.stagingLimits(config.quotas),
             logger: logger,
-            status: { [database = places != nil ? config.store.database : nil] in
-                DaemonCommands.StatusExtras(logStatus: outputs.log?.status, configPath: configPath, database: database)
-            })
+            status: { [database = places != nil ? config.store.database : nil, store = places?.store] in
+                DaemonCommands.StatusExtras(logStatus: outputs.log?.status, configPath: configPath, database: database,
+                                            databaseSyncs: store?.commitSyncs, uncleanStop: uncleanStop)
+            },
+            savedTracking: SavedTracking(path: Self.stateDirectory(database: config.store.database) + "/tracking.json",
+                                         configured: config.tracking, logger: logger))
+        restoreTracking(config, commands: commands)
         return DaemonParts(places: places, server: server, outputs: outputs, stage: stage, host: host, commands: commands,
                            gpsd: GPSDSource(host: config.gpsd.host, port: config.gpsd.port),
-                           notifier: notifier, targetCount: targets.count)
+                           notifier: notifier, targetCount: host.trackingCount, stopMark: stopMark)
+    }
+
+    /// The last hunt or roam a client set, unless a flag or an edited `[tracking]` says
+    /// otherwise (see ``SavedTracking``).
+    private func restoreTracking(_ config: Configuration, commands: DaemonCommands) {
+        guard config.tracking.restore, overrides.targets.isEmpty, overrides.roam == nil,
+              let saved = commands.savedTracking?.load() else { return }
+        do {
+            switch saved.request {
+            case .hunt(let h): _ = try commands.hunt(h, keep: false)
+            case .roam(let r): _ = try commands.roam(r, user: saved.user, keep: false)
+            default: return
+            }
+            logger.info("restored the tracking set before the restart: \(saved.request.line)")
+        } catch {
+            logger.error("cannot restore the tracking set before the restart (\(saved.request.line)): \(error); tracking as the configuration says")
+        }
     }
 
     /// Storage is optional at run time: a database that cannot be opened is reported and the
@@ -177,7 +209,14 @@ public final class Daemon: Sendable {
     /// Event sequence numbers are reserved in the state directory, beside the database: not
     /// beside the log, which logrotate moves away.
     static func sequencePath(database: String) -> String {
-        (database as NSString).deletingLastPathComponent + "/event-seq"
+        stateDirectory(database: database) + "/event-seq"
+    }
+
+    /// The daemon's private state (the sequence, the clean-stop mark, the kept tracking):
+    /// the database's directory.
+    static func stateDirectory(database: String) -> String {
+        let dir = (database as NSString).deletingLastPathComponent
+        return dir.isEmpty ? "." : dir
     }
 
     static func friends(_ f: Configuration.Friends) -> FriendsSettings {

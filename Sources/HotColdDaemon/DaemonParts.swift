@@ -18,4 +18,6 @@ public struct DaemonParts: Sendable {
     public let notifier: SystemdNotifier
     /// For the start-up line in the journal.
     let targetCount: Int
+    /// Left after a clean stop (see ``StopMark``).
+    let stopMark: StopMark
 }

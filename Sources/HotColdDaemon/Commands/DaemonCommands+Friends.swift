@@ -56,10 +56,11 @@ extension DaemonCommands {
     /// `friend_fix`, on the loop: checked against the clock and who is followed, then handed
     /// to the radar.
     func friendFix(_ f: FriendFixRequest) throws(ProtocolError) -> String {
-        let age = Date().timeIntervalSince(f.time)
-        guard age <= FriendLimits.fixMaxAge, age >= -FriendLimits.fixMaxAhead else {
+        // The friend's clock is not compared with this box's (either may be years out); the
+        // radar measures the friend's age from arrival (``EngineHost/friendFix(_:)``).
+        guard FriendLimits.plausibleTimes.contains(f.time.timeIntervalSince1970) else {
             throw ProtocolError(.outOfRange, command: "friend_fix", field: "time",
-                                "must be within 24 h before and 60 s after the daemon's clock, got \(ISO8601.format(f.time))")
+                                "must be a time a GPS can give (1980–2137), got \(ISO8601.format(f.time))")
         }
         guard f.club || followed.contains(f.who) else {
             throw ProtocolError(.notFound, command: "friend_fix", field: "who",

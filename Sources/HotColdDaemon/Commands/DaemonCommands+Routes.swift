@@ -36,7 +36,7 @@ extension DaemonCommands {
         case .chunk(let c): return .loop { [WireCoding.line(try self.staging.append(c, client: client.id))] }
         case .download(let d): return .loop { [WireCoding.line(try self.staging.read(d, client: client.id))] }
         // Tracking: may wait for the engine's lock and the places' table.
-        case .hunt(let h): return .work { try self.hunt(h) }
+        case .hunt(let h): return .work { try self.hunt(h, user: user) }
         case .roam(let r): return .work { try self.roam(r, user: user) }
         // The store.
         case .store(let r): return .store { try self.change(r, $0, user: user) }

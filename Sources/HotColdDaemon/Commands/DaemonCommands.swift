@@ -30,15 +30,22 @@ public final class DaemonCommands: SocketCommandHandler {
     private let work = UserWorkQueues()
     /// Who anyone here follows (admits `friend_fix` on the loop, without a database read).
     let followed: FollowedDevices
+    /// Where the last hunt or roam is kept across restarts (nil: not kept).
+    let savedTracking: SavedTracking?
 
     public struct StatusExtras: Sendable {
         public var logStatus: EventLogStatus?
         public var configPath: String?
         public var database: String?
-        public init(logStatus: EventLogStatus?, configPath: String?, database: String? = nil) {
+        public var databaseSyncs: Int?
+        public var uncleanStop: StatusReply.UncleanStop?
+        public init(logStatus: EventLogStatus?, configPath: String?, database: String? = nil,
+                    databaseSyncs: Int? = nil, uncleanStop: StatusReply.UncleanStop? = nil) {
             self.logStatus = logStatus
             self.configPath = configPath
             self.database = database
+            self.databaseSyncs = databaseSyncs
+            self.uncleanStop = uncleanStop
         }
     }
 
@@ -47,7 +54,8 @@ public final class DaemonCommands: SocketCommandHandler {
     public init(host: EngineHost, server: SocketServer, authorisation: PeerAuthorisation,
                 store: Store? = nil, storeChanged: @escaping @Sendable () -> Void = {},
                 stagingDirectory: String? = nil, stagingLimits: StagingLimits = StagingLimits(),
-                logger: Logger, status: @escaping @Sendable () -> StatusExtras) {
+                logger: Logger, status: @escaping @Sendable () -> StatusExtras, savedTracking: SavedTracking? = nil) {
+        self.savedTracking = savedTracking
         self.store = store.map(StoreRPC.init)
         self.followed = FollowedDevices((try? store?.followedDevices()) ?? [])
         self.databaseWatch = store.map { DatabaseFileWatch(path: $0.path, logger: logger) }
@@ -138,7 +146,8 @@ public final class DaemonCommands: SocketCommandHandler {
         return WireCoding.line(reply)
     }
 
-    func hunt(_ h: HuntRequest) throws -> String {
+    /// `keep`: stored (synced) before the change, to be restored after a restart.
+    func hunt(_ h: HuntRequest, user: String = CurrentUser.name, keep: Bool = true) throws -> String {
         var targets: [Target] = []
         for (i, s) in h.targets.enumerated() {
             do {
@@ -147,12 +156,13 @@ public final class DaemonCommands: SocketCommandHandler {
                 throw ProtocolError(.badField, command: "hunt", field: "targets[\(i)]", "target \(i + 1): \(error)")
             }
         }
+        if keep { try savedTracking?.save(.hunt(h), user: user) }
         host.retarget(targets, tracking: .hunt)
         logger.info("hunting \(targets.count) target(s)")
         return WireCoding.line(TrackingReply(mode: "hunt", targets: targets.count))
     }
 
-    func roam(_ r: RoamRequest, user: String) throws -> String {
+    func roam(_ r: RoamRequest, user: String, keep: Bool = true) throws -> String {
         guard let places = host.placeRecords else {
             throw ProtocolError(.busy, command: "roam", "no store is open, so there are no places to roam among")
         }
@@ -166,6 +176,7 @@ public final class DaemonCommands: SocketCommandHandler {
         var desc = filter.kinds.map { $0.rawValue }.joined(separator: ",")
         if filter.favouritesOnly { desc += " favourites" }
         if filter.unseenOnly { desc += " unseen" }
+        if keep { try savedTracking?.save(.roam(r), user: user) }
         host.retarget(targets, tracking: .init(mode: .roam(radius: r.radius), filter: desc))
         // The radius is checked at decode (0 < r ≤ 20,000 km), and printed as a Double: no
         // conversion here can trap.
@@ -182,7 +193,8 @@ public final class DaemonCommands: SocketCommandHandler {
         let log = extras.logStatus.map {
             StatusReply.Log(path: $0.path, writing: $0.isWriting, error: $0.error,
                             linesWritten: $0.linesWritten, linesLost: $0.linesLost, queued: $0.queued,
-                            dropped: $0.dropped, gaps: $0.gaps, stalledS: $0.stalledSeconds)
+                            dropped: $0.dropped, gaps: $0.gaps, stalledS: $0.stalledSeconds,
+                            syncs: $0.syncs, databaseSyncs: extras.databaseSyncs)
         }
         let mayWrite = client.map(self.mayWrite) ?? true
         let nearest = Self.nearestFirst(e.targets)
@@ -197,7 +209,8 @@ public final class DaemonCommands: SocketCommandHandler {
             services: services.snapshot(),
             targetsMore: nearest.count > Limits.statusTargets ? nearest.count - Limits.statusTargets : nil,
             databaseError: databaseWatch?.check(),
-            friends: e.friends.isEmpty ? nil : e.friends)
+            friends: e.friends.isEmpty ? nil : e.friends,
+            uncleanStop: extras.uncleanStop)
     }
 
     /// The IMPORT reply: a summary (a file with 100,000 bad rows would make a line larger than

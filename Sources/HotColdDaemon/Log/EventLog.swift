@@ -48,6 +48,7 @@ public final class EventLog: Sendable {
         var needsNewline = false
         var written = 0
         var lost = 0
+        var syncs = 0
     }
 
     private let state = Mutex(State())
@@ -120,7 +121,7 @@ public final class EventLog: Sendable {
     public var status: EventLogStatus {
         state.withLock { s in
             EventLogStatus(path: path, isWriting: s.error == nil, error: s.error,
-                           failingSince: s.failingSince, linesWritten: s.written, linesLost: s.lost)
+                           failingSince: s.failingSince, linesWritten: s.written, linesLost: s.lost, syncs: s.syncs)
         }
     }
 
@@ -207,6 +208,17 @@ public final class EventLog: Sendable {
             return writeWhole(block, lines: lines, &s)
         }
         report.map { emit($0) }
+        return ok
+    }
+
+    /// Makes what was written durable (`fdatasync`): lines written are in the kernel, not on
+    /// the disk, until this returns true. Call it from the writer's thread.
+    public func sync() -> Bool {
+        let fd = state.withLock { s -> Int32 in s.fd >= 0 ? dup(s.fd) : -1 }
+        guard fd >= 0 else { return false }
+        defer { Glibc.close(fd) }
+        let ok = fdatasync(fd) == 0
+        state.withLock { $0.syncs += 1 }
         return ok
     }
 

@@ -36,6 +36,9 @@ public struct EventLogReader: Sendable {
         /// When not complete: the first number from which the log is complete (every later
         /// wanted event is in `lines`).
         public var firstSeq: Int
+        /// The highest number a GAP marker in the range covers: events up to it may be missing
+        /// even though the file reaches back (a power cut, a disk that did not keep up).
+        public var gapThrough: Int? = nil
     }
 
     public struct Line: Sendable, Equatable {
@@ -55,6 +58,7 @@ public struct EventLogReader: Sendable {
         var stopped = false
         var oldestSeen: Int? = nil
         var limitSeq: Int? = nil
+        var gapThrough: Int? = nil
 
         for file in [path, path + ".1"] where !reachedAfter && !stopped {
             scanBackward(file, scanned: &scanned) { bytes in
@@ -65,6 +69,7 @@ public struct EventLogReader: Sendable {
                     return false
                 }
                 oldestSeen = h.seq
+                if h.className == GapEvent.wireClass { gapThrough = max(gapThrough ?? h.seq, h.seq) }
                 guard accept(h, bytes) else { return true }
                 if newestFirst.count >= maxLines || kept + bytes.count > maxBytes {
                     limitSeq = h.seq
@@ -82,10 +87,10 @@ public struct EventLogReader: Sendable {
         }
         let lines = Array(newestFirst.reversed())
         if reachedAfter || (limitSeq == nil && oldestSeen == after + 1) {
-            return Result(lines: lines, isComplete: true, firstSeq: after + 1)
+            return Result(lines: lines, isComplete: true, firstSeq: after + 1, gapThrough: gapThrough)
         }
         let first = limitSeq.map { $0 + 1 } ?? oldestSeen ?? before
-        return Result(lines: lines, isComplete: false, firstSeq: first)
+        return Result(lines: lines, isComplete: false, firstSeq: first, gapThrough: gapThrough)
     }
 
     /// The header of a whole published line: a line that does not end its object (a fragment

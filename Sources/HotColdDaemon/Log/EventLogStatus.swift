@@ -19,6 +19,8 @@ public struct EventLogStatus: Sendable, Equatable {
     public var dropped = 0
     /// GAP markers written.
     public var gaps = 0
+    /// `fdatasync`s of the file (flash wears: grouped, never while nothing is logged).
+    public var syncs = 0
     /// How long the write in progress has not returned (a stalled disk), when 1 s or more.
     public var stalledSeconds: Double?
 }

@@ -17,6 +17,13 @@ import Synchronization
 ///
 /// Every write is of whole lines, all or none (``EventLog/write(block:lines:)``).
 ///
+/// What is written is synced in groups, so a power cut (the car's ignition) loses at most
+/// `syncInterval` of the log: the first line written after a sync starts the clock, and one
+/// `fdatasync` covers everything written until it fires. A line marked `urgent` (an ARRIVED,
+/// a DEPARTED, a user's RECORD) is synced as soon as it is written. Nothing is synced while
+/// nothing is logged, so a parked car with no events costs the flash nothing. What a cut
+/// still takes is announced at the next start (``UncleanStop``).
+///
 /// ```swift
 /// let writer = LogWriter(log: EventLog(path: "/var/log/hotcold/events.jsonl"), logger: logger)
 /// Thread { writer.run() }.start()         // LogWriterService does this in its run()
@@ -32,16 +39,27 @@ public final class LogWriter: Sendable {
         public var maxBlockBytes = 256 << 10
         /// How long to wait before writing again after a failed write.
         public var retryInterval: Duration = .seconds(1)
+        /// The longest a written line waits for its sync (what a power cut may take).
+        public var syncInterval: Duration = .seconds(1)
         public init() {}
     }
 
     /// What waits to be written: an event line, or the marker for lines given up.
     enum Entry: Sendable {
-        case line(seq: Int, text: String)
+        case line(seq: Int, text: String, urgent: Bool)
         case gap(first: Int, last: Int, lost: Int, reason: String)
 
         var lineCount: Int {
             if case .line = self { 1 } else { 0 }
+        }
+
+        /// Synced as soon as it is written (an arrival, a departure, a user's record); a gap
+        /// marker is too, since it tells what the file will never hold.
+        var isUrgent: Bool {
+            switch self {
+            case .line(_, _, let urgent): urgent
+            case .gap: true
+            }
         }
     }
 
@@ -83,7 +101,7 @@ public final class LogWriter: Sendable {
 
     /// Queues one numbered line. Never blocks; when the queue is full the line is given up and
     /// a gap marker stands for it.
-    public func enqueue(seq: Int, line: String) {
+    public func enqueue(seq: Int, line: String, urgent: Bool = false) {
         let first = state.withLock { s -> Bool in
             guard s.log != nil || s.replacement != nil else { return false }
             let wasEmpty = s.head == s.queue.count
@@ -102,7 +120,7 @@ public final class LogWriter: Sendable {
                 }
                 return wasEmpty
             }
-            s.queue.append(.line(seq: seq, text: line))
+            s.queue.append(.line(seq: seq, text: line, urgent: urgent))
             s.queuedLines += 1
             s.queuedBytes += bytes
             return wasEmpty
@@ -129,7 +147,7 @@ public final class LogWriter: Sendable {
         var out: [EventLogReader.Line] = []
         for e in entries {
             switch e {
-            case .line(let seq, let text) where seq < end:
+            case .line(let seq, let text, _) where seq < end:
                 out.append(.init(seq: seq, text: text))
             case .gap(let first, let last, let lost, let reason) where first < end:
                 out.append(.init(seq: last, text: Self.marker(first: first, last: last, lost: lost, reason: reason)))
@@ -163,7 +181,8 @@ public final class LogWriter: Sendable {
 
     private enum Job {
         case write([Entry], EventLog)
-        case wait
+        case sync(EventLog)
+        case wait(Duration)
         case stop
     }
 
@@ -171,8 +190,18 @@ public final class LogWriter: Sendable {
     /// grace has passed with the disk still refusing (what is left is counted as lost).
     public func run() {
         var finishBy: ContinuousClock.Instant?
+        // Written and not yet synced since then (nil: nothing at risk).
+        var unsyncedSince: ContinuousClock.Instant?
+        var syncNow = false
         while true {
             let (job, reopen, retired) = state.withLock { s -> (Job, EventLog?, EventLog?) in
+                // What was written is synced when its time is up, when an urgent line asks,
+                // and before the file is reopened (logrotate), replaced or the writer stops.
+                if let since = unsyncedSince, let log = s.log,
+                   syncNow || s.replacement != nil || s.reopenRequested || s.stopping
+                    || clock.now - since >= limits.syncInterval {
+                    return (.sync(log), nil, nil)
+                }
                 var retired: EventLog?
                 if let r = s.replacement {
                     retired = s.log
@@ -186,9 +215,13 @@ public final class LogWriter: Sendable {
                     reopen = s.log
                 }
                 if s.stopping, finishBy == nil { finishBy = clock.now + stopGrace(s) }
-                guard let log = s.log else { return (s.stopping ? .stop : .wait, reopen, retired) }
+                guard let log = s.log else { return (s.stopping ? .stop : .wait(.seconds(1)), reopen, retired) }
                 if s.inflight.isEmpty { s.inflight = take(&s) }
-                if s.inflight.isEmpty { return (s.stopping ? .stop : .wait, reopen, retired) }
+                if s.inflight.isEmpty {
+                    if s.stopping { return (.stop, reopen, retired) }
+                    let wait = unsyncedSince.map { limits.syncInterval - (clock.now - $0) } ?? .seconds(1)
+                    return (.wait(max(wait, .milliseconds(1))), reopen, retired)
+                }
                 s.writingSince = clock.now
                 return (.write(s.inflight, log), reopen, retired)
             }
@@ -197,8 +230,12 @@ public final class LogWriter: Sendable {
             switch job {
             case .stop:
                 return
-            case .wait:
-                _ = wake.wait(timeout: .now() + .seconds(1))
+            case .sync(let log):
+                if !log.sync() { logger.warning("event log: cannot sync \(log.path); its last lines may not survive a power cut") }
+                unsyncedSince = nil
+                syncNow = false
+            case .wait(let d):
+                _ = wake.wait(timeout: .now() + d.timeInterval)
             case .write(let entries, let log):
                 let (bytes, lines) = Self.render(entries)
                 let ok = log.write(block: bytes, lines: lines)
@@ -213,6 +250,8 @@ public final class LogWriter: Sendable {
                     }
                     s.gapsWritten += entries.count - lines
                     s.inflight = []
+                    if unsyncedSince == nil { unsyncedSince = clock.now }
+                    if entries.contains(where: \.isUrgent) { syncNow = true }
                     if s.queueError != nil, s.queuedLines < limits.maxQueuedLines / 2 {
                         s.queueError = nil
                     }
@@ -247,7 +286,7 @@ public final class LogWriter: Sendable {
         while s.head < s.queue.count, bytes < limits.maxBlockBytes {
             let e = s.queue[s.head]
             s.head += 1
-            if case .line(_, let text) = e {
+            if case .line(_, let text, _) = e {
                 s.queuedLines -= 1
                 s.queuedBytes -= text.utf8.count + 1
                 bytes += text.utf8.count + 1
@@ -273,7 +312,7 @@ public final class LogWriter: Sendable {
         let rest = Array(s.inflight[keep...])
         s.inflight.removeSubrange(keep...)
         s.queue.insert(contentsOf: rest, at: s.head)
-        for case .line(_, let text) in rest {
+        for case .line(_, let text, _) in rest {
             s.queuedLines += 1
             s.queuedBytes += text.utf8.count + 1
         }
@@ -292,7 +331,7 @@ public final class LogWriter: Sendable {
             var n = 0
             for e in left {
                 switch e {
-                case .line(let seq, _): n += 1; seqs.append(seq)
+                case .line(let seq, _, _): n += 1; seqs.append(seq)
                 case .gap(let f, let l, let lost, _): n += lost; seqs.append(contentsOf: [f, l])
                 }
             }
@@ -311,7 +350,7 @@ public final class LogWriter: Sendable {
         var lines = 0
         for e in entries {
             switch e {
-            case .line(_, let text):
+            case .line(_, let text, _):
                 bytes.append(contentsOf: text.utf8)
                 lines += 1
             case .gap(let first, let last, let lost, let reason):

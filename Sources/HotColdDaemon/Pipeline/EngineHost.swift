@@ -28,6 +28,12 @@ public final class EngineHost: Sendable {
         var linkReason: String?
         var lastFix: Fix?
         var lastFixMonotonic: ContinuousClock.Instant?
+        /// When the last accepted fix arrived (its age is measured from here, never from its
+        /// time stamp), and its time minus this box's wall clock then.
+        var lastFixArrival: ContinuousClock.Instant?
+        var clockOffset: Double?
+        /// Per friend: its clock's offset from this car's fix timeline (see ``onOwnTimeline``).
+        var friendClockOffsets: [String: Double] = [:]
         var fixes = 0
         var untimed = 0
         var events = 0
@@ -129,9 +135,9 @@ public final class EngineHost: Sendable {
 
     /// A followed device's position (`friend_fix`, checked at the edge): onto the radar.
     public func friendFix(_ f: FriendFixRequest) throws(ProtocolError) {
-        let fix = Fix(time: f.time, coordinate: Coordinate(latitude: f.lat, longitude: f.lon), mode: .twoD,
-                      eph: f.accuracyM, speed: f.speedMps)
         let refusal: FriendRadar.Refusal? = state.withLock { state in
+            let fix = Fix(time: Self.onOwnTimeline(f, &state), coordinate: Coordinate(latitude: f.lat, longitude: f.lon),
+                          mode: .twoD, eph: f.accuracyM, speed: f.speedMps)
             do throws(FriendRadar.Refusal) {
                 publish(try state.radar.processFriend(id: f.who.targetID, name: f.name ?? f.who.defaultName, fix: fix), &state)
                 return nil
@@ -144,9 +150,36 @@ public final class EngineHost: Sendable {
         }
     }
 
+    /// A friend's fix time moved onto this car's own timeline (the fixes' time plus the
+    /// monotonic time since the last one arrived): the friend's clock and this one may be
+    /// years apart. The friend's own intervals are kept (they judge its speed), anchored so
+    /// that a fix is never later than its arrival nor older than its arrival by more than a
+    /// delivery could take; outside that, it is re-anchored at its arrival. So a friend's age
+    /// is how long ago its position arrived here, whatever either clock says.
+    static func onOwnTimeline(_ f: FriendFixRequest, _ state: inout State) -> Date {
+        let now = fixTimeNow(state)
+        let key = f.who.targetID
+        if let offset = state.friendClockOffsets[key] {
+            let mapped = f.time.addingTimeInterval(offset)
+            if mapped <= now.addingTimeInterval(1), mapped >= now.addingTimeInterval(-Self.friendDeliverySlack) {
+                return mapped
+            }
+        }
+        if state.friendClockOffsets.count >= FriendLimits.radarFriends * 2 { state.friendClockOffsets.removeAll() }
+        state.friendClockOffsets[key] = now.timeIntervalSince(f.time)
+        return now
+    }
+
+    /// How much later than its own interval says a friend's fix may arrive and still keep it
+    /// (a broker queue, a link that stalled), seconds.
+    static let friendDeliverySlack = 120.0
+
     /// Takes a device off the radar (unfollowed by everyone here).
     public func forgetFriend(_ who: FriendID) {
-        state.withLock { _ = $0.radar.remove(id: who.targetID) }
+        state.withLock {
+            _ = $0.radar.remove(id: who.targetID)
+            $0.friendClockOffsets[who.targetID] = nil
+        }
     }
 
     /// Publishes an event that is not the engine's (a FEED, LIKE, RECORD, FOLLOWING_CHANGED):
@@ -166,7 +199,11 @@ public final class EngineHost: Sendable {
     private func process(_ fix: Fix, _ state: inout State) {
         let before = state.engine.lastFix?.time
         let events = state.engine.process(fix)
-        if state.engine.lastFix?.time != before, let f = state.engine.lastFix { state.lastFix = f }
+        if state.engine.lastFix?.time != before, let f = state.engine.lastFix {
+            state.lastFix = f
+            state.lastFixArrival = ContinuousClock.now
+            state.clockOffset = f.time.timeIntervalSince(Date())
+        }
         publish(events, &state)
         // The same fix moves every friend's distance.
         publish(state.radar.processOwn(fix), &state)
@@ -272,7 +309,9 @@ public final class EngineHost: Sendable {
             f.coordinate.map { c in
                 StatusReply.LastFix(time: f.time, lat: c.latitude, lon: c.longitude, mode: Int(f.mode.rawValue),
                                     accuracyM: f.horizontalError, speedMps: f.speed, trackDeg: f.track,
-                                    satellites: f.satellites)
+                                    satellites: f.satellites,
+                                    ageS: s.lastFixArrival.map { (ContinuousClock.now - $0).seconds },
+                                    clockOffsetS: s.clockOffset)
             }
         }
         return StatusSnapshot(
@@ -311,6 +350,9 @@ public final class EngineHost: Sendable {
 
     /// Where the receiver was at the last fix (for `near` without a point).
     public var lastFixCoordinate: Coordinate? { state.withLock { $0.lastFix?.coordinate } }
+
+    /// Targets the engine holds (tracked or not).
+    public var trackingCount: Int { state.withLock { $0.engine.targets.count } }
 
     public var uptimeSeconds: Double {
         (ContinuousClock.now - startedMonotonic).seconds

@@ -81,6 +81,10 @@ extension EventPublisher {
         var o = reply
         o.since = since
         if !result.isComplete { o.sinceGap = result.firstSeq }
+        // A GAP marker in the range (a power cut, a disk that did not keep up): the replay is
+        // whole only after it, whatever the file holds before.
+        let gaps = waiting.compactMap { (try? GapEvent.decode(line: $0.text))?.seq } + [result.gapThrough].compactMap { $0 }
+        if let gap = gaps.max() { o.sinceGap = max(o.sinceGap ?? 0, gap + 1) }
         o.replay = result.lines.count
         if !result.isComplete {
             logger.notice("watch since \(since) from \(client): the log starts at \(result.firstSeq); events in between are gone")

@@ -59,7 +59,7 @@ public final class EventPublisher: EventSink {
             let seq = sequence.next()
             let line = event.line(seq: seq)
             let filter = event.filter
-            log?.enqueue(seq: seq, line: line)
+            log?.enqueue(seq: seq, line: line, urgent: event.isUrgentForLog)
             _ = socket?.broadcast(line: line, filter: filter)
             observe?(event, seq)
             guard !s.catchUps.isEmpty else { return }

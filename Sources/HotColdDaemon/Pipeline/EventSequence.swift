@@ -171,38 +171,6 @@ public final class EventSequence: Sendable {
     /// directory. A crash leaves the old number or the new one, never a torn file.
     /// Returns what went wrong, or nil.
     static func store(_ value: Int, at path: String) -> String? {
-        let tmp = path + ".tmp"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
-        guard fd >= 0 else { return "cannot create \(tmp): \(String(cString: strerror(errno)))" }
-        let bytes = Array("\(value)\n".utf8)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n > 0 { done += n; continue }
-            if n < 0, errno == EINTR { continue }
-            let code = n < 0 ? errno : ENOSPC
-            close(fd)
-            unlink(tmp)
-            return "cannot write \(tmp): \(String(cString: strerror(code)))"
-        }
-        if fsync(fd) != 0 {
-            let code = errno
-            close(fd)
-            unlink(tmp)
-            return "cannot sync \(tmp): \(String(cString: strerror(code)))"
-        }
-        close(fd)
-        guard rename(tmp, path) == 0 else {
-            let code = errno
-            unlink(tmp)
-            return "cannot rename \(tmp) to \(path): \(String(cString: strerror(code)))"
-        }
-        let dir = (path as NSString).deletingLastPathComponent
-        let dfd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd >= 0 {
-            _ = fsync(dfd)
-            close(dfd)
-        }
-        return nil
+        DurableFile.write(Array("\(value)\n".utf8), to: path)
     }
 }

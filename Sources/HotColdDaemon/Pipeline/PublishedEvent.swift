@@ -42,6 +42,15 @@ public enum PublishedEvent: Sendable, Equatable {
         return WireCoding.line(m)
     }
 
+    /// Synced to the log as soon as it is written (``LogWriter``): what a user is told
+    /// happened at a place, or did there, is not left to the next group sync.
+    public var isUrgentForLog: Bool {
+        switch self {
+        case .engine(.arrived), .engine(.departed), .record: true
+        default: false
+        }
+    }
+
     public var filter: BroadcastFilter {
         switch self {
         case .engine(let e): BroadcastFilter(e)

@@ -16,10 +16,14 @@ public enum FriendLimits {
     public static let likersListed = 20
     /// Likes received for one of this car's own items (distinct likers).
     public static let likesPerItem = 10_000
-    /// A friend fix may be this old (seconds) …
+    /// A published position expires after this long (seconds) on the broker's clock (MQTT
+    /// v5's message expiry), so a new follower never reads a stale retained one.
     public static let fixMaxAge = 24.0 * 3600
-    /// … or this far in the future (seconds), against the daemon's clock.
+    /// How far in the future (seconds) a feed item or a like may be dated against this box's
+    /// clock (positions are not judged by the wall clock at all).
     public static let fixMaxAhead = 60.0
+    /// Times a GPS can give (1980-01-06 to 2137): anything else is no time at all.
+    public static let plausibleTimes: ClosedRange<Double> = 315_964_800 ... 5_326_905_600
     /// Largest accuracy (metres) and speed (m/s) a friend fix may state.
     public static let fixMaxAccuracy = 10_000.0
     public static let fixMaxSpeed = 150.0

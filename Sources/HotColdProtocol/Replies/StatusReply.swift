@@ -35,12 +35,15 @@ public struct StatusReply: FixedClassMessage, Equatable {
     public var databaseError: String?
     /// Friends on the radar, nearest first (absent when none). Since minor 6.
     public var friends: [Friend]?
+    /// The last start after an unclean stop (a power cut, a crash) and what it cost; absent
+    /// when every stop so far was clean. Since minor 8.
+    public var uncleanStop: UncleanStop?
 
     public init(time: Date, release: String = ProtocolVersion.release, uptimeS: Double, gps: GPS,
                 tracking: Tracking, targets: [TargetState], counters: Counters, latencyUs: Latency,
                 visits: Visits? = nil, sequence: Sequence? = nil, socket: Socket? = nil, log: Log? = nil, config: String? = nil, database: String? = nil,
                 services: [Service]? = nil, targetsMore: Int? = nil, databaseError: String? = nil,
-                friends: [Friend]? = nil) {
+                friends: [Friend]? = nil, uncleanStop: UncleanStop? = nil) {
         self.time = time
         self.release = release
         self.uptimeS = Finite.round(uptimeS, 0)
@@ -59,6 +62,7 @@ public struct StatusReply: FixedClassMessage, Equatable {
         self.targetsMore = targetsMore
         self.databaseError = databaseError
         self.friends = friends
+        self.uncleanStop = uncleanStop
     }
 
     public struct GPS: Codable, Sendable, Equatable {
@@ -88,8 +92,15 @@ public struct StatusReply: FixedClassMessage, Equatable {
         public var trackDeg: Double?
         /// Satellites used in the fix, when the receiver reports them.
         public var satellites: Int?
+        /// Seconds since the fix arrived, on the daemon's monotonic clock: how old it is,
+        /// whatever the receiver's or this box's wall clock says. Since minor 8.
+        public var ageS: Double?
+        /// The fix's time minus this box's wall clock when it arrived: far from 0 when the box
+        /// booted without a real-time clock or a recording is replayed ("clock off by …").
+        /// Never used to judge an age. Since minor 8.
+        public var clockOffsetS: Double?
         public init(time: Date, lat: Double, lon: Double, mode: Int, accuracyM: Double? = nil, speedMps: Double? = nil,
-                    trackDeg: Double? = nil, satellites: Int? = nil) {
+                    trackDeg: Double? = nil, satellites: Int? = nil, ageS: Double? = nil, clockOffsetS: Double? = nil) {
             self.time = time
             self.lat = Finite.round(lat, 7)
             self.lon = Finite.round(lon, 7)
@@ -98,6 +109,8 @@ public struct StatusReply: FixedClassMessage, Equatable {
             self.speedMps = Finite.round(speedMps, 2)
             self.trackDeg = Finite.round(trackDeg, 1)
             self.satellites = satellites
+            self.ageS = Finite.round(ageS.map { max(0, $0) }, 1)
+            self.clockOffsetS = Finite.round(clockOffsetS, 0)
         }
         public var coordinate: Coordinate { Coordinate(latitude: lat, longitude: lon) }
     }
@@ -216,8 +229,18 @@ public struct StatusReply: FixedClassMessage, Equatable {
         public var gaps: Int?
         /// Seconds the write in progress has not returned (a stalled disk), from 1 s on.
         public var stalledS: Double?
+        /// `fdatasync`s of the log since the start: grouped (a second of events at most is at
+        /// risk), at once after an ARRIVED, DEPARTED or RECORD, none while nothing is logged.
+        /// Since minor 8.
+        public var syncs: Int?
+        /// Syncs of the database since the start (each covers every commit before it).
+        /// Since minor 8.
+        public var databaseSyncs: Int?
         public init(path: String, writing: Bool, error: String? = nil, linesWritten: Int, linesLost: Int,
-                    queued: Int? = nil, dropped: Int? = nil, gaps: Int? = nil, stalledS: Double? = nil) {
+                    queued: Int? = nil, dropped: Int? = nil, gaps: Int? = nil, stalledS: Double? = nil,
+                    syncs: Int? = nil, databaseSyncs: Int? = nil) {
+            self.syncs = syncs
+            self.databaseSyncs = databaseSyncs
             self.path = path
             self.writing = writing
             self.error = error

@@ -15,10 +15,13 @@
 /// `FOLLOWING_CHANGED`; target kind `friend`; `friends` in `STATUS`. Minor 7 made `sync` an
 /// ordinary command (its fields read like every command's, ISO-8601 times, the catalogue sent
 /// as an `upload` of purpose `catalogue`); its one client, `hotcold-sync`, ships with the daemon.
+/// Minor 8 added `age_s` and `clock_offset_s` to `STATUS` `last_fix` (ages on the daemon's
+/// monotonic clock), `unclean_stop` and `log.syncs` to `STATUS`, and `since_gap` across a
+/// `GAP` line in the replayed range.
 public enum ProtocolVersion {
     public static let release = "0.1.0"
     public static let major = 1
-    public static let minor = 7
+    public static let minor = 8
 
     /// The greeting as a reply value.
     public static var reply: VersionReply {
