@@ -41,9 +41,14 @@ extension FriendFixRequest {
                         speed: Double?, now: Date) throws(FriendMessageError) -> FriendFixRequest {
         guard lat.isFinite, abs(lat) <= 90 else { throw FriendMessageError("latitude \(lat) outside ±90") }
         guard lon.isFinite, abs(lon) <= 180 else { throw FriendMessageError("longitude \(lon) outside ±180") }
-        let age = now.timeIntervalSince(time)
-        guard age <= FriendLimits.fixMaxAge else { throw FriendMessageError("a fix \(Int(age)) s old (more than a day)") }
-        guard age >= -FriendLimits.fixMaxAhead else { throw FriendMessageError("a fix \(Int(-age)) s in the future") }
+        // How old a position is, is not judged here by comparing the friend's clock with this
+        // box's (either may be years out: no real-time clock, a replayed recording): the
+        // broker expires a retained position after a day on its own clock (the publisher's
+        // message expiry), and the daemon measures ages from arrival. Only a time no GPS can
+        // give is refused.
+        guard FriendLimits.plausibleTimes.contains(time.timeIntervalSince1970) else {
+            throw FriendMessageError("time \(ISO8601.format(time)) is outside 1980–2137")
+        }
         if let a = accuracy {
             guard a.isFinite, a >= 0, a <= FriendLimits.fixMaxAccuracy else { throw FriendMessageError("accuracy \(a) m outside 0–10 km") }
         }

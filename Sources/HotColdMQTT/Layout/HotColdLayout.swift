@@ -78,7 +78,8 @@ public enum HotColdLayout {
     public static func location(_ s: StatusReply, topics: Topics) -> Publication? {
         guard let f = s.gps.lastFix else { return nil }
         let m = LocationMessage(time: f.time, latitude: f.lat, longitude: f.lon, gpsAccuracy: f.accuracyM ?? 0, speedMps: f.speedMps)
-        return Publication(topic: topics.location, payload: m.payload, retain: true)
+        return Publication(topic: topics.location, payload: m.payload, retain: true,
+                           expirySeconds: UInt32(FriendLimits.fixMaxAge))
     }
 
     /// The nearest tracked target, `{"time":…,"target":{…},"distance_m":…,"tier_name":…,"trend":…}`

@@ -171,8 +171,12 @@ public final class MosquittoClient: @unchecked Sendable {
     public func publish(_ p: Publication) throws(MosquittoError) -> Int32 {
         var mid: Int32 = 0
         let bytes = Array(p.payload.utf8)
+        var props: OpaquePointer? = nil
+        defer { mosquitto_property_free_all(&props) }
+        // 2: MQTT v5's Message Expiry Interval.
+        if let expiry = p.expirySeconds { _ = mosquitto_property_add_int32(&props, 2, expiry) }
         let rc = bytes.withUnsafeBytes { raw in
-            mosquitto_publish(mosq, &mid, p.topic, Int32(clamping: raw.count), raw.baseAddress, 1, p.retain)
+            mosquitto_publish_v5(mosq, &mid, p.topic, Int32(clamping: raw.count), raw.baseAddress, 1, p.retain, props)
         }
         guard rc == MOSQ_ERR_SUCCESS.rawValue else {
             throw MosquittoError("mosquitto_publish \(p.topic)", rc, queuedMid: MosquittoError.publishQueued(rc) ? mid : nil)
