@@ -27,8 +27,10 @@ final class InProcessDaemon: Sendable {
     /// One executor for every harness: the services' tasks never wait behind blocked tests.
     static let executor = ThreadTaskExecutor(name: "in-process-daemon")
 
-    init(_ configure: (inout Configuration) -> Void = { _ in }) throws {
-        let dir = try TemporaryDirectory("in-process")
+    /// `directory`: start on an earlier daemon's files (a restart); `overrides`: the flags.
+    init(directory: TemporaryDirectory? = nil, overrides: DaemonOverrides = DaemonOverrides(),
+         _ configure: (inout Configuration) -> Void = { _ in }) throws {
+        let dir = try directory ?? TemporaryDirectory("in-process")
         var c = Configuration()
         // Nothing listens there: the daemon tracks without gpsd and says so in STATUS.
         c.gpsd.host = "127.0.0.1"
@@ -40,7 +42,8 @@ final class InProcessDaemon: Sendable {
         c.tracking.targets = ["-30.30,153.10,Somewhere"]
         configure(&c)
         let logger = Logger(label: "in-process-daemon")
-        let daemon = Daemon(configuration: c, configPath: nil, overrides: DaemonOverrides(), logger: logger)
+        try overrides.apply(to: &c)
+        let daemon = Daemon(configuration: c, configPath: nil, overrides: overrides, logger: logger)
         let parts = try daemon.assemble()
         let group = ServiceGroup(configuration: .init(services: daemon.services(parts).map { .init(service: $0) }, logger: logger))
         self.dir = dir
@@ -75,11 +78,14 @@ final class InProcessDaemon: Sendable {
         }
     }
 
-    /// Shuts the services down in order, then removes the directory.
-    func stop() async {
+    /// Shuts the services down in order, then removes the directory. `clean`: leaves the
+    /// clean-stop mark as `hotcoldd` does after its services stop (without it the next start
+    /// on the same `directory` takes it for a power cut); `keep`: leaves the files for a restart.
+    func stop(clean: Bool = false, keep: Bool = false) async {
         await group.triggerGracefulShutdown()
         _ = try? await running.value
-        dir.remove()
+        if clean { parts.stopMark.stopped(lastSeq: parts.outputs.sequence.status.last) }
+        if !keep { dir.remove() }
     }
 
     static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {

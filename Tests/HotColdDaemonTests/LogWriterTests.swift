@@ -161,3 +161,52 @@ import Testing
         #expect(seqs == Array(11...50))
     }
 }
+
+/// The log is synced in groups (flash wears) and at once after what a user is told about a
+/// place; nothing is synced while nothing is logged.
+@Suite struct LogSyncTests {
+    static func waitFor(_ what: String, _ condition: () -> Bool) {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { Issue.record("timed out waiting for \(what)"); return }
+            usleep(5_000)
+        }
+    }
+
+    @Test func ordinaryLinesShareASyncAndUrgentOnesAreSyncedAtOnce() throws {
+        let dir = try TemporaryDirectory("log-sync")
+        defer { dir.remove() }
+        var limits = LogWriter.Limits()
+        // Long enough that the group below cannot be synced by the timer before the urgent line.
+        limits.syncInterval = .seconds(3600)
+        let writer = LogWriter(log: EventLog(path: dir.path("events.jsonl")), limits: limits, logger: .init(label: "t"))
+        let done = DispatchSemaphore(value: 0)
+        Thread { writer.run(); done.signal() }.start()
+        defer { writer.finish(); done.wait() }
+
+        for seq in 1...100 { writer.enqueue(seq: seq, line: #"{"class":"PROXIMITY","seq":\#(seq)}"#) }
+        Self.waitFor("100 lines written") { writer.status?.linesWritten == 100 }
+        #expect(writer.status?.syncs == 0, "ordinary lines wait for their group's sync")
+        writer.enqueue(seq: 101, line: #"{"class":"ARRIVED","seq":101}"#, urgent: true)
+        Self.waitFor("the ARRIVED synced") { writer.status?.syncs == 1 }
+        #expect(writer.status?.linesWritten == 101)
+    }
+
+    @Test func aGroupIsSyncedWithinTheIntervalAndIdleCostsNothing() throws {
+        let dir = try TemporaryDirectory("log-sync-timer")
+        defer { dir.remove() }
+        var limits = LogWriter.Limits()
+        limits.syncInterval = .milliseconds(200)
+        let writer = LogWriter(log: EventLog(path: dir.path("events.jsonl")), limits: limits, logger: .init(label: "t"))
+        let done = DispatchSemaphore(value: 0)
+        Thread { writer.run(); done.signal() }.start()
+        defer { writer.finish(); done.wait() }
+        for seq in 1...20 { writer.enqueue(seq: seq, line: #"{"class":"PROXIMITY","seq":\#(seq)}"#) }
+        Self.waitFor("the group synced") { writer.status?.syncs == 1 }
+        // Idle: the writer wakes (every second at most) and syncs nothing more. A later line
+        // is synced by a sync of its own, the second in all.
+        writer.enqueue(seq: 21, line: #"{"class":"PROXIMITY","seq":21}"#)
+        Self.waitFor("the second group synced") { writer.status?.syncs == 2 }
+        #expect(writer.status?.linesWritten == 21)
+    }
+}

@@ -234,6 +234,8 @@ public final class LogWriter: Sendable {
                 if !log.sync() { logger.warning("event log: cannot sync \(log.path); its last lines may not survive a power cut") }
                 unsyncedSince = nil
                 syncNow = false
+                let status = log.status
+                state.withLock { $0.logStatus = status }
             case .wait(let d):
                 _ = wake.wait(timeout: .now() + d.timeInterval)
             case .write(let entries, let log):

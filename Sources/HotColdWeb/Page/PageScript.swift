@@ -27,7 +27,11 @@ extension PageAssets {
   function fixAge() {
     const s = hc.status;
     if (!s || !s.gps || !s.gps.last_fix) return null;
-    return (Date.parse(s.time) - Date.parse(s.gps.last_fix.time)) / 1000 + (Date.now() - hc.statusAt) / 1000;
+    // The daemon measures the age on its monotonic clock from the fix's arrival (age_s); the
+    // receiver's and the box's wall clocks may be years apart (no RTC, a replayed drive).
+    const a = s.gps.last_fix.age_s;
+    if (typeof a !== "number") return null;
+    return a + (Date.now() - hc.statusAt) / 1000;
   }
   function course() {
     const f = hc.status && hc.status.gps && hc.status.gps.last_fix;

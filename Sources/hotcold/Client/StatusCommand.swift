@@ -49,7 +49,12 @@ enum StatusText {
             if let a = f.accuracyM { s += " ±\(a) m" }
             // gpsd 3.22 reports satellites in SKY, not TPV: known only once a SKY came.
             if let n = f.satellites { s += ", \(n) satellite\(n == 1 ? "" : "s") used" }
+            if let age = f.ageS { s += ", \(Int(age.rounded())) s ago" }
             out.append(s)
+            // Ages above come from the daemon's monotonic clock; this only says the clocks disagree.
+            if let off = f.clockOffsetS, abs(off) >= 60 {
+                out.append("clock off by \(Self.span(abs(off))): the fix's time is \(off > 0 ? "ahead of" : "behind") this box's clock (no real-time clock, or a replayed recording)")
+            }
         }
         var s = "tracking: \(o.tracking.mode)"
         if let r = o.tracking.radiusM { s += " within \(DistanceFormat.text(r))" }
@@ -69,11 +74,34 @@ enum StatusText {
             out.append("clients \(s.clients) (total \(s.clientsTotal), dropped \(s.dropped))")
         }
         if let l = o.log {
-            out.append("log \(l.path): \(l.writing ? "ok" : "NOT WRITING: \(l.error ?? "?")")")
+            var line = "log \(l.path): \(l.writing ? "ok" : "NOT WRITING: \(l.error ?? "?")")"
+            if let n = l.syncs { line += ", \(n) syncs" }
+            if let n = l.databaseSyncs { line += "; database \(n) syncs" }
+            out.append(line)
+        }
+        if let u = o.uncleanStop {
+            var line = "last unclean stop (power cut or crash): noticed at start \(ISO8601.format(u.noticed))"
+            if let w = u.lastLogWrite { line += ", log last written \(ISO8601.format(w))" }
+            if let a = u.gapFirstSeq, let b = u.gapLastSeq {
+                line += "; events \(a)–\(b) may be missing from the log (a GAP line says so)"
+            } else {
+                line += "; the log lost nothing"
+            }
+            out.append(line)
         }
         out.append("fix-to-socket latency: p50 \(o.latencyUs.p50) µs, p99 \(o.latencyUs.p99) µs (\(o.latencyUs.samples) fixes)")
         for s in o.services ?? [] { out.append(service(s, now: o.time)) }
         return out.joined(separator: "\n")
+    }
+
+    /// `3 h 12 min`, `5 days`, `2 years`: how far apart two clocks are.
+    static func span(_ seconds: Double) -> String {
+        switch seconds {
+        case ..<3600: "\(Int(seconds / 60)) min"
+        case ..<86_400: "\(Int(seconds / 3600)) h \(Int(seconds.truncatingRemainder(dividingBy: 3600) / 60)) min"
+        case ..<(2 * 365.25 * 86_400): "\(Int(seconds / 86_400)) days"
+        default: "\(Int(seconds / (365.25 * 86_400))) years"
+        }
     }
 
     /// `hotcold-mqtt: connected, acked seq 1234, 0 pending (broker …), reported 3 s ago`.
