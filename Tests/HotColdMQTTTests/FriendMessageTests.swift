@@ -67,8 +67,8 @@ import Testing
             (#"{"time":"\#(t)","latitude":0,"longitude":0,"gps_accuracy":-1}"#, "accuracy"),
             (#"{"time":"\#(t)","latitude":0,"longitude":0,"gps_accuracy":10001}"#, "accuracy"),
             (#"{"time":"\#(t)","latitude":0,"longitude":0,"speed_mps":151}"#, "speed"),
-            (#"{"time":"2026-11-24T09:00:00.000Z","latitude":0,"longitude":0}"#, "more than a day"),
-            (#"{"time":"2026-11-25T10:01:01.000Z","latitude":0,"longitude":0}"#, "future"),
+            (#"{"time":"1975-01-01T00:00:00.000Z","latitude":0,"longitude":0}"#, "outside 1980–2137"),
+            (#"{"time":"2140-01-01T00:00:00.000Z","latitude":0,"longitude":0}"#, "outside 1980–2137"),
             (#"{"time":"yesterday","latitude":0,"longitude":0}"#, "field time: not an ISO-8601 time"),
             (#"{"time":"\#(t)","latitude":0,"longitude":0,"gps_accuracy":"8"}"#, "field gps_accuracy has the wrong type"),
             (#"{"time":"\#(t)","latitude":"0","longitude":0}"#, "wrong type"),
@@ -84,6 +84,16 @@ import Testing
         }
         #expect(throws: FriendMessageError.self) {
             _ = try FriendFixRequest.ownTracks(bytes(#"{"_type":"location","lat":1,"lon":2,"tst":1e300}"#), who: jane, now: now)
+        }
+    }
+
+    /// A friend's clock is not judged against this box's (issue 25): a box without a
+    /// real-time clock, or the bundled demo drive's 2019 times, still shows on the radar;
+    /// the broker's message expiry and the daemon's arrival clock judge ages instead.
+    @Test func aPositionFromAClockFarFromOursIsStillAPosition() throws {
+        for t in ["2019-03-02T07:25:04.000Z", "2031-06-01T00:00:00.000Z"] {
+            let fix = try FriendFixRequest.hotcold(bytes(#"{"time":"\#(t)","latitude":-30.27,"longitude":153.13}"#), who: jane, now: now)
+            #expect(fix?.lat == -30.27, "\(t)")
         }
     }
 
