@@ -15,16 +15,25 @@ public final class DaemonProcess: @unchecked Sendable {
 
     /// Starts `hotcoldd` with `arguments` plus `--socket/--log/--db` in a fresh directory and
     /// waits until the socket exists (unless `waitForSocket` is false).
+    /// `wrapper`: a command that runs `hotcoldd` (e.g. `["/usr/bin/faketime", "-f", "-5y"]`: a
+    /// box whose clock is years out).
     public init(arguments: [String], environment: [String: String] = [:], waitForSocket: Bool = true,
-                executable: URL? = nil, extraFiles: Bool = true) throws {
+                executable: URL? = nil, extraFiles: Bool = true, wrapper: [String] = []) throws {
         dir = try TemporaryDirectory("hotcoldd")
         socketPath = dir.path("hc.sock")
         logPath = dir.path("events.jsonl")
         dbPath = dir.path("hc.sqlite")
         stderrPath = dir.path("stderr.txt")
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.executableURL = executable ?? Binaries.url("hotcoldd")
-        process.arguments = (extraFiles ? ["--socket", socketPath, "--log", logPath, "--db", dbPath] : []) + arguments
+        let daemon = executable ?? Binaries.url("hotcoldd")
+        let args = (extraFiles ? ["--socket", socketPath, "--log", logPath, "--db", dbPath] : []) + arguments
+        if let command = wrapper.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = Array(wrapper.dropFirst()) + [daemon.path] + args
+        } else {
+            process.executableURL = daemon
+            process.arguments = args
+        }
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         process.environment = env
