@@ -35,18 +35,28 @@ import Testing
         // Too short to expand: three characters stand for themselves.
         let short = try hotcold(["fav", String(hex.prefix(3))] + `where`)
         #expect(short.status == 65, "\(short.stderr)")
-        #expect(short.stderr.hasPrefix("hotcold fav: ") && short.stderr.contains("No place has the id \(hex.prefix(3))."), "\(short.stderr)")
+        #expect(short.stderr.hasPrefix("hotcold fav: ") && short.stderr.contains("No place has the id or the name \(hex.prefix(3))")
+                && short.stderr.contains("things --search"), "\(short.stderr)")
 
         // A second location: the namespace alone begins both ids.
         let other = try hotcold(["add", "Creek", "--at=-30.2,153.2", "--json"] + `where`)
         let otherID = try #require(try object(other)["id"] as? String)
         let both = try hotcold(["rate", "location:custom-", "3"] + `where`)
         #expect(both.status == 65, "\(both.stderr)")
-        #expect(both.stderr.contains("begins the ids of several places") && both.stderr.contains(id)
+        #expect(both.stderr.contains("fits several places") && both.stderr.contains(id)
                 && both.stderr.contains(otherID) && both.stderr.contains("give more of the id"), "\(both.stderr)")
         // Nothing was rated.
         let shown = try hotcold(["show", otherID, "--json"] + `where`)
         #expect(!shown.stdout.contains("\"stars\":3"), "\(shown.stdout)")
+        // Issue 31: a catalogue id without its namespace, in any case, or by its end; a
+        // name one place has opens it; a name several places have lists them.
+        for typed in ["9d83c", "9D83C3", "HALANS:9D83C3DEE8", "c3dee8", "big acorns"] {
+            let r = try hotcold(["show", typed, "--json"] + `where`)
+            #expect(r.status == 0 && r.stdout.contains("halans:9d83c3dee8") && r.stdout.contains("Big Acorns"), "\(typed): \(r.stdout)\(r.stderr)")
+        }
+        let prawns = try hotcold(["show", "the big prawn"] + `where`)
+        #expect(prawns.status == 65 && prawns.stderr.contains("halans:2fcad7b6dd") && prawns.stderr.contains("halans:513e0feff3"),
+                "\(prawns.stderr)")
         // The full id still works, and deletes.
         let deleted = try hotcold(["delete", String(hex), "--json"] + `where`)
         #expect(deleted.status == 0, "\(deleted.stderr)")

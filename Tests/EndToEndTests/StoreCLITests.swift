@@ -36,7 +36,7 @@ import Testing
         let note = try hotcold("note", "halans:d0577fb8cf", "Great milkshakes here")
         #expect(note.stdout.contains("21/500 characters, 3 words"))
         let unknown = try hotcold("seen", "nope:1")
-        #expect(unknown.status != 0 && unknown.stderr.contains("No place has the id nope:1"))
+        #expect(unknown.status != 0 && unknown.stderr.contains("No place has the id or the name nope:1"))
         let show = try hotcold("show", "halans:d0577fb8cf")
         #expect(show.stdout.contains("Big Banana") && show.stdout.contains("★★★★☆") && show.stdout.contains("Great milkshakes"))
     }

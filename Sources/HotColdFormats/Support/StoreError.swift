@@ -28,7 +28,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noSuchPlace(let id):
-            "No place has the id \(id)."
+            "No place has the id or the name \(id); hotcold things --search \"\(id)\" looks for it in names, towns and codes."
         case .invalidRating(let stars):
             "A rating is 0 to 5 stars; \(stars) is not."
         case .noteTooLong(let characters, let limit):
@@ -53,7 +53,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .placeInUse(let id, let otherUsers):
             "\(id) has visits, favourites, ratings or notes of \(otherUsers) other user\(otherUsers == 1 ? "" : "s"); it stays."
         case .ambiguousID(let text, let matches):
-            "\(text) begins the ids of several places (\(matches.joined(separator: ", "))\(matches.count >= 3 ? ", …" : "")); give more of the id."
+            "\(text) fits several places (\(matches.joined(separator: ", "))\(matches.count >= 3 ? ", …" : "")); give more of the id."
         case .notOwner(let id, let owner, let user):
             "\(id) was added by \(owner ?? "nobody known"), not \(user); only its creator may change it."
         }
