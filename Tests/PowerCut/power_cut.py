@@ -386,6 +386,7 @@ class Run:
         self.number = number
         self.cut_lock = threading.Lock()
         self.cut_done = threading.Event()
+        self.cutting = threading.Event()  # set before the daemon is frozen: its death is ours
         self.cut_info = None
         self.arm_arrived = False
         self.arm_acks = None              # cut right after this many more acknowledgements
@@ -399,6 +400,7 @@ class Run:
         with self.cut_lock:
             if self.cut_done.is_set():
                 return
+            self.cutting.set()
             info = self.test.world.cut()
             self.cut_info = {"reason": reason, "lazyfs": info}
             self.cut_done.set()
@@ -625,7 +627,7 @@ class PowerCutTest:
         while not run.cut_done.is_set():
             if time.time() > deadline:
                 raise TimeoutError("segment %s did not reach its cut" % kind)
-            if self.world.daemon.poll() is not None:
+            if self.world.daemon.poll() is not None and not run.cutting.is_set():
                 raise RuntimeError("hotcoldd exited by itself (status %s) before cut %d"
                                    % (self.world.daemon.returncode, run.number + 1))
             self.send_next_fix()
