@@ -185,6 +185,16 @@ import Testing
         #expect(replay.stderr == "hotcold replay: \(missing): cannot read the file: no such file\n", "\(replay.stderr)")
     }
 
+    @Test("a refusal from the daemon reads as a sentence, without the wire's command and field names")
+    func refusalsReadAsSentences() throws {
+        let daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1"])
+        defer { daemon.stop() }
+        let r = try Subprocess.run(Binaries.url("hotcold"), ["hunt", "GC9NOPE", "--socket", daemon.socketPath])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("GC9NOPE") && r.stderr.contains("the daemon refused it"), "\(r.stderr)")
+        #expect(!r.stderr.contains("targets[0]") && !r.stderr.contains("hotcoldd: hunt:"), "\(r.stderr)")
+    }
+
     @Test("a missing photo and a web page given to replay are said in our words")
     func photoAndReplayFiles() throws {
         let dir = try TemporaryDirectory("hotcold-mistakes")
@@ -193,6 +203,10 @@ import Testing
         let r = try hotcold(["submit", "Big Wombat", "--at=-30.1,153.1", "--photo", photo, "--db", dir.path("x.sqlite")])
         #expect(r.status == 66)
         #expect(r.stderr.hasSuffix("hotcold submit: Cannot read the photo \(photo): no such file. Nothing was queued.\n"), "\(r.stderr)")
+        // A relative path is named as typed, the reason whole (issue 31: "er/nope.jpg: no such file").
+        let relative = try Subprocess.run(Binaries.url("hotcold"), ["submit", "Big Wombat", "--at=-30.1,153.1", "--photo", "nope.jpg",
+                                                                    "--db", dir.path("x.sqlite")], currentDirectory: dir.url)
+        #expect(relative.stderr.hasSuffix("hotcold submit: Cannot read the photo nope.jpg: no such file. Nothing was queued.\n"), "\(relative.stderr)")
         let folder = try hotcold(["submit", "Big Wombat", "--at=-30.1,153.1", "--photo", dir.url.path, "--db", dir.path("x.sqlite")])
         #expect(folder.stderr.hasSuffix("hotcold submit: Cannot read the photo \(dir.url.path): is a directory, not a file. Nothing was queued.\n"), "\(folder.stderr)")
         let page = dir.path("track.gpx")

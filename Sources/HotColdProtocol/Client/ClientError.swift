@@ -15,7 +15,7 @@ public enum ClientError: Error, Sendable, CustomStringConvertible {
         case .lost(let path, let reason): "lost hotcoldd at \(path): \(reason)"
         case .closed(let path, let what): "hotcoldd at \(path) closed the connection before \(what)"
         case .timeout(let path, let what, let s): "hotcoldd at \(path) sent no \(what) within \(s) s"
-        case .refused(let e): "hotcoldd: \(e.message)"
+        case .refused(let e): "the daemon refused it: \(e.sentence)"
         case .badReply(let e): "hotcoldd sent a reply this client cannot read: \(e.message)"
         }
     }

@@ -32,6 +32,15 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     public var description: String { message }
+
+    /// The sentence for a person: the message without the wire's `command: field: ` prefix
+    /// (the client already says which command it ran; `targets[0]` is no word of theirs).
+    public var sentence: String {
+        var text = Substring(message)
+        if let command, text.hasPrefix("\(command): ") { text = text.dropFirst(command.count + 2) }
+        if let field, text.hasPrefix("\(field): ") { text = text.dropFirst(field.count + 2) }
+        return String(text)
+    }
 }
 
 /// `{"class":"ERROR","code":"out_of_range","command":"roam","field":"radius","message":"…"}`

@@ -36,7 +36,8 @@ struct SubmitCommand: ParsableCommand {
             // Checked in our words first (missing, a folder, unreadable); then read.
             // In the store's form for a photo it cannot read ("… Nothing was queued.").
             do { try ReadableFile.check(URL(fileURLWithPath: path), what: "photo") } catch let e as CLIError {
-                let reason = e.description.dropFirst("photo \(path): ".count)
+                // The check names the absolute path; the message names it as it was typed.
+                let reason = e.description.dropFirst("photo \(URL(fileURLWithPath: path).path): ".count)
                 throw CLIError("Cannot read the photo \(path): \(reason). Nothing was queued.", code: e.code)
             }
             return try SubmissionPhoto(contentsOf: URL(fileURLWithPath: path))
