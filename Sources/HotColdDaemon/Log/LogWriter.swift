@@ -193,6 +193,11 @@ public final class LogWriter: Sendable {
         // Written and not yet synced since then (nil: nothing at risk).
         var unsyncedSince: ContinuousClock.Instant?
         var syncNow = false
+        // In a burst (a sync less than `burstWithin` ago), an urgent sync waits `gather` for
+        // the lines on their way, so a burst of records shares syncs; a lone one goes at once.
+        var lastSync: ContinuousClock.Instant?
+        var urgentAt: ContinuousClock.Instant?
+        let gather = Duration.milliseconds(3), burstWithin = Duration.milliseconds(100)
         while true {
             let (job, reopen, retired) = state.withLock { s -> (Job, EventLog?, EventLog?) in
                 // What was written is synced when its time is up, when an urgent line asks,
@@ -200,7 +205,14 @@ public final class LogWriter: Sendable {
                 if let since = unsyncedSince, let log = s.log,
                    syncNow || s.replacement != nil || s.reopenRequested || s.stopping
                     || clock.now - since >= limits.syncInterval {
-                    return (.sync(log), nil, nil)
+                    let now = clock.now
+                    if syncNow, !s.stopping, s.replacement == nil, !s.reopenRequested,
+                       let last = lastSync, now - last < burstWithin, let u = urgentAt, now - u < gather {
+                        // Gathering: lines that came meanwhile are written first, then one sync.
+                        if s.head == s.queue.count { return (.wait(gather - (now - u)), nil, nil) }
+                    } else {
+                        return (.sync(log), nil, nil)
+                    }
                 }
                 var retired: EventLog?
                 if let r = s.replacement {
@@ -234,6 +246,8 @@ public final class LogWriter: Sendable {
                 if !log.sync() { logger.warning("event log: cannot sync \(log.path); its last lines may not survive a power cut") }
                 unsyncedSince = nil
                 syncNow = false
+                urgentAt = nil
+                lastSync = clock.now
                 let status = log.status
                 state.withLock { $0.logStatus = status }
             case .wait(let d):
@@ -253,7 +267,10 @@ public final class LogWriter: Sendable {
                     s.gapsWritten += entries.count - lines
                     s.inflight = []
                     if unsyncedSince == nil { unsyncedSince = clock.now }
-                    if entries.contains(where: \.isUrgent) { syncNow = true }
+                    if entries.contains(where: \.isUrgent) {
+                        syncNow = true
+                        if urgentAt == nil { urgentAt = clock.now }
+                    }
                     if s.queueError != nil, s.queuedLines < limits.maxQueuedLines / 2 {
                         s.queueError = nil
                     }

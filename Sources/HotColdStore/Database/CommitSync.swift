@@ -31,9 +31,17 @@ final class CommitSync: @unchecked Sendable {
     private var syncing = false
     private var syncs = 0
     private var syncedDirectoryFor: ino_t?
+    private var lastRequest: ContinuousClock.Instant?
 
-    init(databasePath: String) {
+    /// While commits come close together (within `busyWithin`), the one who syncs first waits
+    /// `gather` so that commits on their way share its sync; a lone change is synced at once.
+    let gather: Duration
+    let busyWithin: Duration
+
+    init(databasePath: String, gather: Duration = .milliseconds(3), busyWithin: Duration = .milliseconds(100)) {
         self.databasePath = databasePath
+        self.gather = gather
+        self.busyWithin = busyWithin
     }
 
     /// How many syncs have been made (status, tests: flash wears).
@@ -49,6 +57,9 @@ final class CommitSync: @unchecked Sendable {
         defer { condition.unlock() }
         requested += 1
         let mine = requested
+        let now = ContinuousClock.now
+        let busy = lastRequest.map { now - $0 < busyWithin } ?? false
+        lastRequest = now
         while completed < mine {
             guard !syncing else {
                 condition.wait()
@@ -56,6 +67,12 @@ final class CommitSync: @unchecked Sendable {
             }
             // This caller syncs for everyone who has arrived so far.
             syncing = true
+            if busy, gather > .zero {
+                // Others are committing: let the ones on their way join this sync.
+                condition.unlock()
+                usleep(UInt32(gather.components.attoseconds / 1_000_000_000_000) + UInt32(gather.components.seconds) * 1_000_000)
+                condition.lock()
+            }
             let covers = requested
             condition.unlock()
             let failure = syncFiles()
