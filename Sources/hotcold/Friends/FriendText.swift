@@ -39,7 +39,7 @@ enum FriendText {
 
     /// The friends' events as `watch` shows them (nil for other lines).
     static func event(_ line: String, now: Date) -> String? {
-        func clock(_ d: Date) -> String { String(ISO8601.format(d).dropFirst(11).prefix(8)) }
+        func clock(_ d: Date) -> String { LocalTime.clock(d) }
         switch WireCoding.className(of: line) {
         case FeedEvent.wireClass:
             guard let e = try? WireCoding.decode(FeedEvent.self, from: line) else { return nil }

@@ -3,13 +3,13 @@ import HotColdScreen
 
 /// One readable line per event, for `replay --format text` and the `hotcold watch` live view.
 ///
-/// `clock` shortens the time to HH:MM:SS (live, the date is today's); `colour` paints the trend
+/// `clock` shortens the time to the local HH:MM:SS (live, the date is today's); `colour` paints the trend
 /// (red hotter, blue colder) and highlights arrivals with ANSI escapes.
 enum EventText {
     static func line(_ e: Event, colour: Bool = false, clock: Bool = false) -> String {
         func paint(_ s: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
-        let iso = ISO8601.format(e.time)
-        let time = clock ? String(iso.dropFirst(11).prefix(8)) : iso
+        // Live, the local clock a person reads; a replay keeps the recording's own UTC times.
+        let time = clock ? LocalTime.clock(e.time) : ISO8601.format(e.time)
         switch e {
         case .proximity(let p):
             let trend: String
