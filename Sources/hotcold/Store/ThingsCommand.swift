@@ -9,7 +9,7 @@ struct ThingsCommand: ParsableCommand {
         abstract: "List Big Things: search by name, filter by state, sort by name, rating or distance.",
         discussion: """
             Search ignores case and accents and matches the name or the town. Columns: id, state,
-            distance (with --at), seen ✓ and favourite ♥, the catalogue's average rating with its
+            distance (from --at, else the daemon's last fix), seen ✓ and favourite ♥, the catalogue's average rating with its
             vote count, your own stars, name — town.
             With --search and no --kind, every kind is searched, so a geocache is found by its code
             or name as a Big Thing is (hotcold things --search GC2T9RW); without --search, Big Things
@@ -23,15 +23,21 @@ struct ThingsCommand: ParsableCommand {
             completion: .list(TargetKind.allValueStrings))
     var kind: TargetKind?
     @Option(help: "Only this state or territory (ACT, NSW, NT, QLD, SA, TAS, VIC, WA).") var state: AustralianState?
-    @Option(help: "Order: name (ties by town), rating (yours where you rated, else the catalogue's average; unrated last) or distance (needs --at).") var sort: PlaceSort = .name
-    @Option(parsing: .unconditional, help: "Where distances are measured from, as LAT,LON.", transform: PlaceArguments.coordinate) var at: Coordinate?
-
-    func validate() throws {
-        if sort == .distance && at == nil { throw ValidationError("--sort distance needs --at LAT,LON.") }
-    }
+    @Option(help: "Order: name (ties by town), rating (yours where you rated, else the catalogue's average; unrated last) or distance (from --at, else the daemon's last fix).") var sort: PlaceSort = .name
+    @Option(parsing: .unconditional, help: "Where distances are measured from, as LAT,LON (default: the daemon's last fix).",
+            transform: PlaceArguments.coordinate) var at: Coordinate?
 
     func run() throws {
         let backend = try options.backend()
+        // Distances from the car, as `near` measures them, unless a point is given.
+        var at = self.at
+        if sort == .distance, at == nil {
+            guard let here = try backend.currentPosition() else {
+                throw CLIError("--sort distance needs a point: the daemon has no fix yet (or this is offline work on a file); give --at LAT,LON.",
+                               code: .usage)
+            }
+            at = here
+        }
         let kinds: Set<TargetKind>? = kind.map { [$0] } ?? (search == nil ? [.bigThing] : nil)
         let list = try backend.search(SearchRequest(text: search, state: state?.rawValue, kinds: kinds?.map(\.rawValue).sorted(),
                                                     sort: sort.rawValue, origin: at))
