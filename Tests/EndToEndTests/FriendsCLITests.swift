@@ -35,7 +35,9 @@ import Testing
         #expect(try hotcold(["like", "jane/ute/1234", "--socket", s]).stdout == "You already like jane/ute/1234.\n")
         let feed = try hotcold(["feed", "--socket", s])
         #expect(feed.status == 0, "\(feed.stderr)")
-        #expect(feed.stdout == "jane · ute — arrived at the Big Banana, 12 min ago ★4 'Best milkshake on the coast' · 1 like (you like it)  [jane/ute/1234]\n",
+        // Who liked it is named (issue 31: the help says so).
+        let me = String(cString: getpwuid(getuid())!.pointee.pw_name)
+        #expect(feed.stdout == "jane · ute — arrived at the Big Banana, 12 min ago ★4 'Best milkshake on the coast' · 1 like: \(me) (you like it)  [jane/ute/1234]\n",
                 "\(feed.stdout)")
         let json = try hotcold(["feed", "--json", "--socket", s])
         let reply = try WireCoding.decode(FeedReply.self, from: json.stdout.trimmingCharacters(in: .newlines))

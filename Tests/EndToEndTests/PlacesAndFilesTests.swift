@@ -57,6 +57,8 @@ import Testing
             #expect(show.stdout.contains("\"owner\" : \"Coffs Cacher\""), "\(show.stdout)")
             #expect(show.stdout.contains("https://www.geocaching.com/seek/cache_details.aspx?wp=GC2T9RW"))
             #expect(show.stdout.contains("\"difficulty\" : 1.5"), "\(show.stdout)")
+            // The LOC file's container code 2 is stored as people read it (issue 31).
+            #expect(show.stdout.contains("\"container\" : \"Micro\""), "\(show.stdout)")
             // " by " inside a name stays in it: only the last one names the owner.
             let jetty = try hotcold(["show", "GC7FA4"] + via)
             #expect(jetty.stdout.hasPrefix("Jetty by the Sea  [geocache]"), "\(jetty.stdout)")

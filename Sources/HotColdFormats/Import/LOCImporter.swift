@@ -85,7 +85,7 @@ public enum LOCImporter {
             name = String(name[..<by.lowerBound])
         }
         let details = GeocacheDetails(
-            placeId: code, code: code, container: GPXImporter.clean(w.fields["container"]),
+            placeId: code, code: code, container: GPXImporter.clean(w.fields["container"]).map(Self.containerName),
             difficulty: GPXImporter.clean(w.fields["difficulty"]).flatMap(GPXImporter.rating),
             terrain: GPXImporter.clean(w.fields["terrain"]).flatMap(GPXImporter.rating),
             owner: owner, url: GPXImporter.clean(w.fields["link"]))
@@ -141,6 +141,20 @@ public enum LOCImporter {
         } else if names.count == 2, fields.contains(name) {
             let value = String(decoding: text, as: UTF8.self)
             if name == "name" { current!.name = value } else { current!.fields[name] = value }
+        }
+    }
+
+    /// geocaching.com's LOC files give the container as a number; people read its name.
+    static func containerName(_ code: String) -> String {
+        switch code {
+        case "1": "Not chosen"
+        case "2": "Micro"
+        case "3": "Regular"
+        case "4": "Large"
+        case "5": "Virtual"
+        case "6": "Other"
+        case "8": "Small"
+        default: code
         }
     }
 }

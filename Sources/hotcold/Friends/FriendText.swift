@@ -17,12 +17,20 @@ enum FriendText {
     static func line(_ e: FeedEntry, now: Date) -> String {
         let i = e.item
         let who = i.author == FriendID.selfAuthor ? "you" : "\(i.author) · \(i.device)"
-        let place = i.place.name.lowercased().hasPrefix("the ") || i.place.kind == "location" ? i.place.name : "the \(i.place.name)"
+        // "the Big Banana", but "Koala Crossing" and "The Big Prawn" as they are.
+        let place = i.place.kind == "bigthing" && i.place.name.hasPrefix("Big ") ? "the \(i.place.name)" : i.place.name
         let what = i.kind == "arrived" ? "arrived at \(place)" : "rated \(place)"
         var s = "\(who) — \(what), \(ago(i.time, now: now))"
         if let r = i.rating { s += " ★\(r)" }
         if let n = i.note, !n.isEmpty { s += " '\(n)'" }
-        if e.likes > 0 { s += " · \(e.likes) like\(e.likes == 1 ? "" : "s")" }
+        if e.likes > 0 {
+            // Who liked it, by name ("liked by kim, ann and 3 more"); the reader's own like is said apart.
+            s += " · \(e.likes) like\(e.likes == 1 ? "" : "s")"
+            let names = e.likers.map { $0 == FriendID.selfAuthor ? "you" : $0 }
+            if !names.isEmpty {
+                s += ": " + names.joined(separator: ", ") + (e.likes > names.count ? " and \(e.likes - names.count) more" : "")
+            }
+        }
         if e.likedByMe { s += " (you like it)" }
         return s + "  [\(e.id)]"
     }
