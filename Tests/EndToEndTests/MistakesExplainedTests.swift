@@ -150,6 +150,15 @@ import Testing
             #expect(t.status == 65)
             #expect(t.stderr.hasSuffix("hotcold import: import file \(track): this GPX file holds a track, no waypoints: "
                                        + "replay it with hotcold replay FILE --target LAT,LON\n"), "\(t.stderr)")
+            // Issue 31: the demo drive (NMEA) and a text file named .gpx are said for what they are.
+            let nmea = try hotcold(["import", TestData.repo("demo/coffs-harbour-drive.nmea").path] + via)
+            #expect(nmea.status == 65 && nmea.stderr.contains("this is an NMEA recording (a drive)")
+                    && nmea.stderr.contains("hotcold replay FILE"), "\(nmea.stderr)")
+            let text = dir.path("notes.gpx")
+            try "not a gpx file at all\n".write(toFile: text, atomically: true, encoding: .utf8)
+            let notXML = try hotcold(["import", text] + via)
+            #expect(notXML.status == 65 && notXML.stderr.contains("neither XML (GPX, LOC) nor JSON")
+                    && !notXML.stderr.contains("expected a value"), "\(notXML.stderr)")
             let folder = try hotcold(["import", dir.url.path] + via)
             #expect(folder.status == 66)
             #expect(folder.stderr.hasSuffix("hotcold import: import file \(dir.url.path): is a directory, not a file\n"), "\(folder.stderr)")

@@ -21,6 +21,18 @@ enum ImportableFile {
         if isHTML(head) {
             return "this is an HTML page (a web page saved from a browser?), not GPX, LOC or JSON; download the file itself"
         }
+        // A track recording: NMEA sentences or gpsd's JSON reports are for `replay`.
+        let lines = text.split(whereSeparator: \.isNewline).prefix(20).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        if lines.contains(where: { $0.wholeMatch(of: /\$[A-Z]{5},.*/) != nil }) {
+            return "this is an NMEA recording (a drive), not places to store: replay it with hotcold replay FILE --target LAT,LON"
+        }
+        if lines.contains(where: { $0.hasPrefix("{\"class\":\"TPV\"") || $0.hasPrefix("{\"class\":\"VERSION\"") }) {
+            return "this is a gpsd recording (gpspipe -w), not places to store: replay it with hotcold replay FILE --target LAT,LON"
+        }
+        // Not markup, not JSON: no importer can read it (GPX and LOC are XML; the catalogues JSON).
+        if let first = lower.first, !"<{[".contains(first) {
+            return "this is neither XML (GPX, LOC) nor JSON (a catalogue, GeoJSON): it begins \"\(String(text.prefix(24)))\"; import takes GPX, LOC or JSON files of places"
+        }
         if lower.hasPrefix("<"), lower.contains("<gpx"), data.range(of: Data("<wpt".utf8)) == nil,
            data.range(of: Data("<trkpt".utf8)) != nil || data.range(of: Data("<rtept".utf8)) != nil {
             return "this GPX file holds a track, no waypoints: replay it with hotcold replay FILE --target LAT,LON"
