@@ -194,6 +194,18 @@ import Testing
         #expect(replay.stderr == "hotcold replay: \(missing): cannot read the file: no such file\n", "\(replay.stderr)")
     }
 
+    @Test("a socket path that names a directory or a plain file says so, not 'Connection refused'")
+    func socketPathThatIsNoSocket() throws {
+        let dir = try TemporaryDirectory("hotcold-not-a-socket")
+        defer { dir.remove() }
+        let r = try Subprocess.run(Binaries.url("hotcold"), ["status"], environment: ["HOTCOLD_SOCKET": dir.url.path])
+        #expect(r.status == 69 && r.stderr.contains("that is a directory, not hotcoldd's socket"), "\(r.stderr)")
+        let file = dir.path("plain")
+        try "x".write(toFile: file, atomically: true, encoding: .utf8)
+        let f = try Subprocess.run(Binaries.url("hotcold"), ["status", "--socket", file])
+        #expect(f.stderr.contains("that is a file, not a socket") && !f.stderr.contains("Connection refused"), "\(f.stderr)")
+    }
+
     @Test("a refusal from the daemon reads as a sentence, without the wire's command and field names")
     func refusalsReadAsSentences() throws {
         let daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1"])

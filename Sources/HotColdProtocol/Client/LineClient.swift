@@ -52,8 +52,17 @@ public final class LineClient: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard rc == 0 else {
-            let why = Self.errno()
+            var why = Self.errno()
             close(fd)
+            // "Connection refused" says nothing when the path is no socket at all.
+            var st = stat()
+            if stat(path, &st) == 0 {
+                switch st.st_mode & S_IFMT {
+                case S_IFDIR: why = "that is a directory, not hotcoldd's socket (the socket is a file in it, such as \(path)/hotcold.sock)"
+                case S_IFSOCK: break
+                default: why = "that is a file, not a socket"
+                }
+            }
             throw .cannotConnect(path: path, reason: why)
         }
     }
