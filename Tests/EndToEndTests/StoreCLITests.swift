@@ -19,6 +19,8 @@ import Testing
         let r = try hotcold("things", "--search", "MERINO", "--json")
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("Loaded the bundled catalogue: 476 Big Things"))
+        // A path with no file behind it is a new database, and the user is told (issue 31: a typo).
+        #expect(r.stderr.contains("there was no database at"), "\(r.stderr)")
         let list = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]]
         let names = (list ?? []).compactMap { ($0["place"] as? [String: Any])?["name"] as? String }
         #expect(names.contains("Big Merino"))

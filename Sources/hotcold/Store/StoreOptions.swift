@@ -41,10 +41,15 @@ struct StoreOptions: ParsableArguments {
     }
 
     private func directBackend() throws -> any StoreBackend {
+        // A mistyped path makes a new, empty database: say so, so nobody works on it unawares.
+        let existed = db.map { FileManager.default.fileExists(atPath: $0) } ?? true
         let store = try openStore()
         do {
             if let r = try store.loadBundledCatalogueIfEmpty() {
                 Output.note("Loaded the bundled catalogue: \(r.inserted) Big Things into \(db ?? "").")
+            }
+            if !existed {
+                Output.note("note: there was no database at \(db ?? ""), so this is a new one; if you meant an existing file, check the path.")
             }
         } catch let e as StoreError {
             Output.note("warning: \(e)")
