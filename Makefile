@@ -77,10 +77,11 @@ install:
 	for c in $(CONFIGS); do \
 	    [ -f "config/$$c" ] || continue; \
 	    if [ -e "$(DESTDIR)$(CONFDIR)/$$c" ]; then \
-	        install -m 0644 "config/$$c" "$(DESTDIR)$(CONFDIR)/$$c.new"; \
+	        sed 's|/usr/local/|$(PREFIX)/|g' "config/$$c" > "$(DESTDIR)$(CONFDIR)/$$c.new" && chmod 0644 "$(DESTDIR)$(CONFDIR)/$$c.new"; \
 	        echo "make install: kept $(DESTDIR)$(CONFDIR)/$$c; the new default is $$c.new"; \
 	    else \
-	        install -m 0644 "config/$$c" "$(DESTDIR)$(CONFDIR)/$$c"; \
+	        sed 's|/usr/local/|$(PREFIX)/|g' "config/$$c" > "$(DESTDIR)$(CONFDIR)/$$c.tmp" && \
+	        chmod 0644 "$(DESTDIR)$(CONFDIR)/$$c.tmp" && mv "$(DESTDIR)$(CONFDIR)/$$c.tmp" "$(DESTDIR)$(CONFDIR)/$$c"; \
 	    fi; \
 	done
 	if [ -d data ]; then \
@@ -96,6 +97,7 @@ install:
 	@if [ -z "$(DESTDIR)" ] && command -v systemd-sysusers >/dev/null 2>&1; then \
 	    systemd-sysusers "$(SYSUSERSDIR)/hotcold.conf" || true; \
 	    echo "make install: now run: systemctl daemon-reload && systemctl enable --now hotcoldd.socket hotcoldd.service"; \
+	    echo "make install: to use the socket as yourself: usermod -aG hotcold $$SUDO_USER (or your user), then log in again"; \
 	    echo "make install: for the web sync, set [api] base_url, put the token in $(CONFDIR)/api-token (0600), then: systemctl enable --now hotcold-sync.service"; \
 	fi
 

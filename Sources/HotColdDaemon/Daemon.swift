@@ -295,7 +295,10 @@ public final class Daemon: Sendable {
     /// write, the log path); a bad one is reported and the running configuration kept.
     private func reloadConfiguration(_ parts: DaemonParts) {
         let (host, commands, outputs, places) = (parts.host, parts.commands, parts.outputs, parts.places)
-        guard let configPath else { return }
+        guard let configPath else {
+            logger.notice("reload: the log is reopened; no configuration file to re-read (started without --config)")
+            return
+        }
         let fresh: Configuration
         do {
             fresh = try Self.loadConfiguration(path: configPath, overrides: overrides)

@@ -168,6 +168,18 @@ import Glibc
         #expect(try tracked() == 2)
     }
 
+    /// Issue 31: SIGHUP to a daemon started without --config said nothing at all.
+    @Test func sighupWithoutAConfigurationSaysWhatItDid() throws {
+        let daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1"])
+        defer { daemon.stop() }
+        _ = try daemon.connect().read(class: "VERSION")
+        daemon.signal(SIGHUP)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !daemon.stderr.contains("reload:") { usleep(20_000) }
+        #expect(daemon.stderr.contains("no configuration file to re-read"), "\(daemon.stderr)")
+        #expect(daemon.process.isRunning)
+    }
+
     @Test func sigtermStopsWithin1sAndRemovesTheSocket() throws {
         let daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1"])
         defer { daemon.stop() }

@@ -74,7 +74,7 @@ struct UnitFileTests {
         for needle in ["ExecStart=/usr/local/bin/hotcold-mqtt --config /usr/local/etc/hotcold/hotcold-mqtt.toml",
                        "DynamicUser=yes", "SupplementaryGroups=hotcold", "StateDirectory=hotcold-mqtt",
                        "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK", "SocketBindDeny=any",
-                       "LoadCredential=mqtt-password:", "After=hotcoldd.service"] {
+                       "LoadCredential=mqtt-password:", "hotcoldd.service", "Wants=network-online.target hotcoldd.socket"] {
             #expect(mqtt.contains(needle), "hotcold-mqtt.service lacks \(needle)")
         }
         let web = try String(contentsOf: TestData.repo("systemd/hotcold-web.service"), encoding: .utf8)
@@ -143,6 +143,14 @@ struct UnitFileTests {
         #expect(r2.status == 0, "\(r2.stderr)")
         let opt = try String(contentsOfFile: dest.url.path + "/opt/hotcold/lib/systemd/system/hotcoldd.service", encoding: .utf8)
         #expect(opt.contains("ExecStart=/opt/hotcold/bin/hotcoldd --config /opt/hotcold/etc/hotcold/hotcoldd.toml"))
+        // … and the configuration's paths too (issue 31: they kept /usr/local).
+        let web = try String(contentsOfFile: dest.url.path + "/opt/hotcold/etc/hotcold/hotcold-web.toml", encoding: .utf8)
+        #expect(web.contains("\"/opt/hotcold/etc/hotcold/hotcoldd.toml\"") && !web.contains("/usr/local/"), "\(web)")
+        // The companions start the daemon's socket they need (issue 31).
+        for unit in ["hotcold-mqtt.service", "hotcold-web.service", "hotcold-sync.service"] {
+            let text = try String(contentsOfFile: dest.url.path + "/opt/hotcold/lib/systemd/system/\(unit)", encoding: .utf8)
+            #expect(text.contains("Wants=") && text.range(of: #"Wants=[^\n]*hotcoldd\.socket"#, options: .regularExpression) != nil, "\(unit)")
+        }
     }
 
     /// hotcold's subcommands, from the built binary's own description of itself.
