@@ -61,6 +61,9 @@ import Glibc
 
         let sub = try f.hotcold(["submit", "Big Wombat", "--at", "-35.28,149.13", "--by", "Alice", "--photo", photo])
         #expect(sub.status == 0 && sub.stdout.contains("200000 bytes"), "\(sub.stderr)")
+        // No number that `outbox` would not show (issue 31); `outbox` lists it by name.
+        #expect(!sub.stdout.contains("#") && sub.stdout.contains("hotcold outbox"), "\(sub.stdout)")
+        #expect(try f.hotcold(["outbox"]).stdout.contains("Big Wombat"))
         // The file may go away: its bytes are in the outbox already.
         try FileManager.default.removeItem(atPath: photo)
         let r = try f.hotcold(["sync"] + api(server))

@@ -54,8 +54,11 @@ struct SubmitCommand: ParsableCommand {
                                longitude: coordinate?.longitude, address: address, seenAt: Date(),
                                submittedBy: by, photoPath: photo.map { URL(fileURLWithPath: $0).path })
         let saved = try backend.submit(s, photo: picture)
-        var line = "Queued \(name) (submission #\(saved.id ?? 0))"
+        // No number here: the submission's own row number is not the outbox's, which
+        // `hotcold outbox` lists (issue 31: "#1" here was "#3" there).
+        _ = saved
+        var line = "Queued \(name) for the Big Things web API"
         if let picture { line += " with \(picture.filename) (\(picture.data.count) bytes)" }
-        print(line + "; `hotcold sync` sends it.")
+        print(line + "; `hotcold outbox` lists it, `hotcold sync` sends it.")
     }
 }
