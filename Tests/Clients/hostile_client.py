@@ -17,6 +17,7 @@
                           connection has its reply, then holds them open until stdin is closed.
 """
 import json
+import os
 import socket
 import sys
 import threading
@@ -114,8 +115,25 @@ def ask(path):
         print(next_reply(f), flush=True)
 
 
+def watch(path, classes, since=None):
+    """Watches the classes given (comma-separated) and prints every line it is sent."""
+    s, f = connect(path)
+    read_json(f)
+    request = {"cmd": "watch", "classes": classes.split(",")}
+    if since is not None:
+        request["since"] = int(since)
+    s.sendall(json.dumps(request, separators=(",", ":")).encode() + b"\n")
+    s.settimeout(None)
+    # Ends when the test closes stdin (it is done), not after the socket's idle timeout.
+    threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
+    for line in f:
+        print(line.decode().rstrip("\n"), flush=True)
+
+
 if __name__ == "__main__":
     mode, path = sys.argv[1], sys.argv[2]
+    if mode == "watch":
+        watch(path, sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
     if mode == "flood":
         flood(path, int(sys.argv[3]), sys.argv[4])
     elif mode == "connect":

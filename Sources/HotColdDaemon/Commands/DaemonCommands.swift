@@ -135,7 +135,8 @@ public final class DaemonCommands: SocketCommandHandler {
     // MARK: - Commands
 
     func watch(_ w: WatchRequest, _ client: ClientInfo) -> String? {
-        let sub = Subscription(watching: w.enable, classes: w.classes.map(Set.init), targets: w.targets.map(Set.init))
+        let sub = Subscription(watching: w.enable, classes: w.classes.map(Set.init), targets: w.targets.map(Set.init),
+                               reader: Self.isAdministrator(client) ? nil : Self.user(client))
         let reply = WatchReply(enable: w.enable, classes: w.classes, targets: w.targets)
         host.publisher?.cancelCatchUp(client: client.id)
         // With `since`: the log's events first, then live; the reply comes from the replay.

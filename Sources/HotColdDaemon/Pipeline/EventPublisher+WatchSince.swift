@@ -54,6 +54,12 @@ extension EventPublisher {
         // A GAP marker goes to every replay that crosses its hole, whatever classes it asked for.
         let accepts = { (className: String, bytes: ArraySlice<UInt8>) -> Bool in
             if className == GapEvent.wireClass { return true }
+            // A RECORD in the log is a user's own: replayed to that user (or the administrator) only.
+            if className == RecordEvent.wireClass {
+                guard let line = String(validating: bytes, as: UTF8.self),
+                      let record = try? WireCoding.decode(RecordEvent.self, from: line) else { return false }
+                return subscription.accepts(.personal(className: className, user: record.user))
+            }
             let target = wantsTargets && className != "GPS" ? Self.targetID(bytes) : nil
             return subscription.accepts(.watchers(className: className, targetID: target))
         }

@@ -58,7 +58,7 @@ public enum PublishedEvent: Sendable, Equatable {
         case .queued: .watchers(className: QueuedEvent.wireClass, targetID: nil)
         case .feed: .watchers(className: FeedEvent.wireClass, targetID: nil)
         case .like: .watchers(className: LikeEvent.wireClass, targetID: nil)
-        case .record: .watchers(className: RecordEvent.wireClass, targetID: nil)
+        case .record(let e): .personal(className: RecordEvent.wireClass, user: e.user)
         case .followingChanged: .watchers(className: FollowingChangedEvent.wireClass, targetID: nil)
         }
     }

@@ -11,6 +11,9 @@ public enum BroadcastFilter: Sendable, Equatable {
     case everyone
     /// Clients whose `Subscription` is watching and accepts this class and target.
     case watchers(className: String, targetID: String?)
+    /// A user's personal record (a RECORD: their rating and note): watchers of that class who
+    /// are that user, or the daemon's administrator — never every watcher.
+    case personal(className: String, user: String)
 
     /// The filter for an engine event: its class and its target's id.
     public init(_ event: Event) {

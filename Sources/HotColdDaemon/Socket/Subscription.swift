@@ -15,11 +15,15 @@ public struct Subscription: Sendable, Equatable {
     /// Target ids wanted; nil means every target. Events that are about no target
     /// (for example `GPS`) pass this filter.
     public var targets: Set<String>?
+    /// Whose personal records this client may receive: its own user's; nil for the daemon's
+    /// administrator (root or the daemon's own user), who may receive everyone's.
+    public var reader: String?
 
-    public init(watching: Bool = false, classes: Set<String>? = nil, targets: Set<String>? = nil) {
+    public init(watching: Bool = false, classes: Set<String>? = nil, targets: Set<String>? = nil, reader: String? = nil) {
         self.watching = watching
         self.classes = classes
         self.targets = targets
+        self.reader = reader
     }
 
     /// Whether a broadcast with this filter reaches a client holding this subscription.
@@ -32,6 +36,10 @@ public struct Subscription: Sendable, Equatable {
             if let classes, !classes.contains(className) { return false }
             if let targets, let targetID, !targets.contains(targetID) { return false }
             return true
+        case .personal(let className, let user):
+            guard watching else { return false }
+            if let classes, !classes.contains(className) { return false }
+            return reader == nil || reader == user
         }
     }
 }
