@@ -1,51 +1,149 @@
 extension PageAssets {
     /// The page's logic: follow `/events` (EventSource resumes with Last-Event-ID by itself),
-    /// keep a model of the targets from STATUS and events, draw the focus target, the radar and
-    /// the list, and send writes as the daemon's own request lines to `/api/command`.
+    /// keep a model of the targets and friends from STATUS and events — each update applied only
+    /// when it is not older than what it would replace (by the fix's time and the events' `seq`;
+    /// replayed history fills the passages, never the live state) — draw the focus target, the
+    /// radar (scaled to the focus) and the list, grey everything when the data is old, and send
+    /// writes as the daemon's own request lines to `/api/command` from buttons that name their
+    /// target, with a place's note, rating and seen in a sheet pinned to that place.
     /// `window.hotcold` exposes the model for the browser tests and the latency benchmark.
     static let script = #"""
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
   const POINTS = ["N","NNE","NE","ENE","E","ESE","SE","SSE","S","SSW","SW","WSW","W","WNW","NW","NNW"];
-  const SLOW = 1.5, STALE_S = 5;
+  const SLOW = 1.5, STALE_S = 5, QUIET_S = 4, ROAM_M = 10000;
+  const PLACE_KINDS = ["bigthing", "geocache", "waypoint", "location"];
   const hc = window.hotcold = {
     seqs: [], passages: [], updates: [], tierUpdates: [], opens: 0, targets: new Map(), status: null, statusAt: 0,
-    link: null, sse: false, focus: localStorage.getItem("hc-focus"), tiers: null, session: null,
-    courseUp: localStorage.getItem("hc-course-up") === "1", lastDist: null, gaps: []
+    stamp: null, link: null, sse: false, focus: localStorage.getItem("hc-focus"), tiers: null, session: null,
+    courseUp: localStorage.getItem("hc-course-up") === "1", gaps: [],
+    // Updates refused because the page already showed something newer (by seq and fix time).
+    refused: { status: 0, events: 0 },
+    places: new Map(), drafts: new Map(), sheet: null, near: [], nearAt: 0, result: null, writes: [], newTimeline: true, renders: 0
   };
 
   function fmtDist(m) {
     if (m == null || !isFinite(m)) return "—";
     if (m < 1000) return Math.round(m) + " m";
-    if (m < 10000) return (m / 1000).toFixed(1) + " km";
+    if (m < 9950) return (m / 1000).toFixed(1) + " km";
     return Math.round(m / 1000) + " km";
   }
   function point(deg) { return POINTS[Math.round((((deg % 360) + 360) % 360) / 22.5) % 16]; }
   function norm180(d) { d = ((d % 360) + 360) % 360; return d > 180 ? d - 360 : d; }
+  function setText(el, t) { if (el.textContent !== t) el.textContent = t; }
+  function show(el, on) { if (el.hidden === on) el.hidden = !on; }
+  function nameOf(t) { return t.target.name || t.target.id; }
+  function isPlace(t) { return !!t && PLACE_KINDS.includes(t.target.kind); }
 
+  // Times as a person reads them: the box's zone (from /session), medium date when not today.
+  function zone() { return hc.session && hc.session.time_zone; }
+  function fmtTime(iso) {
+    const d = new Date(iso);
+    if (isNaN(d)) return "";
+    const z = zone(), o = z ? { timeZone: z } : {};
+    let day, today;
+    try {
+      day = d.toLocaleDateString(undefined, o);
+      today = new Date().toLocaleDateString(undefined, o);
+      const time = d.toLocaleTimeString(undefined, Object.assign({ hour: "2-digit", minute: "2-digit" }, o));
+      return day === today ? time : d.toLocaleDateString(undefined, Object.assign({ day: "numeric", month: "short", year: "numeric" }, o)) + ", " + time;
+    } catch (x) {
+      return d.toLocaleString();
+    }
+  }
+
+  function lastFix() { return hc.status && hc.status.gps && hc.status.gps.last_fix; }
   function fixAge() {
-    const s = hc.status;
-    if (!s || !s.gps || !s.gps.last_fix) return null;
+    const f = lastFix();
     // The daemon measures the age on its monotonic clock from the fix's arrival (age_s); the
     // receiver's and the box's wall clocks may be years apart (no RTC, a replayed drive).
-    const a = s.gps.last_fix.age_s;
-    if (typeof a !== "number") return null;
-    return a + (Date.now() - hc.statusAt) / 1000;
+    if (!f || typeof f.age_s !== "number") return null;
+    return f.age_s + (Date.now() - hc.statusAt) / 1000;
   }
   function course() {
-    const f = hc.status && hc.status.gps && hc.status.gps.last_fix;
+    const f = lastFix();
     if (!f || f.speed_mps == null || f.speed_mps < SLOW || f.track_deg == null) return null;
     return f.track_deg;
   }
+  function mode() { return hc.status && hc.status.tracking ? hc.status.tracking.mode : null; }
 
+  // ---- What each update reflects, and keeping the newest -------------------------------------
+  // A STATUS reflects the daemon's state at its last fix (`gps.last_fix.time`) and every event
+  // numbered up to `sequence.last`. An event reflects one fix (`time`) and has its own `seq`.
+  // The page applies an update to a target only when it is not older than what the target
+  // shows: a STATUS that arrives after a newer fix's event leaves that target alone, and an
+  // event at or below the last STATUS's `sequence.last` (the log's replay after a reconnect) is
+  // history the STATUS already holds: it fills the passages and never the live state.
+  function fixMs(s) { const f = s.gps && s.gps.last_fix; const t = f ? Date.parse(f.time) : NaN; return isNaN(t) ? -Infinity : t; }
+
+  function takeStatus(s) {
+    // When the daemon started, by its own clock: the same for every STATUS of one run, however
+    // late one arrives; another run (a restart) has another.
+    const born = Date.parse(s.time) / 1000 - (s.uptime_s || 0);
+    const k = { seq: (s.sequence && s.sequence.last) || 0, fix: fixMs(s), born: born };
+    const cur = hc.stamp;
+    // A restarted daemon may have a receiver whose clock is behind the last one's: its first
+    // STATUS starts a new timeline. Numbers (seq) never go back, even then.
+    const restarted = !cur || hc.newTimeline || (k.seq >= cur.seq && Math.abs(k.born - cur.born) > 3);
+    if (!restarted && (k.seq < cur.seq || k.fix < cur.fix)) { hc.refused.status++; return; }
+    hc.newTimeline = false;
+    hc.status = s; hc.statusAt = Date.now(); hc.stamp = k;
+    if (s.tracking && s.tracking.tiers) hc.tiers = s.tracking.tiers;
+    const seen = new Set();
+    for (const t of s.targets || []) {
+      const id = t.target.id, old = hc.targets.get(id);
+      seen.add(id);
+      if (old && !restarted && old.fix > k.fix) { hc.refused.status++; continue; }
+      hc.targets.set(id, Object.assign(old || {}, t, { fix: k.fix, seq: k.seq }));
+    }
+    for (const f of s.friends || []) {
+      const id = "friend:" + f.who, old = hc.targets.get(id);
+      seen.add(id);
+      if (old && !restarted && old.seq > k.seq) continue;
+      hc.targets.set(id, Object.assign(old || {}, {
+        target: { id: id, name: f.name, kind: "friend" }, distance_m: f.distance_m, bearing_deg: f.bearing_deg,
+        tier: f.tier, tier_name: f.tier_name, trend: f.trend, arrived: f.arrived, age_s: f.age_s, stale: f.stale,
+        fix: k.fix, seq: k.seq, eta_s: undefined
+      }));
+    }
+    for (const [id, t] of hc.targets) if (!seen.has(id) && (restarted || t.fix <= k.fix)) hc.targets.delete(id);
+    render();
+  }
+
+  function takeEvent(cls, e) {
+    hc.seqs.push(e.seq);
+    if (hc.seqs.length > 100000) hc.seqs.splice(0, 50000);
+    const live = !hc.stamp || e.seq > hc.stamp.seq;
+    if (cls === "PROXIMITY") {
+      const id = e.target.id, old = hc.targets.get(id), fix = Date.parse(e.time);
+      const friend = e.target.kind === "friend";
+      const newer = !old || (friend ? e.seq > old.seq : fix >= old.fix);
+      if (live && newer) {
+        hc.targets.set(id, Object.assign(old || {}, {
+          target: e.target, distance_m: e.distance_m, bearing_deg: e.bearing_deg, tier: e.tier, tier_name: e.tier_name,
+          trend: e.trend, eta_s: e.eta_s, etaAt: Date.now(), fix: friend ? (old ? old.fix : -Infinity) : fix, seq: e.seq
+        }));
+      } else hc.refused.events++;
+    } else if (cls === "ARRIVED" || cls === "DEPARTED") {
+      const name = e.target.name || e.target.id;
+      hc.passages.push({ cls: cls, seq: e.seq, id: e.target.id, name: name, time: e.time, text: cls + " " + name + " · " + fmtTime(e.time), t: Date.now(), live: live });
+      if (hc.passages.length > 500) hc.passages.splice(0, 100);
+      const t = hc.targets.get(e.target.id);
+      if (t && live && (t.seq || 0) < e.seq) t.arrived = cls === "ARRIVED";
+      if (isPlace({ target: e.target })) hc.places.delete(e.target.id);   // its visits changed
+    }
+    render();
+  }
+
+  // ---- Focus ------------------------------------------------------------------------------------
   function chooseFocus() {
-    const list = [...hc.targets.values()];
-    if (!list.length) return null;
     if (hc.focus && hc.targets.has(hc.focus)) return hc.targets.get(hc.focus);
-    const mode = hc.status && hc.status.tracking && hc.status.tracking.mode;
+    if (hc.focus) { const n = hc.near.find((p) => p.target.id === hc.focus); if (n) return n; }
+    const list = [...hc.targets.values()].filter((t) => t.target.kind !== "friend" && t.distance_m != null);
+    if (!list.length) return null;
     list.sort((a, b) => a.distance_m - b.distance_m);
-    if (mode === "hunt") return list[0];
+    if (mode() === "hunt") return list[0];
     const c = course();
     if (c != null) {
       const ahead = list.filter((t) => Math.abs(norm180(t.bearing_deg - c)) <= 90);
@@ -54,100 +152,148 @@ extension PageAssets {
     return list[0];
   }
 
-  function setText(el, t) { if (el.textContent !== t) el.textContent = t; }
+  function setFocus(id) {
+    hc.focus = id;
+    localStorage.setItem("hc-focus", id);
+    render();
+  }
+
+  // ---- Drawing ----------------------------------------------------------------------------------
+  function stale() {
+    if (!hc.sse) return "this page lost its connection to the box; reconnecting…";
+    if (hc.link && !hc.link.up) return "the box's tracker (hotcoldd) is not answering; retrying…";
+    if (!hc.status) return "waiting for the box…";
+    const quiet = (Date.now() - hc.statusAt) / 1000;
+    if (quiet > QUIET_S) return "no update from the box for " + Math.round(quiet) + " s";
+    const s = hc.status.gps, age = fixAge();
+    if (!s || s.state === "lost") return "the GPS receiver is not connected";
+    if (age == null) return "no GPS fix yet";
+    if (s.state !== "fix" || age > STALE_S) return "last fix " + Math.round(age) + " s ago";
+    return null;
+  }
 
   function renderFocus() {
     const t = chooseFocus();
+    show($("f-arrow"), !!t && t.bearing_deg != null);
     if (!t) {
-      setText($("f-name"), hc.status ? "no target tracked" : "waiting for the daemon…");
-      setText($("f-dist"), "—"); setText($("f-tiername"), "—"); setText($("f-trend"), "—"); setText($("f-eta"), ""); setText($("f-dir"), "");
+      setText($("f-name"), hc.status ? "no target tracked" : "waiting for the box…");
+      $("f-name").className = "";
+      setText($("f-dist"), "—"); setText($("f-tiername"), ""); setText($("f-trend"), ""); setText($("f-eta"), ""); setText($("f-dir"), "");
+      setText($("f-mine"), "");
       $("gauge-fill").style.width = "0";
       return;
     }
-    setText($("f-name"), t.target.name || t.target.id);
+    const name = nameOf(t) + (t.target.kind === "friend" ? " (friend)" : "");
+    setText($("f-name"), name);
+    $("f-name").className = name.length > 40 ? "longer" : name.length > 22 ? "long" : "";
     const d = fmtDist(t.distance_m);
     if ($("f-dist").textContent !== d) { $("f-dist").textContent = d; hc.updates.push({ t: Date.now(), text: d, id: t.target.id }); if (hc.updates.length > 5000) hc.updates.splice(0, 1000); }
     const tiers = hc.tiers || ["freezing","chilly","cold","cool","mild","warm","hot","burning"];
-    $("gauge-fill").style.width = Math.round(100 * (t.tier + 1) / tiers.length) + "%";
-    if ($("f-tiername").textContent !== t.tier_name) { $("f-tiername").textContent = t.tier_name; hc.tierUpdates.push({ t: Date.now(), text: t.tier_name, id: t.target.id }); }
-    const trendText = { hotter: "▲ hotter", colder: "▼ colder", steady: "■ steady", unknown: "? unknown" }[t.trend] || t.trend;
+    $("gauge-fill").style.width = t.tier == null ? "0" : Math.round(100 * (t.tier + 1) / tiers.length) + "%";
+    const tn = t.tier_name || "";
+    if ($("f-tiername").textContent !== tn) { $("f-tiername").textContent = tn; hc.tierUpdates.push({ t: Date.now(), text: tn, id: t.target.id }); }
+    const trendText = { hotter: "▲ hotter", colder: "▼ colder", steady: "■ steady", unknown: "? unknown" }[t.trend] || t.trend || "";
     setText($("f-trend"), trendText);
-    $("f-trend").className = t.trend;
+    $("f-trend").className = t.trend || "";
     let eta = "";
     if (t.trend === "hotter") {
-      const f = hc.status && hc.status.gps && hc.status.gps.last_fix;
+      const f = lastFix();
       let s = (t.eta_s != null && Date.now() - t.etaAt < 15000) ? t.eta_s : null;
       if (s == null && f && f.speed_mps > SLOW) s = t.distance_m / f.speed_mps;
       if (s != null) eta = "ETA " + (s < 60 ? "<1" : Math.round(s / 60)) + " min";
     }
     setText($("f-eta"), eta);
     const c = course();
-    let rot, dir;
-    if (c != null) {
+    let rot = 0, dir = "";
+    if (t.bearing_deg != null && c != null) {
       const rel = norm180(t.bearing_deg - c);
       rot = rel;
       dir = Math.abs(rel) < 8 ? "straight ahead" : Math.round(Math.abs(rel)) + "° " + (rel > 0 ? "right" : "left");
-    } else {
+    } else if (t.bearing_deg != null) {
       rot = t.bearing_deg;
       dir = point(t.bearing_deg) + " (" + Math.round(t.bearing_deg) + "°)";
     }
+    if (t.target.kind === "friend" && t.age_s != null) dir += (dir ? " · " : "") + "heard " + ago(t.age_s) + (t.stale ? " (stale)" : "");
     $("f-arrow-shape").setAttribute("transform", "rotate(" + rot.toFixed(1) + ")");
     setText($("f-dir"), dir);
+    setText($("f-mine"), isPlace(t) ? mineText(t.target.id) : "");
   }
 
-  function renderGPS() {
+  function ago(s) { return s < 90 ? Math.round(s) + " s ago" : s < 5400 ? Math.round(s / 60) + " min ago" : Math.round(s / 3600) + " h ago"; }
+
+  // This box's own record of a place (seen, rating, note), as the daemon has it.
+  function mineText(id) {
+    const p = hc.places.get(id);
+    if (!p) { loadPlace(id); return "…"; }
+    if (p.error) return "";
+    const m = p.mine || {};
+    const parts = [];
+    const visits = m.visits || [];
+    parts.push(visits.length ? "seen " + fmtTime(visits.map((v) => v.visited_at).sort().pop()) : "not seen");
+    parts.push(m.rating && m.rating.stars ? "★".repeat(m.rating.stars) + "☆".repeat(5 - m.rating.stars) : "no rating");
+    parts.push(m.note && m.note.text ? "“" + m.note.text + "”" : "no note");
+    return parts.join(" · ");
+  }
+
+  function renderBar() {
     const s = hc.status, age = fixAge(), el = $("gps");
-    let text = "GPS: no status", bad = true;
+    let text = "GPS …", ok = false;
     if (s && s.gps) {
       const f = s.gps.last_fix, st = s.gps.state;
-      const mode = f ? (f.mode >= 3 ? "3D fix" : f.mode === 2 ? "2D fix" : "no fix") : "no fix";
-      text = "GPS " + (st === "fix" ? mode : st);
-      if (f && f.accuracy_m != null) text += " ±" + Math.round(f.accuracy_m) + " m";
-      if (age != null) text += " · " + Math.max(0, Math.round(age)) + " s ago";
-      bad = st !== "fix" || age == null || age > STALE_S;
+      const m = f ? (f.mode >= 3 ? "3D" : f.mode === 2 ? "2D" : "no fix") : "no fix";
+      text = st === "fix" ? "GPS " + m : "GPS " + st;
+      if (f && f.accuracy_m != null && st === "fix") text += " ±" + Math.round(f.accuracy_m) + " m";
+      if (age != null) text += " · " + ago(Math.max(0, age));
+      ok = st === "fix" && age != null && age <= STALE_S;
     }
     setText(el, text);
-    el.className = "pill " + (bad ? "bad" : "ok");
-    const stale = bad || !hc.sse || (hc.link && !hc.link.up);
-    document.body.classList.toggle("stale", stale);
-    $("stale-note").hidden = !stale;
-    if (stale) setText($("stale-note"), "OLD DATA — " + (!hc.sse ? "page not connected" : hc.link && !hc.link.up ? "daemon gone" : age == null ? "no fix" : "last fix " + Math.round(age) + " s ago"));
+    el.className = "pill " + (ok ? "ok" : "bad");
+    const l = $("link");
+    if (!hc.sse) { setText(l, "offline"); l.className = "pill bad"; }
+    else if (!hc.link) { setText(l, "connecting…"); l.className = "pill"; }
+    else { setText(l, hc.link.up ? "live" : "tracker gone"); l.className = "pill " + (hc.link.up ? "ok" : "bad"); }
   }
 
-  function renderLink() {
-    const el = $("link");
-    if (!hc.sse) { setText(el, "hotcold-web: reconnecting…"); el.className = "pill bad"; return; }
-    if (!hc.link) { setText(el, "daemon: …"); el.className = "pill"; return; }
-    setText(el, hc.link.up ? "daemon: connected" : "daemon: gone, retrying");
-    el.className = "pill " + (hc.link.up ? "ok" : "bad");
+  function renderStale() {
+    const why = stale();
+    document.body.classList.toggle("stale", !!why);
+    for (const id of ["banner", "s-banner"]) {
+      show($(id), !!why);
+      if (why) setText($(id), "OLD DATA — " + why);
+    }
   }
 
   function tierColour(tier) {
+    if (tier == null) return "hsl(0,0%,55%)";
     const n = (hc.tiers || []).length || 8, x = n > 1 ? tier / (n - 1) : 0;
-    const hue = 220 - 215 * x;
-    return "hsl(" + hue.toFixed(0) + ",90%,55%)";
+    return "hsl(" + (220 - 215 * x).toFixed(0) + ",90%,55%)";
   }
 
   const SVG = "http://www.w3.org/2000/svg";
   function svg(tag, attrs, parent) { const e = document.createElementNS(SVG, tag); for (const k in attrs) e.setAttribute(k, attrs[k]); parent.appendChild(e); return e; }
 
-  function niceRange(m) { const steps = [200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000]; for (const s of steps) if (m <= s) return s; return steps[steps.length - 1]; }
+  // The radar's range follows the focused target (it sits between 40 % and 100 % of the radius);
+  // targets beyond the range are drawn on the rim, hollow.
+  const STEPS = [50, 100, 200, 300, 500, 1000, 2000, 3000, 5000, 10000, 20000, 30000, 50000, 100000, 200000, 300000, 500000,
+    1000000, 2000000, 3000000, 5000000, 10000000, 20000000];
+  function niceRange(m) { for (const s of STEPS) if (m <= s) return s; return STEPS[STEPS.length - 1]; }
+  hc.radarRange = 1000;
 
   // Blips and list rows are kept per target and updated in place (never rebuilt on a redraw):
   // a tap that starts on one and ends on its replacement would otherwise be lost.
   const blipCache = new Map(), rowCache = new Map();
 
-  function renderRadar() {
+  function renderRadar(focus) {
     const r = $("radar");
     let bg = $("radar-bg"), blips = $("radar-blips");
     if (!bg) { bg = svg("g", { id: "radar-bg" }, r); blips = svg("g", { id: "radar-blips" }, r); }
     while (bg.firstChild) bg.removeChild(bg.firstChild);
-    const list = [...hc.targets.values()];
+    const list = [...hc.targets.values()].filter((t) => t.distance_m != null && t.bearing_deg != null);
     const far = list.reduce((m, t) => Math.max(m, t.distance_m), 0);
-    const range = niceRange(far * 1.05 || 1000);
+    const range = hc.radarRange = niceRange(focus && focus.distance_m != null ? focus.distance_m * 1.25 : (far * 1.05 || 1000));
     const c = course();
     const up = hc.courseUp && c != null ? c : 0;
-    const f = hc.status && hc.status.gps && hc.status.gps.last_fix;
+    const f = lastFix();
     if (hc.session && hc.session.tile_url && f) tiles(bg, f, range, up);
     for (const k of [1, 0.5]) svg("circle", { class: "ring", r: 100 * k }, bg);
     svg("text", { class: "label", x: 4, y: -102 }, bg).textContent = fmtDist(range);
@@ -158,23 +304,29 @@ extension PageAssets {
     n.setAttribute("x", (92 * Math.sin(na)).toFixed(1)); n.setAttribute("y", (-92 * Math.cos(na) + 3).toFixed(1));
     const carRot = hc.courseUp ? 0 : (c != null ? c : 0);
     svg("path", { class: "car", d: "M0,-9 L6,7 L0,3 L-6,7 Z", transform: "rotate(" + carRot + ")" }, bg);
-    const focus = chooseFocus();
     for (const t of list) {
-      const id = t.target.id;
+      const id = t.target.id, friend = t.target.kind === "friend";
       let b = blipCache.get(id);
       if (!b) {
-        b = svg("circle", { r: 7 }, blips);
+        // Friends are diamonds, places circles.
+        b = friend ? svg("rect", { x: -6, y: -6, width: 12, height: 12 }, blips) : svg("circle", { r: 7 }, blips);
         svg("title", {}, b);
         b.addEventListener("click", () => setFocus(id));
         blipCache.set(id, b);
       }
-      const a = (t.bearing_deg - up) * Math.PI / 180, d = 100 * Math.min(1, t.distance_m / range);
-      b.setAttribute("class", "blip" + (focus === t ? " focus" : ""));
-      b.setAttribute("cx", (d * Math.sin(a)).toFixed(1)); b.setAttribute("cy", (-d * Math.cos(a)).toFixed(1));
-      b.setAttribute("fill", tierColour(t.tier));
-      setText(b.firstChild, (t.target.name || id) + " " + fmtDist(t.distance_m) + " " + t.tier_name);
+      const a = (t.bearing_deg - up) * Math.PI / 180, beyond = t.distance_m > range;
+      const d = 100 * Math.min(1, t.distance_m / range);
+      const x = (d * Math.sin(a)).toFixed(1), y = (-d * Math.cos(a)).toFixed(1);
+      b.setAttribute("class", "blip" + (friend ? " friend" : "") + (focus === t ? " focus" : "") + (beyond ? " beyond" : "") + (t.stale ? " old" : ""));
+      if (friend) b.setAttribute("transform", "translate(" + x + "," + y + ") rotate(45)");
+      else { b.setAttribute("cx", x); b.setAttribute("cy", y); }
+      b.dataset.r = d.toFixed(1);
+      b.setAttribute(beyond ? "stroke" : "fill", tierColour(t.tier));
+      b.setAttribute(beyond ? "fill" : "stroke", beyond ? "none" : "");
+      setText(b.firstChild, nameOf(t) + (friend ? " (friend)" : "") + " " + fmtDist(t.distance_m) + " " + (t.tier_name || ""));
     }
-    for (const [id, b] of blipCache) if (!hc.targets.has(id)) { b.remove(); blipCache.delete(id); }
+    for (const [id, b] of blipCache) if (!hc.targets.has(id) || hc.targets.get(id).distance_m == null) { b.remove(); blipCache.delete(id); }
+    show($("radar-mode"), list.length > 0);
     setText($("radar-mode"), hc.courseUp ? "Course up" : "North up");
   }
 
@@ -182,7 +334,7 @@ extension PageAssets {
   // whose tile spans about the radar's range, placed in radar units (100 = range).
   function tiles(r, f, range, up) {
     const lat = f.lat * Math.PI / 180, mPerPx0 = 156543.034 * Math.cos(lat);
-    let z = Math.max(1, Math.min(18, Math.round(Math.log2(mPerPx0 * 256 / range))));
+    const z = Math.max(1, Math.min(18, Math.round(Math.log2(mPerPx0 * 256 / range))));
     const n = Math.pow(2, z), xf = (f.lon + 180) / 360 * n;
     const yf = (1 - Math.log(Math.tan(lat) + 1 / Math.cos(lat)) / Math.PI) / 2 * n;
     const tileM = mPerPx0 * 256 / n, unit = 100 * tileM / range;
@@ -202,13 +354,17 @@ extension PageAssets {
   }
   const tileCache = new Map();
 
-  function renderList() {
-    const ul = $("targets"), focus = chooseFocus();
-    const list = [...hc.targets.values()].sort((a, b) => a.distance_m - b.distance_m);
-    const shown = new Set();
-    let prev = null, full = false;
-    for (const t of list) {
-      const id = t.target.id;
+  // The list: every tracked target and friend, nearest first, then (while hunting) the places
+  // near the car that are not in the hunt. It scrolls; its head says how many there are.
+  function renderList(focus) {
+    const ul = $("targets");
+    const tracked = [...hc.targets.values()].sort((a, b) => (a.distance_m == null) - (b.distance_m == null) || a.distance_m - b.distance_m);
+    const near = mode() === "hunt" ? hc.near.filter((p) => !hc.targets.has(p.target.id)) : [];
+    const all = tracked.concat(near);
+    const keep = new Set();
+    let prev = null;
+    for (const t of all) {
+      const id = t.target.id, friend = t.target.kind === "friend", untracked = near.includes(t);
       let li = rowCache.get(id);
       if (!li) {
         li = document.createElement("li");
@@ -216,103 +372,288 @@ extension PageAssets {
         li.addEventListener("click", () => setFocus(id));
         rowCache.set(id, li);
       }
-      setText(li.firstChild, t.target.name || id);
-      setText(li.lastChild, fmtDist(t.distance_m) + " · " + t.tier_name);
-      li.classList.toggle("focus", focus === t);
-      if (full) { if (li.parentNode) li.remove(); continue; }
+      setText(li.firstChild, nameOf(t) + (friend ? " · friend" : untracked ? " · not hunted" : ""));
+      const extra = friend && t.stale ? " · " + ago(t.age_s || 0) : "";
+      setText(li.lastChild, fmtDist(t.distance_m) + (t.tier_name ? " · " + t.tier_name : "") + extra);
+      li.className = (focus && focus.target.id === id ? "focus " : "") + (friend ? "friend " : "") + (untracked ? "untracked " : "") + (t.stale ? "old" : "");
       const at = prev ? prev.nextSibling : ul.firstChild;
       if (at !== li) ul.insertBefore(li, at);
-      // Only whole rows that fit: no row hangs outside the page.
-      if (li.offsetTop + li.offsetHeight > ul.clientHeight + ul.offsetTop + 1 && prev) { li.remove(); full = true; continue; }
       prev = li;
-      shown.add(id);
+      keep.add(id);
     }
-    for (const [id, li] of rowCache) {
-      if (!shown.has(id) && li.parentNode) li.remove();
-      if (!hc.targets.has(id)) rowCache.delete(id);
-    }
+    for (const [id, li] of rowCache) if (!keep.has(id)) { li.remove(); rowCache.delete(id); }
+    const friends = tracked.filter((t) => t.target.kind === "friend").length;
+    const places = tracked.length - friends;
+    const head = !all.length ? "" : places + (places === 1 ? " target" : " targets") + (friends ? ", " + friends + (friends === 1 ? " friend" : " friends") : "")
+      + (near.length ? ", " + near.length + " nearby" : "") + " · nearest first";
+    setText($("list-head"), head);
   }
 
-  function setFocus(id) {
-    hc.focus = id;
-    localStorage.setItem("hc-focus", id);
+  function renderPassage() {
+    let p = null;
+    for (const x of hc.passages) if (!p || x.seq > p.seq) p = x;
+    const el = $("passage");
+    if (!p) { setText(el, "no arrival yet"); el.className = "data"; return; }
+    setText(el, p.cls + " " + p.name + " · " + fmtTime(p.time));
+    el.className = "data " + p.cls.toLowerCase();
+  }
+
+  // ---- Writes -----------------------------------------------------------------------------------
+  // Every button names what it will do and to which place; the reply names what changed.
+  function huntIds() {
+    if (mode() !== "hunt" || !hc.status) return null;
+    const ids = (hc.status.targets || []).map((t) => t.target);
+    // Only a hunt of stored places can be sent again with one more (a hand-given point has no
+    // id to send back), and only when the STATUS listed all of it.
+    if (hc.status.targets_more || ids.some((t) => !PLACE_KINDS.includes(t.kind))) return null;
+    return ids.map((t) => t.id);
+  }
+
+  function renderWrites(focus) {
+    const w = $("writes"), writer = !!(hc.session && hc.session.writer);
+    const can = writer && hc.sse && hc.link && hc.link.up && !!hc.status;
+    const place = isPlace(focus), m = mode(), tracking = hc.status && hc.status.tracking, name = focus ? nameOf(focus) : "";
+    const hunting = m === "hunt", ids = huntIds();
+    const inHunt = place && hunting && (hc.status.targets || []).some((t) => t.target.id === focus.target.id);
+    const huntOnly = place && (!hunting || (hc.status.tracking.tracked > 1) || !inHunt);
+    const add = place && hunting && !inHunt && ids !== null;
+    const roaming10 = m === "roam" && tracking.radius_m === ROAM_M;
+    const label = (el, on, text, req) => {
+      show(el, on);
+      if (on) { setText(el, text); el.dataset.req = JSON.stringify(req); el.dataset.name = name; }
+      el.disabled = !can;
+    };
+    label($("w-hunt"), huntOnly, (hunting ? "Hunt only " : "Hunt ") + name, { cmd: "hunt", targets: [focus && focus.target.id] });
+    label($("w-add"), add, "Add " + name + " to the hunt", { cmd: "hunt", targets: (ids || []).concat(focus ? [focus.target.id] : []) });
+    label($("w-roam"), writer && !!hc.status && !roaming10, "Roam " + fmtDist(ROAM_M), { cmd: "roam", radius: ROAM_M / 1000 + "km" });
+    show($("w-open"), place);
+    if (place) setText($("w-open"), "Rate, note, seen…");
+    $("w-open").disabled = !can;
+    show(w, writer && (huntOnly || add || !$("w-roam").hidden || place));
+    const r = hc.result, out = $("w-result");
+    // A reply fades after a while; an error about reaching the box goes when the box answers.
+    if (r && r.ok && Date.now() - r.at > 15000) hc.result = null;
+    setText(out, hc.result ? hc.result.text : "");
+    out.className = hc.result ? (hc.result.ok ? "ok" : "bad") : "";
+  }
+
+  // What a refusal means to someone in the car (never the daemon's shell advice).
+  function why(status, j, what) {
+    const code = j && j.code;
+    if (status === 0) return { text: "This page cannot reach the box: " + what + " was not done.", cause: "link" };
+    if (code === "unreachable") return { text: "The box's tracker is not answering: " + what + " was not done.", cause: "link" };
+    if (code === "rate" || status === 429) return { text: "Too many changes at once: " + what + " was not done. Wait a moment.", cause: "write" };
+    if (code === "busy") return { text: "The box is busy: " + what + " was not done. Try again.", cause: "write" };
+    if (code === "not_allowed") return { text: "This device may not change anything: " + what + " was not done.", cause: "write" };
+    if (code === "not_found") return { text: "The box does not know this place: " + what + " was not done.", cause: "write" };
+    const msg = (j && j.message || "refused").replace(/\s*\(?--[a-z-]+[^)]*\)?/g, "");
+    return { text: what.charAt(0).toUpperCase() + what.slice(1) + " was not done: " + msg, cause: "write" };
+  }
+
+  async function post(path, request) {
+    try {
+      const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(request), credentials: "same-origin" });
+      let j = null;
+      try { j = await r.json(); } catch (x) { j = null; }
+      return { status: r.status, j: j };
+    } catch (x) { return { status: 0, j: null }; }
+  }
+
+  // Sends one write; `what` names it ("hunting Big Banana"), `done` words the daemon's reply.
+  async function write(request, what, done, onto) {
+    const entry = { request: request, what: what, t: Date.now() };
+    hc.writes.push(entry);
+    const set = (res) => { hc.result = res; if (onto) onto(res); render(); };
+    set({ text: what.charAt(0).toUpperCase() + what.slice(1) + "…", ok: true, at: Date.now(), cause: "write" });
+    const { status, j } = await post("/api/command", request);
+    let reply = null;
+    if (j && j.ok && j.reply) { try { reply = JSON.parse(j.reply); } catch (x) { reply = null; } }
+    entry.status = status; entry.reply = reply;
+    if (reply) set({ text: done(reply), ok: true, at: Date.now(), cause: "write" });
+    else {
+      const res = Object.assign(why(status, j, what), { ok: false, at: Date.now() });
+      set(res);
+      if (res.cause === "link") probe(res);
+    }
+    return reply;
+  }
+
+  // After "cannot reach the box": ask the box something small every 2 s; once it answers, the
+  // error's cause is gone and so is the error (wherever it is shown).
+  function probe(res) {
+    const timer = setInterval(async () => {
+      const { status } = await post("/api/read", { cmd: "targets", limit: 1 });
+      if (status !== 200) return;
+      clearInterval(timer);
+      if (hc.result === res) hc.result = null;
+      if (hc.sheet && hc.sheet.result === res) hc.sheet.result = null;
+      for (const id of [...hc.places.keys()]) if (hc.places.get(id).error) hc.places.delete(id);
+      render();
+    }, 2000);
+  }
+  hc.write = (request) => post("/api/command", request).then((x) => x.j);
+
+  function tracking(reply, first) {
+    const n = reply.targets;
+    if (reply.mode === "roam") return "Roaming " + fmtDist(reply.radius_m) + ": " + n + (n === 1 ? " place" : " places") + " in range.";
+    return first + " — hunting " + n + (n === 1 ? " target." : " targets.");
+  }
+
+  function setupWrites() {
+    $("w-hunt").addEventListener("click", () => {
+      const req = JSON.parse($("w-hunt").dataset.req), name = $("w-hunt").dataset.name;
+      write(req, "hunting " + name + " only", (r) => tracking(r, "Now hunting " + name + " only"));
+    });
+    $("w-add").addEventListener("click", () => {
+      const req = JSON.parse($("w-add").dataset.req), name = $("w-add").dataset.name;
+      write(req, "adding " + name + " to the hunt", (r) => tracking(r, "Added " + name));
+    });
+    $("w-roam").addEventListener("click", () => {
+      write(JSON.parse($("w-roam").dataset.req), "roaming " + fmtDist(ROAM_M), (r) => tracking(r, "Roaming"));
+    });
+    $("w-open").addEventListener("click", () => { const t = chooseFocus(); if (isPlace(t)) openSheet(t.target.id, nameOf(t)); });
+    $("s-close").addEventListener("click", closeSheet);
+    $("s-note").addEventListener("input", () => { if (hc.sheet) { hc.drafts.set(hc.sheet.id, $("s-note").value); renderSheet(); } });
+    $("s-save").addEventListener("click", () => {
+      const s = hc.sheet;
+      if (!s) return;
+      // The note goes to the place the sheet was opened for, whatever has the focus now.
+      const text = $("s-note").value, id = s.id, name = s.name;
+      write({ cmd: "store", op: "note", id: id, text: text }, text ? "saving the note on " + name : "removing the note on " + name,
+        () => (text ? "Saved the note on " + name + "." : "Removed the note on " + name + "."), sheetResult(id))
+        .then((r) => { if (r) { hc.drafts.delete(id); reloadPlace(id); } });
+    });
+    $("s-seen-btn").addEventListener("click", () => {
+      const s = hc.sheet, p = s && hc.places.get(s.id);
+      if (!p || !p.mine) return;
+      const id = s.id, name = s.name, seen = (p.mine.visits || []).length > 0;
+      if (!seen) write({ cmd: "store", op: "seen", id: id }, "marking " + name + " seen", () => "Marked " + name + " seen.", sheetResult(id)).then(() => reloadPlace(id));
+      else write({ cmd: "store", op: "unseen", id: id }, "marking " + name + " not seen", (r) => "Marked " + name + " not seen (" + r.result + (r.result === 1 ? " visit" : " visits") + " removed).", sheetResult(id)).then(() => reloadPlace(id));
+    });
+  }
+  // A reply shown in the sheet only while it is still open for the place written to.
+  function sheetResult(id) { return (res) => { if (hc.sheet && hc.sheet.id === id) hc.sheet.result = res; }; }
+
+  // ---- The place sheet: one place's seen, rating and note, pinned to that place ---------------
+  function openSheet(id, name) {
+    hc.sheet = { id: id, name: name, result: null };
+    $("s-note").value = hc.drafts.has(id) ? hc.drafts.get(id) : "";
+    reloadPlace(id);
+    renderSheet();
+    $("s-note").focus();
+  }
+  function closeSheet() { hc.sheet = null; renderSheet(); }
+  hc.openSheet = openSheet;
+
+  function renderSheet() {
+    const s = hc.sheet, el = $("sheet");
+    show(el, !!s);
+    document.body.classList.toggle("sheet-open", !!s);
+    if (!s) return;
+    setText($("s-name"), s.name);
+    const p = hc.places.get(s.id), m = p && p.mine;
+    const can = !!(hc.session && hc.session.writer && hc.sse && hc.link && hc.link.up);
+    if (!m) {
+      setText($("s-seen"), p && p.error ? "cannot read this place from the box" : "reading…");
+      show($("s-seen-btn"), false);
+      setText($("s-rating"), "");
+    } else {
+      const visits = m.visits || [];
+      setText($("s-seen"), visits.length ? "Seen " + fmtTime(visits.map((v) => v.visited_at).sort().pop()) + (visits.length > 1 ? " (" + visits.length + " visits)" : "") : "Not seen yet");
+      show($("s-seen-btn"), true);
+      setText($("s-seen-btn"), visits.length ? "Mark not seen" : "Mark seen now");
+      setText($("s-rating"), m.rating && m.rating.stars ? "Your rating: " + m.rating.stars + " of 5" : "Not rated");
+      // The note box starts from the place's current note unless something was typed for it.
+      if (!hc.drafts.has(s.id) && !s.filled) { $("s-note").value = (m.note && m.note.text) || ""; s.filled = true; }
+    }
+    $("s-seen-btn").disabled = !can;
+    const stars = $("s-stars");
+    if (!stars.childNodes.length) {
+      for (let i = 1; i <= 5; i++) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.dataset.stars = i;
+        b.setAttribute("aria-label", "rate " + i + " of 5");
+        b.addEventListener("click", () => rate(i));
+        stars.appendChild(b);
+      }
+    }
+    const current = m && m.rating ? m.rating.stars : 0;
+    for (const b of stars.childNodes) { setText(b, Number(b.dataset.stars) <= current ? "★" : "☆"); b.disabled = !can || !m; }
+    const text = $("s-note").value, old = (m && m.note && m.note.text) || "";
+    setText($("s-save"), text === "" && old ? "Remove the note on " + s.name : "Save the note on " + s.name);
+    $("s-save").disabled = !can || !m || text === old;
+    setText($("s-count"), text.length + "/500");
+    const r = s.result;
+    setText($("s-result"), r ? r.text : "");
+    $("s-result").className = r ? (r.ok ? "ok" : "bad") : "";
+  }
+
+  function rate(stars) {
+    const s = hc.sheet;
+    if (!s) return;
+    const id = s.id, name = s.name;
+    write({ cmd: "store", op: "rate", id: id, stars: stars }, "rating " + name + " " + stars + " of 5",
+      () => "Rated " + name + " " + stars + " of 5.", sheetResult(id)).then(() => reloadPlace(id));
+  }
+
+  // ---- Reads ------------------------------------------------------------------------------------
+  const loading = new Set();
+  async function loadPlace(id) {
+    if (loading.has(id)) return;
+    loading.add(id);
+    const { status, j } = await post("/api/read", { cmd: "place", id: id });
+    loading.delete(id);
+    if (status === 200 && j && j.result) hc.places.set(id, { detail: j.result.detail, mine: j.result.mine, at: Date.now() });
+    else hc.places.set(id, { error: (j && j.code) || status, at: Date.now() });
+    if (hc.places.size > 200) hc.places.delete(hc.places.keys().next().value);
+    render();
+  }
+  function reloadPlace(id) { hc.places.delete(id); return loadPlace(id); }
+  hc.reloadPlace = reloadPlace;
+
+  // While hunting, the places near the car that are not in the hunt (so one can be added).
+  async function loadNear() {
+    if (mode() !== "hunt" || !lastFix() || Date.now() - hc.nearAt < 10000) return;
+    hc.nearAt = Date.now();
+    const { status, j } = await post("/api/read", { cmd: "near", kinds: ["bigthing"], limit: 5 });
+    hc.near = status === 200 && j && Array.isArray(j.result) ? j.result : [];
     render();
   }
 
-  function render() { renderFocus(); renderGPS(); renderLink(); renderRadar(); renderList(); }
-
-  function takeStatus(s) {
-    hc.status = s; hc.statusAt = Date.now();
-    if (s.tracking && s.tracking.tiers) hc.tiers = s.tracking.tiers;
-    const seen = new Set();
-    for (const t of s.targets || []) {
-      const old = hc.targets.get(t.target.id) || {};
-      hc.targets.set(t.target.id, Object.assign(old, t));
-      seen.add(t.target.id);
-    }
-    for (const id of [...hc.targets.keys()]) if (!seen.has(id)) hc.targets.delete(id);
-    render();
-  }
-
-  function takeEvent(cls, e) {
-    hc.seqs.push(e.seq);
-    if (hc.seqs.length > 100000) hc.seqs.splice(0, 50000);
-    if (cls === "PROXIMITY") {
-      const old = hc.targets.get(e.target.id) || { target: e.target };
-      Object.assign(old, { target: e.target, distance_m: e.distance_m, bearing_deg: e.bearing_deg, tier: e.tier, tier_name: e.tier_name, trend: e.trend, eta_s: e.eta_s, etaAt: Date.now() });
-      hc.targets.set(e.target.id, old);
-    } else if (cls === "ARRIVED" || cls === "DEPARTED") {
-      const p = $("passage");
-      p.textContent = cls + " " + (e.target.name || e.target.id) + " · " + new Date(e.time).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-      hc.passages.push({ cls: cls, seq: e.seq, id: e.target.id, text: p.textContent, t: Date.now() });
-      p.className = cls.toLowerCase();
-    }
-    render();
+  // ---- The loop ---------------------------------------------------------------------------------
+  function render() {
+    hc.renders++;
+    const focus = chooseFocus();
+    renderFocus(); renderBar(); renderStale(); renderRadar(focus); renderList(focus); renderPassage(); renderWrites(focus); renderSheet();
   }
 
   function connect() {
     const es = new EventSource("/events");
-    es.onopen = () => { hc.sse = true; hc.opens++; render(); };
+    es.onopen = () => { hc.sse = true; hc.opens++; hc.newTimeline = false; render(); };
     es.onerror = () => { hc.sse = false; hc.link = null; render(); };
     for (const cls of ["PROXIMITY", "ARRIVED", "DEPARTED", "GPS"]) {
       es.addEventListener(cls, (m) => { try { takeEvent(cls, JSON.parse(m.data)); } catch (x) { console.warn(x); } });
     }
     es.addEventListener("status", (m) => { try { takeStatus(JSON.parse(m.data)); } catch (x) { console.warn(x); } });
-    es.addEventListener("link", (m) => { hc.link = JSON.parse(m.data); render(); });
-    es.addEventListener("gap", (m) => { hc.gaps.push(JSON.parse(m.data)); });
-  }
-
-  async function write(request) {
-    const out = $("w-result");
-    out.textContent = "…";
-    try {
-      const r = await fetch("/api/command", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(request), credentials: "same-origin" });
-      const j = await r.json();
-      out.textContent = j.ok ? "done" : (j.message || "refused");
-      return j;
-    } catch (x) { out.textContent = "failed: " + x; return { ok: false }; }
-  }
-  hc.write = write;
-
-  function focusId() { const t = chooseFocus(); return t && t.target.id; }
-
-  function setupWrites() {
-    $("w-mode").addEventListener("click", () => {
-      const hunting = hc.status && hc.status.tracking && hc.status.tracking.mode === "hunt";
-      if (hunting) write({ cmd: "roam" }); else if (focusId()) write({ cmd: "hunt", targets: [focusId()] });
+    es.addEventListener("link", (m) => {
+      const l = JSON.parse(m.data);
+      // Back after the daemon was gone: it may have restarted, with a receiver whose clock is
+      // behind the last one's; its next STATUS starts the page's timeline afresh.
+      if (l.up && hc.link && !hc.link.up) hc.newTimeline = true;
+      hc.link = l;
+      render();
     });
-    $("w-seen").addEventListener("click", () => { if (focusId()) write({ cmd: "store", op: "seen", id: focusId() }); });
-    $("w-stars").addEventListener("change", (e) => { if (focusId() && e.target.value) write({ cmd: "store", op: "rate", id: focusId(), stars: Number(e.target.value) }); });
-    $("w-save").addEventListener("click", () => { if (focusId()) write({ cmd: "store", op: "note", id: focusId(), text: $("w-note").value }); });
+    es.addEventListener("gap", (m) => { hc.gaps.push(JSON.parse(m.data)); });
   }
 
   async function session() {
     try {
       const r = await fetch("/session", { credentials: "same-origin" });
       hc.session = await r.json();
-      $("writes").hidden = !hc.session.writer;
-      setText($("who"), hc.session.access === "paired" ? (hc.session.device + (hc.session.writer ? "" : " · read-only")) : "read-only (local)");
+      setText($("who"), hc.session.access === "paired" ? hc.session.device + (hc.session.writer ? "" : " · read-only") : "read-only");
     } catch (x) { hc.session = { access: "unknown", writer: false }; }
+    render();
   }
 
   document.addEventListener("DOMContentLoaded", () => {
@@ -326,7 +667,7 @@ extension PageAssets {
     setupWrites();
     session();
     connect();
-    setInterval(() => { renderGPS(); renderFocus(); }, 1000);
+    setInterval(() => { render(); loadNear(); }, 1000);
     render();
   });
   window.addEventListener("resize", render);
