@@ -49,6 +49,12 @@ struct BrowserTests {
         try await run("Tests/Browser/layout.py")
     }
 
+    @Test("scripts/demo prints the live page's address and the page follows the 2024 drive live (ages by age_s); Ctrl-C stops it all",
+          .enabled(if: haveBrowser && GPSDHarness.gpsfakeAvailable), .timeLimit(.minutes(5)))
+    func demo() async throws {
+        try await run("Tests/Browser/demo_page.py")
+    }
+
     private func run(_ path: String) async throws {
         let script = TestData.repo(path)
         let r = try await onThread {
