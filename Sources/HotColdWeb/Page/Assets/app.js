@@ -1,13 +1,3 @@
-extension PageAssets {
-    /// The page's logic: follow `/events` (EventSource resumes with Last-Event-ID by itself),
-    /// keep a model of the targets and friends from STATUS and events — each update applied only
-    /// when it is not older than what it would replace (by the fix's time and the events' `seq`;
-    /// replayed history fills the passages, never the live state) — draw the focus target, the
-    /// radar (scaled to the focus) and the list, grey everything when the data is old, and send
-    /// writes as the daemon's own request lines to `/api/command` from buttons that name their
-    /// target, with a place's note, rating and seen in a sheet pinned to that place.
-    /// `window.hotcold` exposes the model for the browser tests and the latency benchmark.
-    static let script = #"""
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -225,6 +215,8 @@ extension PageAssets {
   function mineText(id) {
     const p = hc.places.get(id);
     if (!p) { loadPlace(id); return "…"; }
+    // Changed elsewhere meanwhile (the command line, another phone)? Asked again every 30 s.
+    if (Date.now() - p.at > 30000) loadPlace(id);
     if (p.error) return "";
     const m = p.mine || {};
     const parts = [];
@@ -605,6 +597,7 @@ extension PageAssets {
     const { status, j } = await post("/api/read", { cmd: "place", id: id });
     loading.delete(id);
     if (status === 200 && j && j.result) hc.places.set(id, { detail: j.result.detail, mine: j.result.mine, at: Date.now() });
+    else if (hc.places.has(id) && !hc.places.get(id).error) hc.places.get(id).at = Date.now();   // keep what was read; ask later
     else hc.places.set(id, { error: (j && j.code) || status, at: Date.now() });
     if (hc.places.size > 200) hc.places.delete(hc.places.keys().next().value);
     render();
@@ -672,5 +665,3 @@ extension PageAssets {
   });
   window.addEventListener("resize", render);
 })();
-"""#
-}
