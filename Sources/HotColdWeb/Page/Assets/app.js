@@ -1,17 +1,40 @@
+// @ts-check
 "use strict";
 (function () {
-  const $ = (id) => document.getElementById(id);
+  /** An element the page's markup (index.html) holds. @type {(id: string) => HTMLElement} */
+  const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+  /** A button of the markup. @type {(id: string) => HTMLButtonElement} */
+  const button = (id) => /** @type {HTMLButtonElement} */ ($(id));
+  /** The sheet's note box. @type {() => HTMLTextAreaElement} */
+  const noteBox = () => /** @type {HTMLTextAreaElement} */ ($("s-note"));
   const POINTS = ["N","NNE","NE","ENE","E","ESE","SE","SSE","S","SSW","SW","WSW","W","WNW","NW","NNW"];
   const SLOW = 1.5, STALE_S = 5, QUIET_S = 4, ROAM_M = 10000;
   const PLACE_KINDS = ["bigthing", "geocache", "waypoint", "location"];
-  const hc = window.hotcold = {
+  /**
+   * The page's model, also `window.hotcold` for the browser tests and the benchmark.
+   * @typedef {{target: {id: string, name?: string, kind: string}, distance_m?: number, bearing_deg?: number, tier?: number,
+   *   tier_name?: string, trend?: string, eta_s?: number, etaAt?: number, arrived?: boolean, age_s?: number, stale?: boolean,
+   *   fix?: number, seq?: number}} Target
+   * @typedef {{text: string, ok: boolean, at: number, cause: string}} Result
+   * @typedef {{id: string, name: string, result: Result | null, filled?: boolean}} Sheet
+   */
+  const hc = {
     seqs: [], passages: [], updates: [], tierUpdates: [], opens: 0, targets: new Map(), status: null, statusAt: 0,
     stamp: null, link: null, sse: false, focus: localStorage.getItem("hc-focus"), tiers: null, session: null,
     courseUp: localStorage.getItem("hc-course-up") === "1", gaps: [],
     // Updates refused because the page already showed something newer (by seq and fix time).
     refused: { status: 0, events: 0 },
-    places: new Map(), drafts: new Map(), sheet: null, near: [], nearAt: 0, result: null, writes: [], newTimeline: true, renders: 0
+    /** @type {Map<string, any>} */ places: new Map(),
+    /** @type {Map<string, string>} */ drafts: new Map(),
+    /** @type {Sheet | null} */ sheet: null,
+    /** @type {Target[]} */ near: [], nearAt: 0,
+    /** @type {Result | null} */ result: null,
+    /** @type {any[]} */ writes: [], newTimeline: true, renders: 0, radarRange: 1000,
+    /** @type {(request: object) => Promise<any>} */ write: () => Promise.resolve(null),
+    /** @type {(id: string, name: string) => void} */ openSheet: () => {},
+    /** @type {(id: string) => Promise<void>} */ reloadPlace: () => Promise.resolve()
   };
+  /** @type {any} */ (window).hotcold = hc;
 
   function fmtDist(m) {
     if (m == null || !isFinite(m)) return "—";
@@ -30,14 +53,13 @@
   function zone() { return hc.session && hc.session.time_zone; }
   function fmtTime(iso) {
     const d = new Date(iso);
-    if (isNaN(d)) return "";
-    const z = zone(), o = z ? { timeZone: z } : {};
-    let day, today;
+    if (isNaN(d.getTime())) return "";
+    const timeZone = zone() || undefined;
     try {
-      day = d.toLocaleDateString(undefined, o);
-      today = new Date().toLocaleDateString(undefined, o);
-      const time = d.toLocaleTimeString(undefined, Object.assign({ hour: "2-digit", minute: "2-digit" }, o));
-      return day === today ? time : d.toLocaleDateString(undefined, Object.assign({ day: "numeric", month: "short", year: "numeric" }, o)) + ", " + time;
+      const day = d.toLocaleDateString(undefined, { timeZone });
+      const today = new Date().toLocaleDateString(undefined, { timeZone });
+      const time = d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", timeZone });
+      return day === today ? time : d.toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric", timeZone }) + ", " + time;
     } catch (x) {
       return d.toLocaleString();
     }
@@ -247,11 +269,11 @@
   }
 
   function renderStale() {
-    const why = stale();
-    document.body.classList.toggle("stale", !!why);
+    const reason = stale();
+    document.body.classList.toggle("stale", !!reason);
     for (const id of ["banner", "s-banner"]) {
-      show($(id), !!why);
-      if (why) setText($(id), "OLD DATA — " + why);
+      show($(id), !!reason);
+      if (reason) setText($(id), "OLD DATA — " + reason);
     }
   }
 
@@ -332,16 +354,18 @@
     const tileM = mPerPx0 * 256 / n, unit = 100 * tileM / range;
     const g = svg("g", { transform: "rotate(" + (-up) + ")" }, r);
     if (tileCache.size > 64) tileCache.clear();
-    for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) {
-      const tx = Math.floor(xf) + dx, ty = Math.floor(yf) + dy;
-      if (ty < 0 || ty >= n) continue;
-      const url = hc.session.tile_url.replace("{z}", z).replace("{x}", ((tx % n) + n) % n).replace("{y}", ty);
-      // The same element for the same tile on every redraw: asked for once, never again.
-      let img = tileCache.get(url);
-      if (!img) { img = document.createElementNS(SVG, "image"); img.setAttribute("href", url); img.setAttribute("opacity", "0.5"); tileCache.set(url, img); }
-      img.setAttribute("x", ((tx - xf) * unit).toFixed(1)); img.setAttribute("y", ((ty - yf) * unit).toFixed(1));
-      img.setAttribute("width", unit.toFixed(1)); img.setAttribute("height", unit.toFixed(1));
-      g.appendChild(img);
+    for (let dx = -1; dx <= 1; dx++) {
+      for (let dy = -1; dy <= 1; dy++) {
+        const tx = Math.floor(xf) + dx, ty = Math.floor(yf) + dy;
+        if (ty < 0 || ty >= n) continue;
+        const url = hc.session.tile_url.replace("{z}", z).replace("{x}", ((tx % n) + n) % n).replace("{y}", ty);
+        // The same element for the same tile on every redraw: asked for once, never again.
+        let img = tileCache.get(url);
+        if (!img) { img = document.createElementNS(SVG, "image"); img.setAttribute("href", url); img.setAttribute("opacity", "0.5"); tileCache.set(url, img); }
+        img.setAttribute("x", ((tx - xf) * unit).toFixed(1)); img.setAttribute("y", ((ty - yf) * unit).toFixed(1));
+        img.setAttribute("width", unit.toFixed(1)); img.setAttribute("height", unit.toFixed(1));
+        g.appendChild(img);
+      }
     }
   }
   const tileCache = new Map();
@@ -350,7 +374,7 @@
   // near the car that are not in the hunt. It scrolls; its head says how many there are.
   function renderList(focus) {
     const ul = $("targets");
-    const tracked = [...hc.targets.values()].sort((a, b) => (a.distance_m == null) - (b.distance_m == null) || a.distance_m - b.distance_m);
+    const tracked = [...hc.targets.values()].sort((a, b) => Number(a.distance_m == null) - Number(b.distance_m == null) || a.distance_m - b.distance_m);
     const near = mode() === "hunt" ? hc.near.filter((p) => !hc.targets.has(p.target.id)) : [];
     const all = tracked.concat(near);
     const keep = new Set();
@@ -413,14 +437,14 @@
     const label = (el, on, text, req) => {
       show(el, on);
       if (on) { setText(el, text); el.dataset.req = JSON.stringify(req); el.dataset.name = name; }
-      el.disabled = !can;
+      /** @type {HTMLButtonElement} */ (el).disabled = !can;
     };
     label($("w-hunt"), huntOnly, (hunting ? "Hunt only " : "Hunt ") + name, { cmd: "hunt", targets: [focus && focus.target.id] });
     label($("w-add"), add, "Add " + name + " to the hunt", { cmd: "hunt", targets: (ids || []).concat(focus ? [focus.target.id] : []) });
     label($("w-roam"), writer && !!hc.status && !roaming10, "Roam " + fmtDist(ROAM_M), { cmd: "roam", radius: ROAM_M / 1000 + "km" });
     show($("w-open"), place);
     if (place) setText($("w-open"), "Rate, note, seen…");
-    $("w-open").disabled = !can;
+    button("w-open").disabled = !can;
     show(w, writer && (huntOnly || add || !$("w-roam").hidden || place));
     const r = hc.result, out = $("w-result");
     // A reply fades after a while; an error about reaching the box goes when the box answers.
@@ -485,7 +509,7 @@
   }
   hc.write = (request) => post("/api/command", request).then((x) => x.j);
 
-  function tracking(reply, first) {
+  function trackingReply(reply, first) {
     const n = reply.targets;
     if (reply.mode === "roam") return "Roaming " + fmtDist(reply.radius_m) + ": " + n + (n === 1 ? " place" : " places") + " in range.";
     return first + " — hunting " + n + (n === 1 ? " target." : " targets.");
@@ -494,23 +518,23 @@
   function setupWrites() {
     $("w-hunt").addEventListener("click", () => {
       const req = JSON.parse($("w-hunt").dataset.req), name = $("w-hunt").dataset.name;
-      write(req, "hunting " + name + " only", (r) => tracking(r, "Now hunting " + name + " only"));
+      write(req, "hunting " + name + " only", (r) => trackingReply(r, "Now hunting " + name + " only"));
     });
     $("w-add").addEventListener("click", () => {
       const req = JSON.parse($("w-add").dataset.req), name = $("w-add").dataset.name;
-      write(req, "adding " + name + " to the hunt", (r) => tracking(r, "Added " + name));
+      write(req, "adding " + name + " to the hunt", (r) => trackingReply(r, "Added " + name));
     });
     $("w-roam").addEventListener("click", () => {
-      write(JSON.parse($("w-roam").dataset.req), "roaming " + fmtDist(ROAM_M), (r) => tracking(r, "Roaming"));
+      write(JSON.parse($("w-roam").dataset.req), "roaming " + fmtDist(ROAM_M), (r) => trackingReply(r, "Roaming"));
     });
     $("w-open").addEventListener("click", () => { const t = chooseFocus(); if (isPlace(t)) openSheet(t.target.id, nameOf(t)); });
     $("s-close").addEventListener("click", closeSheet);
-    $("s-note").addEventListener("input", () => { if (hc.sheet) { hc.drafts.set(hc.sheet.id, $("s-note").value); renderSheet(); } });
+    $("s-note").addEventListener("input", () => { if (hc.sheet) { hc.drafts.set(hc.sheet.id, noteBox().value); renderSheet(); } });
     $("s-save").addEventListener("click", () => {
       const s = hc.sheet;
       if (!s) return;
       // The note goes to the place the sheet was opened for, whatever has the focus now.
-      const text = $("s-note").value, id = s.id, name = s.name;
+      const text = noteBox().value, id = s.id, name = s.name;
       write({ cmd: "store", op: "note", id: id, text: text }, text ? "saving the note on " + name : "removing the note on " + name,
         () => (text ? "Saved the note on " + name + "." : "Removed the note on " + name + "."), sheetResult(id))
         .then((r) => { if (r) { hc.drafts.delete(id); reloadPlace(id); } });
@@ -529,10 +553,10 @@
   // ---- The place sheet: one place's seen, rating and note, pinned to that place ---------------
   function openSheet(id, name) {
     hc.sheet = { id: id, name: name, result: null };
-    $("s-note").value = hc.drafts.has(id) ? hc.drafts.get(id) : "";
+    noteBox().value = hc.drafts.has(id) ? hc.drafts.get(id) : "";
     reloadPlace(id);
     renderSheet();
-    $("s-note").focus();
+    noteBox().focus();
   }
   function closeSheet() { hc.sheet = null; renderSheet(); }
   hc.openSheet = openSheet;
@@ -556,25 +580,25 @@
       setText($("s-seen-btn"), visits.length ? "Mark not seen" : "Mark seen now");
       setText($("s-rating"), m.rating && m.rating.stars ? "Your rating: " + m.rating.stars + " of 5" : "Not rated");
       // The note box starts from the place's current note unless something was typed for it.
-      if (!hc.drafts.has(s.id) && !s.filled) { $("s-note").value = (m.note && m.note.text) || ""; s.filled = true; }
+      if (!hc.drafts.has(s.id) && !s.filled) { noteBox().value = (m.note && m.note.text) || ""; s.filled = true; }
     }
-    $("s-seen-btn").disabled = !can;
+    button("s-seen-btn").disabled = !can;
     const stars = $("s-stars");
     if (!stars.childNodes.length) {
       for (let i = 1; i <= 5; i++) {
         const b = document.createElement("button");
         b.type = "button";
-        b.dataset.stars = i;
+        b.dataset.stars = String(i);
         b.setAttribute("aria-label", "rate " + i + " of 5");
         b.addEventListener("click", () => rate(i));
         stars.appendChild(b);
       }
     }
     const current = m && m.rating ? m.rating.stars : 0;
-    for (const b of stars.childNodes) { setText(b, Number(b.dataset.stars) <= current ? "★" : "☆"); b.disabled = !can || !m; }
-    const text = $("s-note").value, old = (m && m.note && m.note.text) || "";
+    for (const b of stars.querySelectorAll("button")) { setText(b, Number(b.dataset.stars) <= current ? "★" : "☆"); b.disabled = !can || !m; }
+    const text = noteBox().value, old = (m && m.note && m.note.text) || "";
     setText($("s-save"), text === "" && old ? "Remove the note on " + s.name : "Save the note on " + s.name);
-    $("s-save").disabled = !can || !m || text === old;
+    button("s-save").disabled = !can || !m || text === old;
     setText($("s-count"), text.length + "/500");
     const r = s.result;
     setText($("s-result"), r ? r.text : "");
