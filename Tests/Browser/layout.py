@@ -9,7 +9,8 @@ parked 250 m on, hunting it and the next longest names, with a friend nearby.
     pills, the latest passage, every button and the list's head show whole;
   * the radar's range follows the focused target (it sits between 40 % and 100 % of the radius);
   * the friend is on the radar and in the list, marked as a friend;
-  * the place sheet (seen, rating, note) fits too;
+  * the place sheet (seen, rating, note), the Big Things list (searched for the longest names)
+    and About fit too;
   * times are the box's local time: hotcold-web runs in Australia/Adelaide, the browser in
     New York, and the passage shows the Adelaide time of the event.
 
@@ -93,7 +94,7 @@ check.failed = False
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
-    ap.add_argument("--screenshots", help="save the page at 390x844 and 800x480 and the sheet at 390x844 here")
+    ap.add_argument("--screenshots", help="save the page at 390x844 and 800x480, the sheet and the Big Things list at 390x844 here")
     ap.add_argument("--all", action="store_true", help="with --screenshots: every size")
     args = ap.parse_args()
     stack = Stack(os.path.abspath(args.bin), daemon_args=[], web_env={"TZ": BOX_ZONE})
@@ -147,6 +148,22 @@ def main():
             if args.screenshots and (w, h) == (390, 844):
                 page.save_screenshot(os.path.join(args.screenshots, "sheet-%dx%d.png" % (w, h)))
             page.find_element("id", "s-close").click()
+            # The other screens: Big Things (searched for the longest names) and About.
+            page.execute_script("location.hash = '#things'")
+            if page.find_element("id", "t-text").get_attribute("value") != "also known":
+                page.find_element("id", "t-text").send_keys("also known")
+            wait_until(lambda: page.execute_script("return (window.hotcold.things.query || {}).text") == "also known"
+                       and not page.execute_script("return window.hotcold.things.loading"), 10, "the Big Things list")
+            bad = page.execute_script(OUTSIDE_JS) + page.execute_script(CLIPPED_JS, MATTERS + ", #nav .tab, select, #t-text, #t-list li span")
+            check(not bad, "%s: the Big Things list fits %s" % (where, bad[:4]))
+            if args.screenshots and (args.all or (w, h) == (390, 844)):
+                page.save_screenshot(os.path.join(args.screenshots, "things-%dx%d.png" % (w, h)))
+            page.execute_script("location.hash = '#about'")
+            wait_until(lambda: page.find_element("id", "a-box").text.startswith("hotcoldd"), 5, "About")
+            bad = page.execute_script(OUTSIDE_JS) + page.execute_script(CLIPPED_JS, MATTERS + ", #nav .tab, #about dd, #about dt")
+            check(not bad, "%s: About fits %s" % (where, bad[:4]))
+            page.execute_script("location.hash = ''")
+            wait_until(lambda: page.find_element("id", "main").is_displayed(), 5, "the live screen")
 
         f = page.execute_script("return [...document.querySelectorAll('#targets li.friend')].map(l => l.textContent)")
         check(f and f[0].startswith(FRIEND + " · friend"), "the friend is listed as a friend (%s)" % f)

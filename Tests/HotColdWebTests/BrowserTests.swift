@@ -49,6 +49,12 @@ struct BrowserTests {
         try await run("Tests/Browser/layout.py")
     }
 
+    @Test("Big Things: the daemon's own search a page at a time (by name, rating, distance; text and state), only the last answer shown, a place's page with favourite and rating 0–5, About",
+          .enabled(if: haveBrowser), .timeLimit(.minutes(4)))
+    func things() async throws {
+        try await run("Tests/Browser/things.py")
+    }
+
     @Test("scripts/demo prints the live page's address and the page follows the 2024 drive live (ages by age_s); Ctrl-C stops it all",
           .enabled(if: haveBrowser && GPSDHarness.gpsfakeAvailable), .timeLimit(.minutes(5)))
     func demo() async throws {

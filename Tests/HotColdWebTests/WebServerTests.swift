@@ -57,7 +57,7 @@ struct WebServerTests {
         #expect(session.body.contains(#""access":"local""#) && session.body.contains(#""writer":false"#))
     }
 
-    @Test("reads: a place with this box's own note, rating and visits; the hunt list; nothing else passes")
+    @Test("reads: a place with this box's own note, rating and visits; the hunt list; a search; nothing else passes")
     func reads() async throws {
         let r = try await Running()
         defer { r.stop() }
@@ -73,10 +73,15 @@ struct WebServerTests {
         #expect(place.body.contains("Best milkshake on the coast") && place.body.contains("Big Banana"), "\(place.body)")
         let targets = try await RawHTTP.post(r.port, "/api/read", body: #"{"cmd":"targets","limit":10}"#, headers: [json, cookie])
         #expect(targets.status == 200 && targets.body.contains(#""class":"TARGETS""#), "\(targets.body)")
+        let search = try await RawHTTP.post(r.port, "/api/read", body: #"{"cmd":"search","text":"banana","state":"NSW","limit":5}"#, headers: [json])
+        #expect(search.status == 200 && search.body.hasPrefix(#"{"class":"PLACES""#) && search.body.contains("Big Banana"), "\(search.body)")
+        let fav = try await RawHTTP.post(r.port, "/api/command", body: #"{"cmd":"store","op":"fav","id":"halans:d0577fb8cf"}"#,
+                                         headers: [json, cookie, origin])
+        #expect(fav.status == 200 && fav.body.contains("STORE"), "a favourite is a write the page may send: \(fav.body)")
         let missing = try await RawHTTP.post(r.port, "/api/read", body: #"{"cmd":"place","id":"nowhere:0000"}"#, headers: [json])
         #expect(missing.status == 404 && missing.body.contains("not_found"), "\(missing.body)")
         #expect(try await RawHTTP.post(r.port, "/api/read", body: #"{"cmd":"status"}"#, headers: [json]).status == 400,
-                "only place, targets and near pass")
+                "only place, targets, near and search pass")
         #expect(try await RawHTTP.post(r.port, "/api/read", body: note, headers: [json, cookie, origin]).status == 400,
                 "no write passes as a read")
         #expect(try await RawHTTP.post(r.port, "/api/read", body: #"{"cmd":"place","id":"halans:d0577fb8cf"}"#,

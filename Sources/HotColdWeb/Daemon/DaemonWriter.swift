@@ -5,10 +5,10 @@ import HotColdProtocol
 /// cooperative pool (LineClient blocks), and returns the daemon's reply line or its refusal.
 ///
 /// Only the page's requests pass. Writes: `hunt`, `roam`, and `store` with `seen`, `unseen`,
-/// `rate` or `note`. Reads (`Kind.read`): `place` (a place with this box's user's note, rating
-/// and visits, so the page shows what a write would change) and `targets` (the whole hunt list
-/// when STATUS holds only the nearest 50) and `near` (places around the car that are not
-/// tracked). The body is the daemon's own request format, decoded and validated by
+/// `fav`, `unfav`, `rate` or `note`. Reads (`Kind.read`): `place` (a place with this box's
+/// user's note, rating and visits, so the page shows what a write would change), `targets` (the
+/// whole hunt list when STATUS holds only the nearest 50), `near` (places around the car that
+/// are not tracked) and `search` (the Big Things list, a page at a time). The body is the daemon's own request format, decoded and validated by
 /// `Request.decode(line:)` — the protocol's one definition — before anything is sent.
 public struct DaemonWriter: Sendable {
     public let socketPath: String
@@ -34,12 +34,13 @@ public struct DaemonWriter: Sendable {
         case (.write, .hunt), (.write, .roam): return "TRACKING"
         case (.write, .store(let s)):
             switch s.operation {
-            case .seen, .unseen, .rate, .note: return "STORE"
+            case .seen, .unseen, .fav, .unfav, .rate, .note: return "STORE"
             default: return nil
             }
         case (.read, .place): return "PLACE"
         case (.read, .targets): return "TARGETS"
         case (.read, .near): return "NEAR"
+        case (.read, .search): return "PLACES"
         default: return nil
         }
     }
@@ -51,8 +52,8 @@ public struct DaemonWriter: Sendable {
         case .success(let r):
             guard let cls = Self.replyClass(r, kind: kind) else {
                 return .failure(.invalid(kind == .write
-                    ? "the page may send hunt, roam and store (seen, unseen, rate, note) only"
-                    : "the page may read place, targets and near only"))
+                    ? "the page may send hunt, roam and store (seen, unseen, fav, unfav, rate, note) only"
+                    : "the page may read place, targets, near and search only"))
             }
             return .success((r, cls))
         }

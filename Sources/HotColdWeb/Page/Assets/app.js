@@ -32,7 +32,11 @@
     /** @type {any[]} */ writes: [], newTimeline: true, renders: 0, radarRange: 1000,
     /** @type {(request: object) => Promise<any>} */ write: () => Promise.resolve(null),
     /** @type {(id: string, name: string) => void} */ openSheet: () => {},
-    /** @type {(id: string) => Promise<void>} */ reloadPlace: () => Promise.resolve()
+    /** @type {(id: string) => Promise<void>} */ reloadPlace: () => Promise.resolve(),
+    /** @type {(more: boolean) => Promise<void>} */ search: () => Promise.resolve(),
+    screen: "live",
+    /** @type {{rows: any[], more: boolean, asked: boolean, loading: boolean, error: string | null, token: number, query: any}} */
+    things: { rows: [], more: false, asked: false, loading: false, error: null, token: 0, query: null }
   };
   /** @type {any} */ (window).hotcold = hc;
 
@@ -556,9 +560,20 @@
     noteBox().value = hc.drafts.has(id) ? hc.drafts.get(id) : "";
     reloadPlace(id);
     renderSheet();
-    noteBox().focus();
   }
-  function closeSheet() { hc.sheet = null; renderSheet(); }
+  function closeSheet() {
+    const s = hc.sheet, p = s && hc.places.get(s.id);
+    hc.sheet = null;
+    // The list shows what the sheet changed (favourite, rating, seen) without asking again.
+    const row = p && p.mine && hc.things.rows.find((r) => r.place.id === s.id);
+    if (row) {
+      row.favourite = p.mine.favourite;
+      row.my_rating = p.mine.rating && p.mine.rating.stars ? p.mine.rating.stars : undefined;
+      row.seen = (p.mine.visits || []).length > 0;
+      renderThings();
+    }
+    renderSheet();
+  }
   hc.openSheet = openSheet;
 
   function renderSheet() {
@@ -569,11 +584,17 @@
     setText($("s-name"), s.name);
     const p = hc.places.get(s.id), m = p && p.mine;
     const can = !!(hc.session && hc.session.writer && hc.sse && hc.link && hc.link.up);
+    renderDetail(p && p.detail);
     if (!m) {
       setText($("s-seen"), p && p.error ? "cannot read this place from the box" : "reading…");
       show($("s-seen-btn"), false);
+      setText($("s-fav"), "");
+      show($("s-fav-btn"), false);
       setText($("s-rating"), "");
     } else {
+      setText($("s-fav"), m.favourite ? "♥ A favourite" : "Not a favourite");
+      show($("s-fav-btn"), true);
+      setText($("s-fav-btn"), m.favourite ? "Remove from favourites" : "Add to favourites");
       const visits = m.visits || [];
       setText($("s-seen"), visits.length ? "Seen " + fmtTime(visits.map((v) => v.visited_at).sort().pop()) + (visits.length > 1 ? " (" + visits.length + " visits)" : "") : "Not seen yet");
       show($("s-seen-btn"), true);
@@ -583,6 +604,9 @@
       if (!hc.drafts.has(s.id) && !s.filled) { noteBox().value = (m.note && m.note.text) || ""; s.filled = true; }
     }
     button("s-seen-btn").disabled = !can;
+    button("s-fav-btn").disabled = !can;
+    show($("s-unrate"), !!(m && m.rating && m.rating.stars));
+    button("s-unrate").disabled = !can;
     const stars = $("s-stars");
     if (!stars.childNodes.length) {
       for (let i = 1; i <= 5; i++) {
@@ -605,12 +629,42 @@
     $("s-result").className = r ? (r.ok ? "ok" : "bad") : "";
   }
 
+  // What the catalogue says about a place: where, its rating and votes, what it is, tags, photo.
+  function renderDetail(d) {
+    const place = d && d.place, b = d && d.big_thing;
+    const f = lastFix();
+    let where = b ? [b.town, b.state].filter(Boolean).join(", ") : "";
+    if (place && f) where += (where ? " · " : "") + fmtDist(approxDistance(f.lat, f.lon, place.latitude, place.longitude)) + " away";
+    if (place && !place.active) where += " · no longer listed";
+    setText($("s-where"), where);
+    const cat = [];
+    if (b && b.rating != null) cat.push("Rated " + b.rating.toFixed(1) + " of 5 by " + (b.votes || 0) + (b.votes === 1 ? " vote" : " votes"));
+    if (b && b.status) cat.push(b.status);
+    if (b && b.year) cat.push("since " + b.year);
+    if (b && b.coord_precision === "town") cat.push("position: the town, not the thing");
+    setText($("s-cat"), cat.join(" · "));
+    setText($("s-desc"), (b && b.description) || (d && d.geocache && d.geocache.hint ? "Hint: " + d.geocache.hint : ""));
+    const tags = b ? (b.tags || []).concat(b.category ? [b.category] : []) : [];
+    setText($("s-tags"), tags.length ? "Tags: " + tags.join(", ") : "");
+    const photo = /** @type {HTMLAnchorElement} */ ($("s-photo"));
+    const url = b && b.photo_url && /^https?:\/\//.test(b.photo_url) ? b.photo_url : "";
+    show(photo, !!url);
+    if (url && photo.href !== url) photo.href = url;
+  }
+
+  // Metres between two points, for showing only (spherical; the daemon's ellipsoidal figures are
+  // what the hunt uses).
+  function approxDistance(lat1, lon1, lat2, lon2) {
+    const r = Math.PI / 180, a = Math.sin((lat2 - lat1) * r / 2) ** 2 + Math.cos(lat1 * r) * Math.cos(lat2 * r) * Math.sin((lon2 - lon1) * r / 2) ** 2;
+    return 2 * 6371008.8 * Math.asin(Math.min(1, Math.sqrt(a)));
+  }
+
   function rate(stars) {
     const s = hc.sheet;
     if (!s) return;
     const id = s.id, name = s.name;
-    write({ cmd: "store", op: "rate", id: id, stars: stars }, "rating " + name + " " + stars + " of 5",
-      () => "Rated " + name + " " + stars + " of 5.", sheetResult(id)).then(() => reloadPlace(id));
+    write({ cmd: "store", op: "rate", id: id, stars: stars }, stars ? "rating " + name + " " + stars + " of 5" : "removing your rating of " + name,
+      () => (stars ? "Rated " + name + " " + stars + " of 5." : "Removed your rating of " + name + "."), sheetResult(id)).then(() => reloadPlace(id));
   }
 
   // ---- Reads ------------------------------------------------------------------------------------
@@ -643,6 +697,108 @@
     hc.renders++;
     const focus = chooseFocus();
     renderFocus(); renderBar(); renderStale(); renderRadar(focus); renderList(focus); renderPassage(); renderWrites(focus); renderSheet();
+    renderAbout();
+  }
+
+  // ---- Screens: Live, Big Things, About (the address's #fragment) ------------------------------
+  const SCREENS = ["things", "about"];
+  function route() {
+    const h = location.hash.replace(/^#/, "");
+    hc.screen = SCREENS.includes(h) ? h : "live";
+    show($("main"), hc.screen === "live");
+    for (const x of SCREENS) show($(x), hc.screen === x);
+    for (const x of ["live"].concat(SCREENS)) $("n-" + x).classList.toggle("current", hc.screen === x);
+    if (hc.screen === "things" && !hc.things.asked) search(false);
+    render();
+  }
+
+  // ---- Big Things: the catalogue a page at a time, searched by name or town and state ----------
+  const PAGE = 50, MAX_ROWS = 500;
+  async function search(more) {
+    const t = hc.things, text = /** @type {HTMLInputElement} */ ($("t-text")).value.trim();
+    const state = /** @type {HTMLSelectElement} */ ($("t-state")).value, sort = /** @type {HTMLSelectElement} */ ($("t-sort")).value;
+    /** @type {any} */
+    const q = { cmd: "search", kinds: ["bigthing"], sort: sort, limit: PAGE, offset: more ? t.rows.length : 0 };
+    if (text) q.text = text;
+    if (state) q.state = state;
+    const f = lastFix();
+    if (f) { q.lat = f.lat; q.lon = f.lon; }
+    t.asked = true;
+    if (sort === "distance" && !f) { t.rows = []; t.more = false; t.error = "Sorting by distance needs a GPS fix."; renderThings(); return; }
+    // Only the newest question's answer is shown: an older one that arrives later is dropped.
+    const token = ++t.token;
+    t.loading = true;
+    renderThings();
+    const { status, j } = await post("/api/read", q);
+    if (token !== t.token) return;
+    t.loading = false;
+    if (status === 200 && j && Array.isArray(j.result)) {
+      t.rows = more ? t.rows.concat(j.result) : j.result;
+      t.more = !!j.more && t.rows.length < MAX_ROWS;
+      t.error = null;
+      t.query = { text: text, state: state, sort: sort };
+    } else t.error = why(status, j, "reading the list").text;
+    renderThings();
+  }
+  hc.search = search;
+
+  const thingRows = new Map();
+  function renderThings() {
+    const t = hc.things, ul = $("t-list");
+    const keep = new Set();
+    let prev = null;
+    for (const r of t.rows) {
+      const id = r.place.id;
+      let li = thingRows.get(id);
+      if (!li) {
+        li = document.createElement("li");
+        li.append(document.createElement("span"), document.createElement("span"));
+        li.addEventListener("click", () => openSheet(id, r.place.name));
+        thingRows.set(id, li);
+      }
+      li.dataset.id = id;
+      setText(/** @type {HTMLElement} */ (li.firstChild), r.place.name);
+      const bits = [[r.town, r.state].filter(Boolean).join(", ")];
+      if (r.distance != null) bits.push(fmtDist(r.distance));
+      if (r.my_rating) bits.push("your ★" + r.my_rating);
+      else if (r.catalogue_rating != null) bits.push("★" + r.catalogue_rating.toFixed(1) + " (" + (r.catalogue_votes || 0) + ")");
+      if (r.seen) bits.push("seen");
+      if (r.favourite) bits.push("♥");
+      if (!r.place.active) bits.push("gone");
+      setText(/** @type {HTMLElement} */ (li.lastChild), bits.filter(Boolean).join(" · "));
+      const at = prev ? prev.nextSibling : ul.firstChild;
+      if (at !== li) ul.insertBefore(li, at);
+      prev = li;
+      keep.add(id);
+    }
+    for (const [id, li] of thingRows) if (!keep.has(id)) { li.remove(); thingRows.delete(id); }
+    let more = document.getElementById("t-more");
+    if (t.more && !more) {
+      const b = document.createElement("button");
+      b.id = "t-more";
+      b.type = "button";
+      b.addEventListener("click", () => search(true));
+      more = b;
+    }
+    if (more) {
+      if (t.more) { setText(more, "Show " + PAGE + " more"); ul.appendChild(more); } else more.remove();
+    }
+    const sortName = { name: "by name", rating: "by rating", distance: "nearest first" }[t.query ? t.query.sort : "name"];
+    setText($("t-head"), t.error ? t.error : t.loading && !t.rows.length ? "reading…" :
+      !t.rows.length ? "No Big Thing matches." : t.rows.length + (t.more ? "+" : "") + (t.rows.length === 1 ? " Big Thing, " : " Big Things, ") + sortName
+        + (t.rows.length >= MAX_ROWS && t.more === false ? " (the first " + MAX_ROWS + ": search to narrow)" : ""));
+    $("t-head").className = t.error ? "bad" : "";
+  }
+
+  function renderAbout() {
+    if (hc.screen !== "about") return;
+    const s = hc.status, se = hc.session;
+    setText($("a-box"), s ? "hotcoldd " + s.release + ", " + (s.tracking.mode === "hunt" ? "hunting " + s.tracking.tracked + (s.tracking.tracked === 1 ? " target" : " targets") :
+      s.tracking.mode === "roam" ? "roaming " + fmtDist(s.tracking.radius_m) + " (" + s.tracking.tracked + " in range)" : s.tracking.mode) : "not connected");
+    setText($("a-device"), !se ? "…" : se.access === "paired" ? "paired as " + se.device + (se.writer ? "; it may change the hunt and your places" : "; read-only") :
+      "read-only: opened on the box itself (pair a phone with hotcold web pair)");
+    setText($("a-zone"), "shown in the box's time zone" + (zone() ? ", " + zone() : "") + "; now " + fmtTime(new Date().toISOString()));
+    setText($("a-net"), se && se.tile_url ? "Map tiles come from " + new URL(se.tile_url.replace(/[{}]/g, "")).origin + "; nothing else leaves the box." : "Nothing leaves the box: no map tiles are set.");
   }
 
   function connect() {
@@ -682,10 +838,27 @@
     });
     $("radar-mode").addEventListener("click", () => { hc.courseUp = !hc.courseUp; localStorage.setItem("hc-course-up", hc.courseUp ? "1" : "0"); render(); });
     setupWrites();
+    setupScreens();
     session();
     connect();
+    route();
     setInterval(() => { render(); loadNear(); }, 1000);
     render();
   });
   window.addEventListener("resize", render);
+  window.addEventListener("hashchange", route);
+
+  function setupScreens() {
+    let timer = 0;
+    $("t-text").addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => search(false), 300); });
+    for (const id of ["t-state", "t-sort"]) $(id).addEventListener("change", () => search(false));
+    $("s-fav-btn").addEventListener("click", () => {
+      const s = hc.sheet, p = s && hc.places.get(s.id);
+      if (!p || !p.mine) return;
+      const id = s.id, name = s.name, fav = p.mine.favourite;
+      write({ cmd: "store", op: fav ? "unfav" : "fav", id: id }, fav ? "removing " + name + " from favourites" : "adding " + name + " to favourites",
+        () => (fav ? "Removed " + name + " from favourites." : "Added " + name + " to favourites."), sheetResult(id)).then(() => reloadPlace(id));
+    });
+    $("s-unrate").addEventListener("click", () => rate(0));
+  }
 })();
