@@ -207,7 +207,7 @@ def delayed_status(stack, page, car):
     tiers = js(page, "return (window.hotcold.tiers || [])")
     order = [tiers.index(u["text"]) for u in js(page, "return window.hotcold.tierUpdates") if u["id"] == BANANA[0] and u["text"] in tiers]
     drops = [(tiers[a], tiers[b]) for a, b in zip(order, order[1:]) if b < a]
-    check(held >= 3, "the relay held a STATUS back behind a newer event %d times" % held)
+    check(held >= 2, "the relay held a STATUS back behind a newer event %d times" % held)
     check(refused >= 1, "the page refused %d updates older than what it showed" % refused)
     check(len(dists) > 10 and not back, "driving straight at Big Banana the distance shown never grew (%d values; back: %s)" % (len(dists), back[:5]))
     check(len(order) >= 2 and not drops, "the tier shown never dropped back (%s; drops: %s)" % ([tiers[i] for i in order], drops))
