@@ -9,8 +9,8 @@ parked 250 m on, hunting it and the next longest names, with a friend nearby.
     pills, the latest passage, every button and the list's head show whole;
   * the radar's range follows the focused target (it sits between 40 % and 100 % of the radius);
   * the friend is on the radar and in the list, marked as a friend;
-  * the place sheet (seen, rating, note), the Big Things list (searched for the longest names)
-    and About fit too;
+  * the place sheet (seen, rating, note), the Big Things list (searched for the longest names),
+    Near me, My places (one with a long name) and About fit too;
   * times are the box's local time: hotcold-web runs in Australia/Adelaide, the browser in
     New York, and the passage shows the Adelaide time of the event.
 
@@ -29,6 +29,7 @@ from harness import Car, Stack, browser, offset, set_viewport, wait_until  # noq
 FARMER = ("halans:fea416510c", "The Australian Farmer (also known as the Big Farmer)", -33.047014, 135.460447)
 LONG = ["halans:bec4869e91", "halans:ee1a037fe6", "halans:61dc9f21d6", "halans:214ecf7886", "halans:0c1d9378f5"]
 FRIEND = "Koala Crossing family wagon (Jane and the kids)"
+MINE = "The paddock gate where the Australian Farmer's road turns off the Eyre Highway"
 SIZES = [(320, 568), (568, 320), (360, 740), (740, 360), (390, 844), (844, 390), (800, 480), (480, 800)]
 BOX_ZONE = "Australia/Adelaide"
 
@@ -110,6 +111,7 @@ def main():
         # Past the Farmer and on: ARRIVED, then DEPARTED, parked 250 m north.
         car.drive_to(*offset(FARMER[2], FARMER[3], 250, 0), speed=15, wall_step=0.1)
         wait_until(lambda: any(e.get("class") == "DEPARTED" for e in stack.daemon_events()), 20, "DEPARTED in the daemon's log")
+        stack.daemon({"cmd": "store", "op": "add", "name": MINE, "lat": car.lat, "lon": car.lon}, "STORE")
         stack.daemon({"cmd": "follow", "who": "jane/ute"})
         flat, flon = offset(car.lat, car.lon, 120, -90)
         now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
@@ -158,6 +160,11 @@ def main():
             check(not bad, "%s: the Big Things list fits %s" % (where, bad[:4]))
             if args.screenshots and (args.all or (w, h) == (390, 844)):
                 page.save_screenshot(os.path.join(args.screenshots, "things-%dx%d.png" % (w, h)))
+            for screen, ready in (("near", "#nr-list li"), ("mine", "#m-list li")):
+                page.execute_script("location.hash = '#%s'" % screen)
+                wait_until(lambda: page.execute_script("return document.querySelectorAll(arguments[0]).length > 0", ready), 10, screen)
+                bad = page.execute_script(OUTSIDE_JS) + page.execute_script(CLIPPED_JS, MATTERS + ", #nav .tab, #m-name, #m-head, #nr-head, .rows li span")
+                check(not bad, "%s: %s fits %s" % (where, {"near": "Near me", "mine": "My places"}[screen], bad[:4]))
             page.execute_script("location.hash = '#about'")
             wait_until(lambda: page.find_element("id", "a-box").text.startswith("hotcoldd"), 5, "About")
             bad = page.execute_script(OUTSIDE_JS) + page.execute_script(CLIPPED_JS, MATTERS + ", #nav .tab, #about dd, #about dt")

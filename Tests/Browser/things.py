@@ -8,6 +8,9 @@ hotcold-web, the car parked near Coffs Harbour:
   * a quick succession of searches shows the answer to the last one only;
   * a row opens the place's page: town and state, distance, the catalogue's rating and votes,
     description, tags; favourite and rating (0–5) go to the daemon and the list shows them;
+  * Near me lists what the daemon's `near` finds around the car, nearest first;
+  * My places adds the car's position under a name (the button says so), lists it by distance
+    and opens its page;
   * About names the daemon's release, this device and the box's time zone.
 
 Usage: things.py --bin .build/debug"""
@@ -69,7 +72,7 @@ def main():
         page.find_element("id", "n-things").click()
         settle(page)
         check(rows(page) == daemon_ids(stack, sort="name", **here), "the list is the daemon's first page by name (%d rows)" % len(rows(page)))
-        page.find_element("id", "t-more").click()
+        page.find_element("css selector", "#t-list .more").click()
         wait_until(lambda: len(rows(page)) == 100, 10, "the next page")
         ids = rows(page)
         check(len(set(ids)) == 100 and ids[50:] == daemon_ids(stack, sort="name", offset=50, **here),
@@ -117,6 +120,30 @@ def main():
         page.find_element("id", "s-close").click()
         row = page.execute_script("return [...document.querySelectorAll('#t-list li')].find(l => l.dataset.id === arguments[0]).lastChild.textContent", BANANA[0])
         check("your ★3" in row and "♥" in row, "the list shows the rating and the favourite at once (%r)" % row)
+        # Near me: what the daemon's `near` answers, nearest first, with friends.
+        page.find_element("id", "n-near").click()
+        wait_until(lambda: len(page.execute_script("return [...document.querySelectorAll('#nr-list li')]")) > 0, 10, "Near me")
+        near = [r["target"]["id"] for r in stack.daemon({"cmd": "near", "kinds": ["bigthing", "geocache", "waypoint", "location", "friend"], "limit": 30}, "NEAR")["result"]]
+        shown = page.execute_script("return [...document.querySelectorAll('#nr-list li')].map(l => l.dataset.id)")
+        check(shown == near, "Near me lists what the daemon finds near the car, nearest first (%d)" % len(shown))
+        # My places: add where the car is, listed by distance.
+        page.find_element("id", "n-mine").click()
+        wait_until(lambda: page.find_element("id", "m-head").text != "reading…", 10, "My places")
+        check(page.find_element("id", "m-add-btn").text == "Type a name to add the car's position", "nothing to add without a name")
+        page.find_element("id", "m-name").send_keys("Koala Crossing lookout")
+        btn = page.find_element("id", "m-add-btn")
+        check(btn.text == "Add the car's position as “Koala Crossing lookout”", "the button names what it adds (%r)" % btn.text)
+        btn.click()
+        wait_until(lambda: page.find_element("id", "m-result").text.startswith("Added “Koala Crossing lookout” at the car's position"), 10, "added")
+        mine_rows = stack.daemon({"cmd": "search", "kinds": ["location"], "text": "Koala Crossing"}, "PLACES")["result"]
+        check(len(mine_rows) == 1, "the daemon has the new place")
+        wait_until(lambda: page.execute_script("return document.querySelectorAll('#m-list li').length") == 1, 10, "the new place listed")
+        line = page.execute_script("return document.querySelector('#m-list li span:last-child').textContent")
+        check(line.split(" · ")[0] in ("0 m", "1 m", "2 m", "3 m"), "listed with its distance from the car (%r)" % line)
+        page.find_element("css selector", "#m-list li").click()
+        wait_until(lambda: page.find_element("id", "s-where").text.startswith("Added by root"), 10, "its page")
+        check(page.find_element("id", "s-name").text == "Koala Crossing lookout", "its page names it and who added it (%r)" % page.find_element("id", "s-where").text)
+        page.find_element("id", "s-close").click()
         page.find_element("id", "n-about").click()
         wait_until(lambda: page.find_element("id", "a-box").text.startswith("hotcoldd "), 10, "About")
         zone = page.execute_script("return window.hotcold.session.time_zone")

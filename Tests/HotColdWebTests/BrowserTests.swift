@@ -49,7 +49,7 @@ struct BrowserTests {
         try await run("Tests/Browser/layout.py")
     }
 
-    @Test("Big Things: the daemon's own search a page at a time (by name, rating, distance; text and state), only the last answer shown, a place's page with favourite and rating 0–5, About",
+    @Test("Big Things: the daemon's own search a page at a time (by name, rating, distance; text and state), only the last answer shown, a place's page with favourite and rating 0–5; Near me; My places; About",
           .enabled(if: haveBrowser), .timeLimit(.minutes(4)))
     func things() async throws {
         try await run("Tests/Browser/things.py")

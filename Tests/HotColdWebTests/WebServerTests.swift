@@ -106,7 +106,7 @@ struct WebServerTests {
         let done = try await RawHTTP.post(r.port, "/api/command", body: body, headers: [json, cookie, origin])
         #expect(done.status == 200 && done.body.contains("TRACKING"), "\(done.body)")
         let refused = try await RawHTTP.post(r.port, "/api/command", body: #"{"cmd":"store","op":"delete","id":"x"}"#, headers: [json, cookie, origin])
-        #expect(refused.status == 400, "only hunt, roam, seen, unseen, rate and note pass")
+        #expect(refused.status == 400, "only hunt, roam and store seen, unseen, fav, unfav, rate, note and add pass")
         let reader = try r.server.store.pair(name: "ro", uid: 1000, user: "jane", writer: false, days: 1)
         #expect(try await RawHTTP.post(r.port, "/api/command", body: body, headers: [json, "Cookie: hc_token=\(reader.token)", origin]).status == 403)
     }

@@ -5,7 +5,7 @@ import HotColdProtocol
 /// cooperative pool (LineClient blocks), and returns the daemon's reply line or its refusal.
 ///
 /// Only the page's requests pass. Writes: `hunt`, `roam`, and `store` with `seen`, `unseen`,
-/// `fav`, `unfav`, `rate` or `note`. Reads (`Kind.read`): `place` (a place with this box's
+/// `fav`, `unfav`, `rate`, `note` or `add` (a place of one's own where the car is). Reads (`Kind.read`): `place` (a place with this box's
 /// user's note, rating and visits, so the page shows what a write would change), `targets` (the
 /// whole hunt list when STATUS holds only the nearest 50), `near` (places around the car that
 /// are not tracked) and `search` (the Big Things list, a page at a time). The body is the daemon's own request format, decoded and validated by
@@ -34,7 +34,7 @@ public struct DaemonWriter: Sendable {
         case (.write, .hunt), (.write, .roam): return "TRACKING"
         case (.write, .store(let s)):
             switch s.operation {
-            case .seen, .unseen, .fav, .unfav, .rate, .note: return "STORE"
+            case .seen, .unseen, .fav, .unfav, .rate, .note, .add: return "STORE"
             default: return nil
             }
         case (.read, .place): return "PLACE"
@@ -52,7 +52,7 @@ public struct DaemonWriter: Sendable {
         case .success(let r):
             guard let cls = Self.replyClass(r, kind: kind) else {
                 return .failure(.invalid(kind == .write
-                    ? "the page may send hunt, roam and store (seen, unseen, fav, unfav, rate, note) only"
+                    ? "the page may send hunt, roam and store (seen, unseen, fav, unfav, rate, note, add) only"
                     : "the page may read place, targets, near and search only"))
             }
             return .success((r, cls))

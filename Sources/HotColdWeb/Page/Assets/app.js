@@ -36,7 +36,12 @@
     /** @type {(more: boolean) => Promise<void>} */ search: () => Promise.resolve(),
     screen: "live",
     /** @type {{rows: any[], more: boolean, asked: boolean, loading: boolean, error: string | null, token: number, query: any}} */
-    things: { rows: [], more: false, asked: false, loading: false, error: null, token: 0, query: null }
+    things: { rows: [], more: false, asked: false, loading: false, error: null, token: 0, query: null },
+    /** @type {{rows: any[], more: boolean, asked: boolean, loading: boolean, error: string | null, token: number, query: any}} */
+    mine: { rows: [], more: false, asked: false, loading: false, error: null, token: 0, query: null },
+    /** @type {Result | null} */ mineResult: null,
+    /** @type {{rows: any[], error: string | null, token: number, at: number}} */
+    nearMe: { rows: [], error: null, token: 0, at: 0 }
   };
   /** @type {any} */ (window).hotcold = hc;
 
@@ -565,13 +570,13 @@
     const s = hc.sheet, p = s && hc.places.get(s.id);
     hc.sheet = null;
     // The list shows what the sheet changed (favourite, rating, seen) without asking again.
-    const row = p && p.mine && hc.things.rows.find((r) => r.place.id === s.id);
-    if (row) {
+    for (const row of p && p.mine ? hc.things.rows.concat(hc.mine.rows).filter((r) => r.place.id === s.id) : []) {
       row.favourite = p.mine.favourite;
       row.my_rating = p.mine.rating && p.mine.rating.stars ? p.mine.rating.stars : undefined;
       row.seen = (p.mine.visits || []).length > 0;
-      renderThings();
     }
+    renderThings();
+    renderMine();
     renderSheet();
   }
   hc.openSheet = openSheet;
@@ -635,6 +640,8 @@
     const f = lastFix();
     let where = b ? [b.town, b.state].filter(Boolean).join(", ") : "";
     if (place && f) where += (where ? " · " : "") + fmtDist(approxDistance(f.lat, f.lon, place.latitude, place.longitude)) + " away";
+    const loc = d && d.location;
+    if (loc && loc.created_by) where = "Added by " + loc.created_by + (loc.created_at ? " on " + fmtTime(loc.created_at) : "") + (where ? " · " + where : "");
     if (place && !place.active) where += " · no longer listed";
     setText($("s-where"), where);
     const cat = [];
@@ -698,66 +705,115 @@
     const focus = chooseFocus();
     renderFocus(); renderBar(); renderStale(); renderRadar(focus); renderList(focus); renderPassage(); renderWrites(focus); renderSheet();
     renderAbout();
+    if (hc.screen === "mine") renderMine();
   }
 
   // ---- Screens: Live, Big Things, About (the address's #fragment) ------------------------------
-  const SCREENS = ["things", "about"];
+  const SCREENS = ["things", "near", "mine", "about"];
   function route() {
     const h = location.hash.replace(/^#/, "");
     hc.screen = SCREENS.includes(h) ? h : "live";
     show($("main"), hc.screen === "live");
     for (const x of SCREENS) show($(x), hc.screen === x);
     for (const x of ["live"].concat(SCREENS)) $("n-" + x).classList.toggle("current", hc.screen === x);
+    /** @type {HTMLSelectElement} */ ($("n-pick")).value = hc.screen === "live" ? "" : hc.screen;
     if (hc.screen === "things" && !hc.things.asked) search(false);
+    if (hc.screen === "mine") searchMine(false);
+    if (hc.screen === "near") loadNearMe(true);
     render();
   }
 
-  // ---- Big Things: the catalogue a page at a time, searched by name or town and state ----------
+  // ---- Lists read from the daemon a page at a time ----------------------------------------------
+  // Bounded (50 a page, 500 at most) and honest: only the newest question's answer is shown, an
+  // older one that arrives later is dropped.
   const PAGE = 50, MAX_ROWS = 500;
-  async function search(more) {
-    const t = hc.things, text = /** @type {HTMLInputElement} */ ($("t-text")).value.trim();
-    const state = /** @type {HTMLSelectElement} */ ($("t-state")).value, sort = /** @type {HTMLSelectElement} */ ($("t-sort")).value;
-    /** @type {any} */
-    const q = { cmd: "search", kinds: ["bigthing"], sort: sort, limit: PAGE, offset: more ? t.rows.length : 0 };
-    if (text) q.text = text;
-    if (state) q.state = state;
-    const f = lastFix();
-    if (f) { q.lat = f.lat; q.lon = f.lon; }
+  /**
+   * @typedef {{rows: any[], more: boolean, asked: boolean, loading: boolean, error: string | null, token: number, query: any}} Paged
+   * @param {Paged} t
+   * @param {any} q the request for the first page (without offset and limit), or a sentence why none can be asked
+   * @param {boolean} more
+   * @param {() => void} draw
+   */
+  async function page(t, q, more, draw) {
     t.asked = true;
-    if (sort === "distance" && !f) { t.rows = []; t.more = false; t.error = "Sorting by distance needs a GPS fix."; renderThings(); return; }
-    // Only the newest question's answer is shown: an older one that arrives later is dropped.
+    if (typeof q === "string") { t.rows = []; t.more = false; t.error = q; t.token++; t.loading = false; draw(); return; }
     const token = ++t.token;
     t.loading = true;
-    renderThings();
-    const { status, j } = await post("/api/read", q);
+    draw();
+    const { status, j } = await post("/api/read", Object.assign({ limit: PAGE, offset: more ? t.rows.length : 0 }, q));
     if (token !== t.token) return;
     t.loading = false;
     if (status === 200 && j && Array.isArray(j.result)) {
       t.rows = more ? t.rows.concat(j.result) : j.result;
       t.more = !!j.more && t.rows.length < MAX_ROWS;
       t.error = null;
-      t.query = { text: text, state: state, sort: sort };
+      t.query = q;
     } else t.error = why(status, j, "reading the list").text;
-    renderThings();
+    draw();
   }
-  hc.search = search;
 
-  const thingRows = new Map();
-  function renderThings() {
-    const t = hc.things, ul = $("t-list");
+  /**
+   * Draws a paged list's rows (kept per id, updated in place) and its "Show 50 more" button.
+   * @param {Paged} t
+   * @param {string} listId
+   * @param {(r: any) => string} line the row's second line
+   * @param {(more: boolean) => void} again
+   */
+  function drawRows(t, listId, line, again) {
+    const ul = $(listId), cache = rowsOf(listId);
     const keep = new Set();
     let prev = null;
     for (const r of t.rows) {
       const id = r.place.id;
-      let li = thingRows.get(id);
+      let li = cache.get(id);
       if (!li) {
         li = document.createElement("li");
         li.append(document.createElement("span"), document.createElement("span"));
         li.addEventListener("click", () => openSheet(id, r.place.name));
-        thingRows.set(id, li);
+        cache.set(id, li);
       }
       li.dataset.id = id;
       setText(/** @type {HTMLElement} */ (li.firstChild), r.place.name);
+      setText(/** @type {HTMLElement} */ (li.lastChild), line(r));
+      const at = prev ? prev.nextSibling : ul.firstChild;
+      if (at !== li) ul.insertBefore(li, at);
+      prev = li;
+      keep.add(id);
+    }
+    for (const [id, li] of cache) if (!keep.has(id)) { li.remove(); cache.delete(id); }
+    let more = /** @type {HTMLButtonElement | null} */ (ul.querySelector(".more"));
+    if (t.more && !more) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "more";
+      b.addEventListener("click", () => again(true));
+      more = b;
+    }
+    if (more) {
+      if (t.more) { setText(more, "Show " + PAGE + " more"); ul.appendChild(more); } else more.remove();
+    }
+  }
+  /** @type {Map<string, Map<string, HTMLLIElement>>} */
+  const rowCaches = new Map();
+  function rowsOf(listId) { if (!rowCaches.has(listId)) rowCaches.set(listId, new Map()); return /** @type {Map<string, HTMLLIElement>} */ (rowCaches.get(listId)); }
+
+  // ---- Big Things: the catalogue, searched by name or town and state ----------------------------
+  function search(more) {
+    const text = /** @type {HTMLInputElement} */ ($("t-text")).value.trim();
+    const state = /** @type {HTMLSelectElement} */ ($("t-state")).value, sort = /** @type {HTMLSelectElement} */ ($("t-sort")).value;
+    /** @type {any} */
+    const q = { cmd: "search", kinds: ["bigthing"], sort: sort };
+    if (text) q.text = text;
+    if (state) q.state = state;
+    const f = lastFix();
+    if (f) { q.lat = f.lat; q.lon = f.lon; }
+    return page(hc.things, sort === "distance" && !f ? "Sorting by distance needs a GPS fix." : q, more, renderThings);
+  }
+  hc.search = search;
+
+  function renderThings() {
+    const t = hc.things;
+    drawRows(t, "t-list", (r) => {
       const bits = [[r.town, r.state].filter(Boolean).join(", ")];
       if (r.distance != null) bits.push(fmtDist(r.distance));
       if (r.my_rating) bits.push("your ★" + r.my_rating);
@@ -765,29 +821,94 @@
       if (r.seen) bits.push("seen");
       if (r.favourite) bits.push("♥");
       if (!r.place.active) bits.push("gone");
-      setText(/** @type {HTMLElement} */ (li.lastChild), bits.filter(Boolean).join(" · "));
+      return bits.filter(Boolean).join(" · ");
+    }, search);
+    const sortName = { name: "by name", rating: "by rating", distance: "nearest first" }[t.query ? t.query.sort : "name"];
+    setText($("t-head"), t.error ? t.error : t.loading && !t.rows.length ? "reading…" :
+      !t.rows.length ? "No Big Thing matches." : t.rows.length + (t.more ? "+" : "") + (t.rows.length === 1 ? " Big Thing, " : " Big Things, ") + sortName
+        + (t.rows.length >= MAX_ROWS && !t.more ? " (the first " + MAX_ROWS + ": search to narrow)" : ""));
+    $("t-head").className = t.error ? "bad" : "";
+  }
+
+  // ---- My places: the places this box's users added, nearest first; add where the car is -------
+  function searchMine(more) {
+    const f = lastFix();
+    /** @type {any} */
+    const q = { cmd: "search", kinds: ["location"], sort: f ? "distance" : "name" };
+    if (f) { q.lat = f.lat; q.lon = f.lon; }
+    return page(hc.mine, q, more, renderMine);
+  }
+
+  function renderMine() {
+    const t = hc.mine;
+    drawRows(t, "m-list", (r) => (r.distance != null ? fmtDist(r.distance) : "") + (r.seen ? " · seen" : "") + (r.favourite ? " · ♥" : ""), searchMine);
+    setText($("m-head"), t.error ? t.error : t.loading && !t.rows.length ? "reading…" : !t.rows.length ? "No places of your own yet." :
+      t.rows.length + (t.more ? "+" : "") + (t.rows.length === 1 ? " place, " : " places, ") + (t.query && t.query.sort === "distance" ? "nearest first" : "by name (no GPS fix)"));
+    $("m-head").className = t.error ? "bad" : "";
+    const name = /** @type {HTMLInputElement} */ ($("m-name")).value.trim(), f = lastFix(), age = fixAge();
+    const fresh = !!f && age != null && age <= STALE_S;
+    const writer = !!(hc.session && hc.session.writer);
+    show($("m-add"), writer);
+    const b = button("m-add-btn");
+    setText(b, !fresh ? "Adding needs a current GPS fix" : name ? "Add the car's position as “" + name + "”" : "Type a name to add the car's position");
+    b.disabled = !fresh || !name || !hc.sse || !(hc.link && hc.link.up);
+    const r = hc.mineResult;
+    setText($("m-result"), r ? r.text : "");
+    $("m-result").className = r ? (r.ok ? "ok" : "bad") : "";
+  }
+
+  function addMine() {
+    const name = /** @type {HTMLInputElement} */ ($("m-name")).value.trim(), f = lastFix();
+    if (!name || !f) return;
+    const lat = f.lat, lon = f.lon;
+    write({ cmd: "store", op: "add", name: name, lat: lat, lon: lon }, "adding “" + name + "”",
+      () => "Added “" + name + "” at the car's position (" + lat.toFixed(5) + ", " + lon.toFixed(5) + ").",
+      (res) => { hc.mineResult = res; }).then((r) => {
+      if (r) { /** @type {HTMLInputElement} */ ($("m-name")).value = ""; searchMine(false); }
+    });
+  }
+
+  // ---- Near me: the places and friends around the car, nearest first ---------------------------
+  async function loadNearMe(now) {
+    const t = hc.nearMe;
+    if (!lastFix()) { t.error = "Needs a GPS fix."; t.rows = []; renderNearMe(); return; }
+    if (!now && Date.now() - t.at < 10000) return;
+    t.at = Date.now();
+    const token = ++t.token;
+    const { status, j } = await post("/api/read", { cmd: "near", kinds: PLACE_KINDS.concat(["friend"]), limit: 30 });
+    if (token !== t.token) return;
+    if (status === 200 && j && Array.isArray(j.result)) { t.rows = j.result; t.error = null; } else t.error = why(status, j, "reading what is near").text;
+    renderNearMe();
+  }
+
+  const KIND_NAMES = { bigthing: "Big Thing", geocache: "geocache", waypoint: "waypoint", location: "your place", friend: "friend", point: "point" };
+  function renderNearMe() {
+    const t = hc.nearMe, ul = $("nr-list"), cache = rowsOf("nr-list");
+    const keep = new Set();
+    let prev = null;
+    for (const r of t.rows) {
+      const id = r.target.id;
+      let li = cache.get(id);
+      if (!li) {
+        li = document.createElement("li");
+        li.append(document.createElement("span"), document.createElement("span"));
+        li.addEventListener("click", () => {
+          if (r.target.kind === "friend") { setFocus(id); location.hash = ""; } else openSheet(id, r.target.name || id);
+        });
+        cache.set(id, li);
+      }
+      li.dataset.id = id;
+      li.className = r.target.kind === "friend" ? "friend" : "";
+      setText(/** @type {HTMLElement} */ (li.firstChild), (r.target.kind === "friend" ? "◆ " : "") + (r.target.name || id));
+      setText(/** @type {HTMLElement} */ (li.lastChild), (KIND_NAMES[r.target.kind] || r.target.kind) + " · " + fmtDist(r.distance_m) + " " + point(r.bearing_deg));
       const at = prev ? prev.nextSibling : ul.firstChild;
       if (at !== li) ul.insertBefore(li, at);
       prev = li;
       keep.add(id);
     }
-    for (const [id, li] of thingRows) if (!keep.has(id)) { li.remove(); thingRows.delete(id); }
-    let more = document.getElementById("t-more");
-    if (t.more && !more) {
-      const b = document.createElement("button");
-      b.id = "t-more";
-      b.type = "button";
-      b.addEventListener("click", () => search(true));
-      more = b;
-    }
-    if (more) {
-      if (t.more) { setText(more, "Show " + PAGE + " more"); ul.appendChild(more); } else more.remove();
-    }
-    const sortName = { name: "by name", rating: "by rating", distance: "nearest first" }[t.query ? t.query.sort : "name"];
-    setText($("t-head"), t.error ? t.error : t.loading && !t.rows.length ? "reading…" :
-      !t.rows.length ? "No Big Thing matches." : t.rows.length + (t.more ? "+" : "") + (t.rows.length === 1 ? " Big Thing, " : " Big Things, ") + sortName
-        + (t.rows.length >= MAX_ROWS && t.more === false ? " (the first " + MAX_ROWS + ": search to narrow)" : ""));
-    $("t-head").className = t.error ? "bad" : "";
+    for (const [id, li] of cache) if (!keep.has(id)) { li.remove(); cache.delete(id); }
+    setText($("nr-head"), t.error || (!t.rows.length ? "Nothing near the car." : "The " + t.rows.length + " nearest, from the car's last fix (every 10 s)"));
+    $("nr-head").className = t.error ? "bad" : "";
   }
 
   function renderAbout() {
@@ -842,7 +963,7 @@
     session();
     connect();
     route();
-    setInterval(() => { render(); loadNear(); }, 1000);
+    setInterval(() => { render(); loadNear(); if (hc.screen === "near") loadNearMe(false); }, 1000);
     render();
   });
   window.addEventListener("resize", render);
@@ -860,5 +981,8 @@
         () => (fav ? "Removed " + name + " from favourites." : "Added " + name + " to favourites."), sheetResult(id)).then(() => reloadPlace(id));
     });
     $("s-unrate").addEventListener("click", () => rate(0));
+    $("m-name").addEventListener("input", renderMine);
+    $("n-pick").addEventListener("change", () => { location.hash = /** @type {HTMLSelectElement} */ ($("n-pick")).value; });
+    $("m-add-btn").addEventListener("click", addMine);
   }
 })();
