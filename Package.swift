@@ -101,6 +101,8 @@ let package = Package(
             ]),
         // The live page for a phone or car display: an HTTP server (Hummingbird) that is a client of
         // the daemon's socket, with Server-Sent Events, device pairing and the embedded page.
+        // The page's markup, script and style are files of their own (Page/Assets), embedded at
+        // build time by the PageAssets plugin (its tool: page-assets).
         .target(
             name: "HotColdWeb",
             dependencies: [
@@ -108,7 +110,11 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]),
+            ],
+            exclude: ["Page/Assets"],
+            plugins: [.plugin(name: "PageAssets")]),
+        .executableTarget(name: "page-assets"),
+        .plugin(name: "PageAssets", capability: .buildTool(), dependencies: ["page-assets"]),
         .executableTarget(
             name: "hotcold-web",
             dependencies: [

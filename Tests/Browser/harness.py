@@ -56,10 +56,108 @@ def fix_sentences(t, lat, lon, speed, course):
     return (rmc + "\r\n" + gga + "\r\n").encode()
 
 
-class Stack:
-    """gpsd + hotcoldd + hotcold-web in a temporary directory; `stop()` ends them all."""
+class Proxy:
+    """A Unix-socket relay between hotcold-web and hotcoldd, line by line, that can misbehave
+    on purpose like a loaded machine or a flaky daemon:
 
-    def __init__(self, bindir, web_args=(), extra_targets=()):
+      * `delay_status`: on a connection that watches, a STATUS is held back until the next
+        PROXIMITY has passed it (a STATUS computed before a fix arriving after that fix's event);
+      * `refuse_new`: new connections are closed at once (hotcold-web's writes and reads then
+        cannot reach the daemon, while the live stream already open carries on).
+    `held` counts the statuses delivered behind an event."""
+
+    def __init__(self, path, target):
+        import threading
+        self.path, self.target = path, target
+        self.delay_status = False
+        self.refuse_new = False
+        self.held = 0
+        self.srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.srv.bind(path)
+        self.srv.listen(64)
+        self._threading = threading
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                c, _ = self.srv.accept()
+            except OSError:
+                return
+            if self.refuse_new:
+                c.close()
+                continue
+            try:
+                d = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                d.connect(self.target)
+            except OSError:
+                c.close()
+                continue
+            state = {"watching": False}
+            self._threading.Thread(target=self._up, args=(c, d, state), daemon=True).start()
+            self._threading.Thread(target=self._down, args=(d, c, state), daemon=True).start()
+
+    def _up(self, src, dst, state):
+        buf = b""
+        try:
+            while True:
+                chunk = src.recv(65536)
+                if not chunk:
+                    break
+                buf += chunk
+                while b"\n" in buf:
+                    line, buf = buf.split(b"\n", 1)
+                    if b'"watch"' in line:
+                        state["watching"] = True
+                    dst.sendall(line + b"\n")
+        except OSError:
+            pass
+        for s in (src, dst):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def _down(self, src, dst, state):
+        buf, held = b"", None
+        try:
+            while True:
+                chunk = src.recv(65536)
+                if not chunk:
+                    break
+                buf += chunk
+                while b"\n" in buf:
+                    line, buf = buf.split(b"\n", 1)
+                    cls = line[10:30]
+                    if self.delay_status and state["watching"] and cls.startswith(b'STATUS"') and held is None:
+                        held = line
+                        continue
+                    dst.sendall(line + b"\n")
+                    if held is not None and (cls.startswith(b'PROXIMITY"') or not self.delay_status):
+                        dst.sendall(held + b"\n")
+                        held = None
+                        self.held += 1
+        except OSError:
+            pass
+        for s in (src, dst):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def close(self):
+        try:
+            self.srv.close()
+        except OSError:
+            pass
+
+
+class Stack:
+    """gpsd + hotcoldd + hotcold-web in a temporary directory; `stop()` ends them all.
+    `daemon_args` replaces the default target (the Big Test Banana point); `proxy` puts a
+    `Proxy` between hotcold-web and the daemon; `web_env` adds to hotcold-web's environment."""
+
+    def __init__(self, bindir, web_args=(), extra_targets=(), daemon_args=None, proxy=False, web_env=None):
         self.bindir = bindir
         self.dir = tempfile.mkdtemp(prefix="hotcold-browser-")
         self.procs = {}
@@ -70,14 +168,63 @@ class Stack:
         self.log = os.path.join(self.dir, "events.jsonl")
         self.control = os.path.join(self.dir, "web-control.sock")
         self.web_args = list(web_args)
+        self.web_env = dict(web_env or {})
         self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self._spawn("gpsd", ["gpsd", "-N", "-n", "-S", str(self.gpsd_port), "udp://127.0.0.1:%d" % self.udp_port])
         wait_until(lambda: self._listening(self.gpsd_port), 10, "gpsd")
-        self._spawn("hotcoldd", [os.path.join(bindir, "hotcoldd"), "--gpsd", "127.0.0.1:%d" % self.gpsd_port,
-                                 "--socket", self.sock, "--log", self.log, "--db", os.path.join(self.dir, "hc.sqlite"),
-                                 "--target=%f,%f,%s" % TARGET] + ["--target=%f,%f,%s" % t for t in extra_targets])
-        wait_until(lambda: os.path.exists(self.sock), 20, "hotcoldd's socket")
+        if daemon_args is None:
+            daemon_args = ["--target=%f,%f,%s" % TARGET] + ["--target=%f,%f,%s" % t for t in extra_targets]
+        self.daemon_args = list(daemon_args)
+        self.start_daemon()
+        self.proxy = Proxy(os.path.join(self.dir, "proxy.sock"), self.sock) if proxy else None
         self.start_web()
+
+    def start_daemon(self):
+        self._spawn("hotcoldd", [os.path.join(self.bindir, "hotcoldd"), "--gpsd", "127.0.0.1:%d" % self.gpsd_port,
+                                 "--socket", self.sock, "--log", self.log, "--db", os.path.join(self.dir, "hc.sqlite")]
+                    + self.daemon_args)
+        wait_until(lambda: self._daemon_answers(), 20, "hotcoldd's socket")
+
+    def stop_daemon(self):
+        p = self.procs.pop("hotcoldd")
+        p.send_signal(signal.SIGTERM)
+        try:
+            p.wait(10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+    def _daemon_answers(self):
+        if not os.path.exists(self.sock):
+            return False
+        try:
+            return self.daemon({"cmd": "version"}).get("class") == "VERSION"
+        except OSError:
+            return False
+
+    def daemon(self, req, cls=None):
+        """One request on the daemon's own socket (as this test's user, root: a writer); returns
+        the first reply line that is not the VERSION greeting (or of class `cls`)."""
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(10)
+        s.connect(self.sock)
+        s.sendall((json.dumps(req) + "\n").encode())
+        data = b""
+        try:
+            while True:
+                while b"\n" in data:
+                    line, data = data.split(b"\n", 1)
+                    j = json.loads(line)
+                    if j.get("class") == "VERSION" and req.get("cmd") != "version":
+                        continue
+                    if cls is None or j.get("class") in (cls, "ERROR"):
+                        return j
+                chunk = s.recv(1 << 20)
+                if not chunk:
+                    raise OSError("the daemon closed the connection")
+                data += chunk
+        finally:
+            s.close()
 
     def _listening(self, port):
         try:
@@ -86,15 +233,20 @@ class Stack:
         except OSError:
             return False
 
-    def _spawn(self, name, argv):
+    def _spawn(self, name, argv, env=None):
         err = open(os.path.join(self.dir, name + ".stderr"), "ab")
-        self.procs[name] = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err)
+        e = None
+        if env:
+            e = dict(os.environ)
+            e.update(env)
+        self.procs[name] = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err, env=e)
 
     def start_web(self):
-        self._spawn("hotcold-web", [os.path.join(self.bindir, "hotcold-web"), "--socket", self.sock, "--listen", "127.0.0.1",
+        sock = self.proxy.path if self.proxy else self.sock
+        self._spawn("hotcold-web", [os.path.join(self.bindir, "hotcold-web"), "--socket", sock, "--listen", "127.0.0.1",
                                     "--port", str(self.web_port), "--state-dir", os.path.join(self.dir, "web-state"),
                                     "--control-socket", self.control, "--daemon-config", os.path.join(self.dir, "none.toml")]
-                    + self.web_args)
+                    + self.web_args, env=self.web_env)
         wait_until(lambda: self._listening(self.web_port), 30, "hotcold-web to listen")
 
     def stop_web(self):
@@ -149,7 +301,15 @@ class Stack:
         with open(self.log) as f:
             return [json.loads(l) for l in f if l.strip()]
 
+    def pair(self, page, name="test phone"):
+        """Pairs a writer's device and opens its link in `page`; returns the PAIRED reply."""
+        paired = self.control_request({"cmd": "pair", "name": name})
+        page.get(paired["url"].replace("http://127.0.0.1:%d" % self.web_port, self.url))
+        return paired
+
     def stop(self):
+        if self.proxy:
+            self.proxy.close()
         for p in self.procs.values():
             p.send_signal(signal.SIGTERM)
         for p in self.procs.values():
@@ -183,3 +343,63 @@ def rss_kib(pid):
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return 0
+
+
+class Car:
+    """The receiver's position, sent to gpsd as NMEA: parked (a fix every half second, from a
+    thread of its own) or driven to a point. Fix times run on the car's own clock, which a drive
+    may advance faster than the wall clock (a 2 km drive in a few seconds of test time at a
+    plausible 50 m/s); the daemon ages fixes by their arrival, so the page shows them live."""
+
+    def __init__(self, stack, lat, lon):
+        import threading
+        self.stack, self.lat, self.lon = stack, lat, lon
+        self.t = time.time()
+        self.lock = threading.Lock()
+        self.parked = threading.Event()
+        self.parked.set()
+        self.stopped = False
+        self.sent = []   # (wall ms, lat, lon, fix time)
+        threading.Thread(target=self._park, daemon=True).start()
+
+    def _send(self, lat, lon, speed, course, dt):
+        with self.lock:
+            self.t = max(self.t + dt, self.t + 0.01)
+            self.lat, self.lon = lat, lon
+            self.stack.send_fix(self.t, lat, lon, speed, course)
+            self.sent.append((time.time() * 1000, lat, lon, self.t))
+
+    def _park(self):
+        while not self.stopped:
+            if self.parked.is_set():
+                self._send(self.lat, self.lon, 0.0, 0.0, 0.5)
+            time.sleep(0.5)
+
+    def drive_to(self, lat, lon, speed=50.0, wall_step=0.1, on_step=None):
+        """Drives in a straight line at `speed` (m/s on the fix clock), one fix per second of fix
+        time, `wall_step` seconds apart; parks at the end."""
+        self.parked.clear()
+        try:
+            lat0, lon0 = self.lat, self.lon
+            dy = (lat - lat0) * 110_850.0
+            dx = (lon - lon0) * 111_320.0 * math.cos(math.radians((lat + lat0) / 2))
+            dist = math.hypot(dx, dy)
+            course = (math.degrees(math.atan2(dx, dy)) + 360) % 360
+            n = max(1, int(math.ceil(dist / speed)))
+            for i in range(1, n + 1):
+                f = i / n
+                self._send(lat0 + (lat - lat0) * f, lon0 + (lon - lon0) * f, speed if i < n else 0.0, course, 1.0)
+                if on_step:
+                    on_step(i, n)
+                time.sleep(wall_step)
+        finally:
+            self.parked.set()
+
+    def stop(self):
+        self.stopped = True
+        self.parked.clear()
+
+
+def offset(lat, lon, north_m, east_m):
+    """A point `north_m` north and `east_m` east of (lat, lon) (flat-earth; placing test points)."""
+    return lat + north_m / 110_850.0, lon + east_m / (111_320.0 * math.cos(math.radians(lat)))

@@ -4,7 +4,7 @@ import Testing
 
 /// The live page in Debian's chromium, driven by selenium (Tests/Browser/live_page.py), against
 /// real gpsd, hotcoldd and hotcold-web processes. The script prints one line per check.
-@Suite("the live page in a real browser")
+@Suite("the live page in a real browser", .serialized)
 struct BrowserTests {
     static var haveBrowser: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
@@ -29,6 +29,40 @@ struct BrowserTests {
           .enabled(if: haveBrowser), .timeLimit(.minutes(3)))
     func tiles() async throws {
         let script = TestData.repo("Tests/Browser/tiles.py")
+        let r = try await onThread {
+            try Subprocess.run(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, "--bin", Binaries.directory.path],
+                               currentDirectory: TestData.repoRoot)
+        }
+        print(r.stdout)
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr.suffix(3000))")
+    }
+
+    @Test("the page a driver can trust: writes name their target and do exactly that, a note stays with its place while the focus moves, a delayed STATUS never replaces a newer event, offline greyed everywhere, errors cleared, friends marked",
+          .enabled(if: haveBrowser), .timeLimit(.minutes(5)))
+    func trust() async throws {
+        try await run("Tests/Browser/trust.py")
+    }
+
+    @Test("the catalogue's longest names at 320, 360, 390 and 800 px wide, portrait and landscape: nothing outside the viewport, nothing that matters clipped, the radar scaled to the focus, local time",
+          .enabled(if: haveBrowser), .timeLimit(.minutes(5)))
+    func layout() async throws {
+        try await run("Tests/Browser/layout.py")
+    }
+
+    @Test("Big Things: the daemon's own search a page at a time (by name, rating, distance; text and state), only the last answer shown, a place's page with favourite and rating 0–5; Near me; My places; About",
+          .enabled(if: haveBrowser), .timeLimit(.minutes(4)))
+    func things() async throws {
+        try await run("Tests/Browser/things.py")
+    }
+
+    @Test("scripts/demo prints the live page's address and the page follows the 2024 drive live (ages by age_s); Ctrl-C stops it all",
+          .enabled(if: haveBrowser && GPSDHarness.gpsfakeAvailable), .timeLimit(.minutes(5)))
+    func demo() async throws {
+        try await run("Tests/Browser/demo_page.py")
+    }
+
+    private func run(_ path: String) async throws {
+        let script = TestData.repo(path)
         let r = try await onThread {
             try Subprocess.run(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, "--bin", Binaries.directory.path],
                                currentDirectory: TestData.repoRoot)

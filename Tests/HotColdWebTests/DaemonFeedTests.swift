@@ -43,4 +43,28 @@ struct DaemonFeedTests {
         daemon.stop()
         #expect(await next { $0.hasPrefix("event: link\ndata: {\"reason\":") && $0.contains("\"up\":false") }, "\(seen.suffix(3))")
     }
+
+    @Test("a resuming browser gets a STATUS before the replay: every replayed event is numbered at or below its sequence.last")
+    func statusBeforeReplay() async throws {
+        let daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--target=-30.2748,153.1338,Feed Banana"])
+        defer { daemon.stop() }
+        // An event in the log to replay: the daemon says its GPS link is lost (nothing on port 1).
+        let end = Date().addingTimeInterval(15)
+        while daemon.logLines.isEmpty, Date() < end { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!daemon.logLines.isEmpty, "an event in the daemon's log")
+        let feed = DaemonFeed(socketPath: daemon.socketPath, since: 0, statusInterval: 5, queue: 1024)
+        feed.start()
+        defer { feed.stop() }
+        var texts: [String] = []
+        for await f in feed.frames {
+            texts.append(f.text)
+            if f.text.hasPrefix("id: ") { break }
+        }
+        let status = try #require(texts.firstIndex { $0.hasPrefix("event: status\n") }, "\(texts)")
+        let event = try #require(texts.firstIndex { $0.hasPrefix("id: ") })
+        #expect(status < event, "the STATUS comes before the replayed events: \(texts)")
+        let last = try #require(texts[status].firstMatch(of: /"last":(\d+)/).flatMap { Int($0.1) })
+        let seq = try #require(texts[event].firstMatch(of: /^id: (\d+)/).flatMap { Int($0.1) })
+        #expect(seq <= last, "a replayed event (\(seq)) is history the STATUS (last \(last)) reflects")
+    }
 }

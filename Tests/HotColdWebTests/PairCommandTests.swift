@@ -34,6 +34,11 @@ struct PairCommandTests {
         let url = try #require(lines.first { $0.hasPrefix("Open on the device: ") }?.dropFirst("Open on the device: ".count))
         #expect(url.hasPrefix("http://127.0.0.1:\(port)/pair?t="))
         #expect(pair.stdout.contains("it may change the hunt"), "root is a writer")
+        #expect(pair.stderr.contains("opens only on this box") && pair.stderr.contains("public_url")
+                    && pair.stderr.contains("[listen] address"),
+                "a 127.0.0.1 link is called out, with the setting to change: \(pair.stderr)")
+        let until = try #require(lines.first { $0.hasPrefix("Paired phone for ") })
+        #expect(!until.contains("T") || !until.contains("Z;"), "the expiry is local time, not ISO-8601: \(until)")
         let path = String(url.dropFirst("http://127.0.0.1:\(port)".count))
         #expect(try RawHTTP.getBlocking(port, path).status == 303)
 
@@ -49,6 +54,32 @@ struct PairCommandTests {
 
         let missing = try Subprocess.run(hotcold, ["web", "pair", "--control", dir.path("nothing.sock")])
         #expect(missing.status == 69 && missing.stderr.contains("cannot reach hotcold-web"))
+    }
+}
+
+@Suite("hotcold web pair's link")
+struct PairLinkTests {
+    @Test("a public_url a phone can open prints no warning")
+    func reachableLink() async throws {
+        try await onThread {
+            let daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--target=-30.2748,153.1338,Link Banana"])
+            defer { daemon.stop() }
+            let dir = try TemporaryDirectory("pair-url")
+            defer { dir.remove() }
+            let port = Int(try FreePort.tcp())
+            let control = dir.path("control.sock")
+            try #"[listen]\#npublic_url = "http://10.42.0.1:8470"\#n"#.write(toFile: dir.path("web.toml"), atomically: true, encoding: .utf8)
+            let web = try SpawnedProcess([Binaries.url("hotcold-web").path, "--config", dir.path("web.toml"), "--socket", daemon.socketPath,
+                                          "--port", "\(port)", "--state-dir", dir.path("state"), "--control-socket", control,
+                                          "--daemon-config", dir.path("none.toml")], stderr: dir.path("web.stderr"))
+            defer { web.terminate() }
+            let deadline = Date().addingTimeInterval(30)
+            while !FileManager.default.fileExists(atPath: control), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            let pair = try Subprocess.run(Binaries.url("hotcold"), ["web", "pair", "--control", control, "--name", "car", "--no-qr"])
+            #expect(pair.status == 0, "\(pair.stderr)")
+            #expect(pair.stdout.contains("Open on the device: http://10.42.0.1:8470/pair?t="), "\(pair.stdout)")
+            #expect(!pair.stderr.contains("warning"), "\(pair.stderr)")
+        }
     }
 }
 

@@ -57,6 +57,39 @@ struct WebServerTests {
         #expect(session.body.contains(#""access":"local""#) && session.body.contains(#""writer":false"#))
     }
 
+    @Test("reads: a place with this box's own note, rating and visits; the hunt list; a search; nothing else passes")
+    func reads() async throws {
+        let r = try await Running()
+        defer { r.stop() }
+        let json = "Content-Type: application/json"
+        let origin = "Origin: http://127.0.0.1:\(r.port)"
+        let device = try r.server.store.pair(name: "phone", uid: 0, user: "root", writer: true, days: 1)
+        let cookie = "Cookie: hc_token=\(device.token)"
+        let note = #"{"cmd":"store","op":"note","id":"halans:d0577fb8cf","text":"Best milkshake on the coast"}"#
+        #expect(try await RawHTTP.post(r.port, "/api/command", body: note, headers: [json, cookie, origin]).status == 200)
+        // From this machine without pairing (read-only), as from a paired device.
+        let place = try await RawHTTP.post(r.port, "/api/read", body: #"{"cmd":"place","id":"halans:d0577fb8cf"}"#, headers: [json])
+        #expect(place.status == 200 && place.body.hasPrefix(#"{"class":"PLACE""#), "\(place.body)")
+        #expect(place.body.contains("Best milkshake on the coast") && place.body.contains("Big Banana"), "\(place.body)")
+        let targets = try await RawHTTP.post(r.port, "/api/read", body: #"{"cmd":"targets","limit":10}"#, headers: [json, cookie])
+        #expect(targets.status == 200 && targets.body.contains(#""class":"TARGETS""#), "\(targets.body)")
+        let search = try await RawHTTP.post(r.port, "/api/read", body: #"{"cmd":"search","text":"banana","state":"NSW","limit":5}"#, headers: [json])
+        #expect(search.status == 200 && search.body.hasPrefix(#"{"class":"PLACES""#) && search.body.contains("Big Banana"), "\(search.body)")
+        let fav = try await RawHTTP.post(r.port, "/api/command", body: #"{"cmd":"store","op":"fav","id":"halans:d0577fb8cf"}"#,
+                                         headers: [json, cookie, origin])
+        #expect(fav.status == 200 && fav.body.contains("STORE"), "a favourite is a write the page may send: \(fav.body)")
+        let missing = try await RawHTTP.post(r.port, "/api/read", body: #"{"cmd":"place","id":"nowhere:0000"}"#, headers: [json])
+        #expect(missing.status == 404 && missing.body.contains("not_found"), "\(missing.body)")
+        #expect(try await RawHTTP.post(r.port, "/api/read", body: #"{"cmd":"status"}"#, headers: [json]).status == 400,
+                "only place, targets, near and search pass")
+        #expect(try await RawHTTP.post(r.port, "/api/read", body: note, headers: [json, cookie, origin]).status == 400,
+                "no write passes as a read")
+        #expect(try await RawHTTP.post(r.port, "/api/read", body: #"{"cmd":"place","id":"halans:d0577fb8cf"}"#,
+                                       headers: ["Content-Type: text/plain"]).status == 415)
+        let session = try await RawHTTP.get(r.port, "/session")
+        #expect(session.body.contains(#""time_zone":"\#(TimeZone.current.identifier)""#), "the box's zone: \(session.body)")
+    }
+
     @Test("writes: refused unpaired; a writer's paired device needs this Origin and JSON; the daemon does it")
     func writes() async throws {
         let r = try await Running()
@@ -73,7 +106,7 @@ struct WebServerTests {
         let done = try await RawHTTP.post(r.port, "/api/command", body: body, headers: [json, cookie, origin])
         #expect(done.status == 200 && done.body.contains("TRACKING"), "\(done.body)")
         let refused = try await RawHTTP.post(r.port, "/api/command", body: #"{"cmd":"store","op":"delete","id":"x"}"#, headers: [json, cookie, origin])
-        #expect(refused.status == 400, "only hunt, roam, seen, unseen, rate and note pass")
+        #expect(refused.status == 400, "only hunt, roam and store seen, unseen, fav, unfav, rate, note and add pass")
         let reader = try r.server.store.pair(name: "ro", uid: 1000, user: "jane", writer: false, days: 1)
         #expect(try await RawHTTP.post(r.port, "/api/command", body: body, headers: [json, "Cookie: hc_token=\(reader.token)", origin]).status == 403)
     }

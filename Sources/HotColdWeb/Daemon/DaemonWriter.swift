@@ -1,16 +1,22 @@
 import Foundation
 import HotColdProtocol
 
-/// Sends one write from the page to the daemon on a connection of its own, off Swift's
+/// Sends one request from the page to the daemon on a connection of its own, off Swift's
 /// cooperative pool (LineClient blocks), and returns the daemon's reply line or its refusal.
 ///
-/// Only the page's writes pass: `hunt`, `roam`, and `store` with `seen`, `unseen`, `rate` or
-/// `note`. The body is the daemon's own request format, decoded and validated by
+/// Only the page's requests pass. Writes: `hunt`, `roam`, and `store` with `seen`, `unseen`,
+/// `fav`, `unfav`, `rate`, `note` or `add` (a place of one's own where the car is). Reads (`Kind.read`): `place` (a place with this box's
+/// user's note, rating and visits, so the page shows what a write would change), `targets` (the
+/// whole hunt list when STATUS holds only the nearest 50), `near` (places around the car that
+/// are not tracked) and `search` (the Big Things list, a page at a time). The body is the daemon's own request format, decoded and validated by
 /// `Request.decode(line:)` — the protocol's one definition — before anything is sent.
 public struct DaemonWriter: Sendable {
     public let socketPath: String
 
     public init(socketPath: String) { self.socketPath = socketPath }
+
+    /// Whether a request changes the daemon's state (a paired writer's device only) or reads it.
+    public enum Kind: Sendable { case write, read }
 
     public enum Outcome: Error, Sendable, Equatable {
         /// The daemon's reply line (TRACKING or STORE).
@@ -23,33 +29,39 @@ public struct DaemonWriter: Sendable {
     }
 
     /// Which requests the page may send, and the reply class each expects.
-    static func replyClass(_ r: Request) -> String? {
-        switch r {
-        case .hunt, .roam: return "TRACKING"
-        case .store(let s):
+    static func replyClass(_ r: Request, kind: Kind = .write) -> String? {
+        switch (kind, r) {
+        case (.write, .hunt), (.write, .roam): return "TRACKING"
+        case (.write, .store(let s)):
             switch s.operation {
-            case .seen, .unseen, .rate, .note: return "STORE"
+            case .seen, .unseen, .fav, .unfav, .rate, .note, .add: return "STORE"
             default: return nil
             }
+        case (.read, .place): return "PLACE"
+        case (.read, .targets): return "TARGETS"
+        case (.read, .near): return "NEAR"
+        case (.read, .search): return "PLACES"
         default: return nil
         }
     }
 
-    public func validate(_ body: String) -> Result<(Request, String), Outcome> {
+    public func validate(_ body: String, kind: Kind = .write) -> Result<(Request, String), Outcome> {
         guard !body.contains("\n") else { return .failure(.invalid("one line of JSON expected")) }
         switch Request.decode(line: body) {
         case .failure(let e): return .failure(.invalid(e.message))
         case .success(let r):
-            guard let cls = Self.replyClass(r) else {
-                return .failure(.invalid("the page may send hunt, roam and store (seen, unseen, rate, note) only"))
+            guard let cls = Self.replyClass(r, kind: kind) else {
+                return .failure(.invalid(kind == .write
+                    ? "the page may send hunt, roam and store (seen, unseen, fav, unfav, rate, note, add) only"
+                    : "the page may read place, targets, near and search only"))
             }
             return .success((r, cls))
         }
     }
 
-    public func send(_ body: String) async -> Outcome {
+    public func send(_ body: String, kind: Kind = .write) async -> Outcome {
         let (request, cls): (Request, String)
-        switch validate(body) {
+        switch validate(body, kind: kind) {
         case .failure(let o): return o
         case .success(let v): (request, cls) = v
         }
@@ -58,6 +70,7 @@ public struct DaemonWriter: Sendable {
             let t = Thread {
                 do throws(ClientError) {
                     let c = try LineClient(path: path)
+                    c.maxLineBytes = 1 << 20
                     try c.send(request)
                     k.resume(returning: .done(try c.line(ofClass: cls, timeout: 10)))
                 } catch {

@@ -4,7 +4,8 @@ import Hummingbird
 import NIOCore
 import ServiceLifecycle
 
-/// The routes: `/` and its assets, `/events` (SSE), `/session`, `/pair`, `/api/command`.
+/// The routes: `/` and its assets, `/events` (SSE), `/session`, `/pair`, `/api/command` (writes),
+/// `/api/read` (the reads the page needs: a place's own note, rating and visits; the hunt list).
 struct WebRoutes: Sendable {
     static let cookieName = "hc_token"
     let server: WebServer
@@ -17,6 +18,7 @@ struct WebRoutes: Sendable {
         router.get("/pair") { request, _ in try pair(request) }
         router.get("/events") { request, context in try events(request, context) }
         router.post("/api/command") { request, context in try await command(request, context) }
+        router.post("/api/read") { request, context in try await read(request, context) }
     }
 
     private func asset(_ text: String, type: String) -> Response {
@@ -46,7 +48,10 @@ struct WebRoutes: Sendable {
         var device: String?
         var user: String?
         var tileURL: String?
-        enum CodingKeys: String, CodingKey { case access, writer, device, user, tileURL = "tile_url" }
+        /// The box's time zone (IANA name): the page shows every time in it, as `hotcold` does
+        /// on the box, whatever zone the phone is set to.
+        var timeZone: String = TimeZone.current.identifier
+        enum CodingKeys: String, CodingKey { case access, writer, device, user, tileURL = "tile_url", timeZone = "time_zone" }
     }
 
     private func session(_ request: Request, _ context: WebContext) throws -> Response {
@@ -103,6 +108,26 @@ struct WebRoutes: Sendable {
                 }
                 try await writer.finish(nil)
             })
+    }
+
+    /// A read from the page (anyone who may see the page): the daemon's reply line itself, or a
+    /// refusal as an ``Outcome``.
+    private func read(_ request: Request, _ context: WebContext) async throws -> Response {
+        guard server.caller(request, context).mayRead else {
+            return json(.unauthorized, Outcome(ok: false, code: "not_allowed", message: "this device is not paired"))
+        }
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+            return json(.unsupportedMediaType, Outcome(ok: false, code: "bad_type", message: "send application/json"))
+        }
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        switch await server.writer.send(String(buffer: body), kind: .read) {
+        case .done(let line):
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: line)))
+        case .refused(let code, let message):
+            return json(code == "not_found" ? .notFound : .unprocessableContent, Outcome(ok: false, code: code, message: message))
+        case .invalid(let message): return json(.badRequest, Outcome(ok: false, code: "bad_request", message: message))
+        case .unreachable(let message): return json(.badGateway, Outcome(ok: false, code: "unreachable", message: message))
+        }
     }
 
     struct Outcome: Encodable {

@@ -108,10 +108,15 @@ public final class DaemonFeed: Sendable {
     static let recentOnFreshLoad = 200
 
     /// Watches on one connection until it ends or the feed stops; returns why it ended.
+    ///
+    /// A STATUS goes first, before the watch, on a fresh load and on a resume alike: the events
+    /// replayed from the log then all carry numbers at or below its `sequence.last`, which tells
+    /// the page they are history already reflected in that STATUS (they fill the page's history
+    /// and never replace its live state with something older).
     private func follow(_ c: LineClient) -> String {
         var since = lastSeq.withLock { $0 }.flatMap { Int(exactly: $0) }.flatMap { $0 <= Limits.maxInteger ? $0 : nil }
-        if since == nil, let s = try? c.call(.status, expecting: StatusReply.self, timeout: 5) {
-            if let last = s.sequence?.last, last > 0 { since = max(0, last - Self.recentOnFreshLoad) }
+        if let s = try? c.call(.status, expecting: StatusReply.self, timeout: 5) {
+            if since == nil, let last = s.sequence?.last, last > 0 { since = max(0, last - Self.recentOnFreshLoad) }
             guard emit(.state(name: "status", data: StatusForPage.line(s))) else { return "stopped" }
         }
         do { try c.send(.watch(WatchRequest(since: since))) } catch { return error.description }

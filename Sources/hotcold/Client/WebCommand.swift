@@ -66,6 +66,22 @@ struct WebControlOptions: ParsableArguments {
         var expires: String
     }
 
+    /// An ISO-8601 time from hotcold-web, as a person reads it: the box's own zone, medium date
+    /// and short time ("23 Feb 2027, 10:04"); the text itself when it does not parse.
+    static func localTime(_ iso: String?) -> String {
+        guard let iso else { return "?" }
+        let p = ISO8601DateFormatter()
+        p.formatOptions = [.withInternetDateTime]
+        let q = ISO8601DateFormatter()
+        q.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        guard let d = p.date(from: iso) ?? q.date(from: iso) else { return iso }
+        let f = DateFormatter()
+        f.dateStyle = .medium
+        f.timeStyle = .short
+        f.timeZone = .current
+        return f.string(from: d) + " " + (TimeZone.current.abbreviation(for: d) ?? "")
+    }
+
     static func quoted(_ s: String) -> String {
         let data = (try? JSONEncoder().encode(s)) ?? Data("\"\"".utf8)
         return String(decoding: data, as: UTF8.self)
@@ -98,8 +114,23 @@ struct WebPairCommand: ParsableCommand {
         }
         if !noQr, let qr = r.qr, !qr.isEmpty { print(qr.joined(separator: "\n")) }
         print("Open on the device: \(url)")
-        print("Paired \(r.name ?? name) for \(r.user ?? "?") until \(r.expires ?? "?"); "
+        print("Paired \(r.name ?? name) for \(r.user ?? "?") until \(WebControlOptions.localTime(r.expires)); "
             + ((r.writer ?? false) ? "it may change the hunt." : "read-only (you are not a writer on hotcoldd's socket)."))
+        if let warning = Self.onlyHereWarning(url) { warn(warning) }
+    }
+
+    /// A link to 127.0.0.1, ::1 or localhost opens only on the box itself: no phone can follow it.
+    /// Says so, and which setting gives an address the device can reach.
+    static func onlyHereWarning(_ url: String) -> String? {
+        guard let host = URLComponents(string: url)?.host?.lowercased() else { return nil }
+        let local = host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]" || host.hasSuffix(".localhost")
+        guard local else { return nil }
+        return """
+            warning: this link (\(host)) opens only on this box, not on a phone or car display. In \
+            hotcold-web's configuration (/usr/local/etc/hotcold/hotcold-web.toml) set [listen] address to \
+            the box's address on the device's network and public_url to match (for example address = \
+            "10.42.0.1", public_url = "http://10.42.0.1:8470"), restart hotcold-web and pair again.
+            """
     }
 }
 
@@ -116,7 +147,7 @@ struct WebDevicesCommand: ParsableCommand {
             throw CLIError("hotcold-web sent a reply this client cannot read", code: .protocolError)
         }
         if list.isEmpty { print("No paired devices.") }
-        for d in list { print("\(d.name)\t\(d.user)\t\(d.writer ? "writer" : "read-only")\tuntil \(d.expires)") }
+        for d in list { print("\(d.name)\t\(d.user)\t\(d.writer ? "writer" : "read-only")\tuntil \(WebControlOptions.localTime(d.expires))") }
     }
 }
 

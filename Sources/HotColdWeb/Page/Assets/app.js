@@ -1,0 +1,988 @@
+// @ts-check
+"use strict";
+(function () {
+  /** An element the page's markup (index.html) holds. @type {(id: string) => HTMLElement} */
+  const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+  /** A button of the markup. @type {(id: string) => HTMLButtonElement} */
+  const button = (id) => /** @type {HTMLButtonElement} */ ($(id));
+  /** The sheet's note box. @type {() => HTMLTextAreaElement} */
+  const noteBox = () => /** @type {HTMLTextAreaElement} */ ($("s-note"));
+  const POINTS = ["N","NNE","NE","ENE","E","ESE","SE","SSE","S","SSW","SW","WSW","W","WNW","NW","NNW"];
+  const SLOW = 1.5, STALE_S = 5, QUIET_S = 4, ROAM_M = 10000;
+  const PLACE_KINDS = ["bigthing", "geocache", "waypoint", "location"];
+  /**
+   * The page's model, also `window.hotcold` for the browser tests and the benchmark.
+   * @typedef {{target: {id: string, name?: string, kind: string}, distance_m?: number, bearing_deg?: number, tier?: number,
+   *   tier_name?: string, trend?: string, eta_s?: number, etaAt?: number, arrived?: boolean, age_s?: number, stale?: boolean,
+   *   fix?: number, seq?: number}} Target
+   * @typedef {{text: string, ok: boolean, at: number, cause: string}} Result
+   * @typedef {{id: string, name: string, result: Result | null, filled?: boolean}} Sheet
+   */
+  const hc = {
+    seqs: [], passages: [], updates: [], tierUpdates: [], opens: 0, targets: new Map(), status: null, statusAt: 0,
+    stamp: null, link: null, sse: false, focus: localStorage.getItem("hc-focus"), tiers: null, session: null,
+    courseUp: localStorage.getItem("hc-course-up") === "1", gaps: [],
+    // Updates refused because the page already showed something newer (by seq and fix time).
+    refused: { status: 0, events: 0 },
+    /** @type {Map<string, any>} */ places: new Map(),
+    /** @type {Map<string, string>} */ drafts: new Map(),
+    /** @type {Sheet | null} */ sheet: null,
+    /** @type {Target[]} */ near: [], nearAt: 0,
+    /** @type {Result | null} */ result: null,
+    /** @type {any[]} */ writes: [], newTimeline: true, renders: 0, radarRange: 1000,
+    /** @type {(request: object) => Promise<any>} */ write: () => Promise.resolve(null),
+    /** @type {(id: string, name: string) => void} */ openSheet: () => {},
+    /** @type {(id: string) => Promise<void>} */ reloadPlace: () => Promise.resolve(),
+    /** @type {(more: boolean) => Promise<void>} */ search: () => Promise.resolve(),
+    screen: "live",
+    /** @type {{rows: any[], more: boolean, asked: boolean, loading: boolean, error: string | null, token: number, query: any}} */
+    things: { rows: [], more: false, asked: false, loading: false, error: null, token: 0, query: null },
+    /** @type {{rows: any[], more: boolean, asked: boolean, loading: boolean, error: string | null, token: number, query: any}} */
+    mine: { rows: [], more: false, asked: false, loading: false, error: null, token: 0, query: null },
+    /** @type {Result | null} */ mineResult: null,
+    /** @type {{rows: any[], error: string | null, token: number, at: number}} */
+    nearMe: { rows: [], error: null, token: 0, at: 0 }
+  };
+  /** @type {any} */ (window).hotcold = hc;
+
+  function fmtDist(m) {
+    if (m == null || !isFinite(m)) return "—";
+    if (m < 1000) return Math.round(m) + " m";
+    if (m < 9950) return (m / 1000).toFixed(1) + " km";
+    return Math.round(m / 1000) + " km";
+  }
+  function point(deg) { return POINTS[Math.round((((deg % 360) + 360) % 360) / 22.5) % 16]; }
+  function norm180(d) { d = ((d % 360) + 360) % 360; return d > 180 ? d - 360 : d; }
+  function setText(el, t) { if (el.textContent !== t) el.textContent = t; }
+  function show(el, on) { if (el.hidden === on) el.hidden = !on; }
+  function nameOf(t) { return t.target.name || t.target.id; }
+  function isPlace(t) { return !!t && PLACE_KINDS.includes(t.target.kind); }
+
+  // Times as a person reads them: the box's zone (from /session), medium date when not today.
+  function zone() { return hc.session && hc.session.time_zone; }
+  function fmtTime(iso) {
+    const d = new Date(iso);
+    if (isNaN(d.getTime())) return "";
+    const timeZone = zone() || undefined;
+    try {
+      const day = d.toLocaleDateString(undefined, { timeZone });
+      const today = new Date().toLocaleDateString(undefined, { timeZone });
+      const time = d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", timeZone });
+      return day === today ? time : d.toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric", timeZone }) + ", " + time;
+    } catch (x) {
+      return d.toLocaleString();
+    }
+  }
+
+  function lastFix() { return hc.status && hc.status.gps && hc.status.gps.last_fix; }
+  function fixAge() {
+    const f = lastFix();
+    // The daemon measures the age on its monotonic clock from the fix's arrival (age_s); the
+    // receiver's and the box's wall clocks may be years apart (no RTC, a replayed drive).
+    if (!f || typeof f.age_s !== "number") return null;
+    return f.age_s + (Date.now() - hc.statusAt) / 1000;
+  }
+  function course() {
+    const f = lastFix();
+    if (!f || f.speed_mps == null || f.speed_mps < SLOW || f.track_deg == null) return null;
+    return f.track_deg;
+  }
+  function mode() { return hc.status && hc.status.tracking ? hc.status.tracking.mode : null; }
+
+  // ---- What each update reflects, and keeping the newest -------------------------------------
+  // A STATUS reflects the daemon's state at its last fix (`gps.last_fix.time`) and every event
+  // numbered up to `sequence.last`. An event reflects one fix (`time`) and has its own `seq`.
+  // The page applies an update to a target only when it is not older than what the target
+  // shows: a STATUS that arrives after a newer fix's event leaves that target alone, and an
+  // event at or below the last STATUS's `sequence.last` (the log's replay after a reconnect) is
+  // history the STATUS already holds: it fills the passages and never the live state.
+  function fixMs(s) { const f = s.gps && s.gps.last_fix; const t = f ? Date.parse(f.time) : NaN; return isNaN(t) ? -Infinity : t; }
+
+  function takeStatus(s) {
+    // When the daemon started, by its own clock: the same for every STATUS of one run, however
+    // late one arrives; another run (a restart) has another.
+    const born = Date.parse(s.time) / 1000 - (s.uptime_s || 0);
+    const k = { seq: (s.sequence && s.sequence.last) || 0, fix: fixMs(s), born: born };
+    const cur = hc.stamp;
+    // A restarted daemon may have a receiver whose clock is behind the last one's: its first
+    // STATUS starts a new timeline. Numbers (seq) never go back, even then.
+    const restarted = !cur || hc.newTimeline || (k.seq >= cur.seq && Math.abs(k.born - cur.born) > 3);
+    if (!restarted && (k.seq < cur.seq || k.fix < cur.fix)) { hc.refused.status++; return; }
+    hc.newTimeline = false;
+    hc.status = s; hc.statusAt = Date.now(); hc.stamp = k;
+    if (s.tracking && s.tracking.tiers) hc.tiers = s.tracking.tiers;
+    const seen = new Set();
+    for (const t of s.targets || []) {
+      const id = t.target.id, old = hc.targets.get(id);
+      seen.add(id);
+      if (old && !restarted && old.fix > k.fix) { hc.refused.status++; continue; }
+      hc.targets.set(id, Object.assign(old || {}, t, { fix: k.fix, seq: k.seq }));
+    }
+    for (const f of s.friends || []) {
+      const id = "friend:" + f.who, old = hc.targets.get(id);
+      seen.add(id);
+      if (old && !restarted && old.seq > k.seq) continue;
+      hc.targets.set(id, Object.assign(old || {}, {
+        target: { id: id, name: f.name, kind: "friend" }, distance_m: f.distance_m, bearing_deg: f.bearing_deg,
+        tier: f.tier, tier_name: f.tier_name, trend: f.trend, arrived: f.arrived, age_s: f.age_s, stale: f.stale,
+        fix: k.fix, seq: k.seq, eta_s: undefined
+      }));
+    }
+    for (const [id, t] of hc.targets) if (!seen.has(id) && (restarted || t.fix <= k.fix)) hc.targets.delete(id);
+    render();
+  }
+
+  function takeEvent(cls, e) {
+    hc.seqs.push(e.seq);
+    if (hc.seqs.length > 100000) hc.seqs.splice(0, 50000);
+    const live = !hc.stamp || e.seq > hc.stamp.seq;
+    if (cls === "PROXIMITY") {
+      const id = e.target.id, old = hc.targets.get(id), fix = Date.parse(e.time);
+      const friend = e.target.kind === "friend";
+      const newer = !old || (friend ? e.seq > old.seq : fix >= old.fix);
+      if (live && newer) {
+        hc.targets.set(id, Object.assign(old || {}, {
+          target: e.target, distance_m: e.distance_m, bearing_deg: e.bearing_deg, tier: e.tier, tier_name: e.tier_name,
+          trend: e.trend, eta_s: e.eta_s, etaAt: Date.now(), fix: friend ? (old ? old.fix : -Infinity) : fix, seq: e.seq
+        }));
+      } else hc.refused.events++;
+    } else if (cls === "ARRIVED" || cls === "DEPARTED") {
+      const name = e.target.name || e.target.id;
+      hc.passages.push({ cls: cls, seq: e.seq, id: e.target.id, name: name, time: e.time, text: cls + " " + name + " · " + fmtTime(e.time), t: Date.now(), live: live });
+      if (hc.passages.length > 500) hc.passages.splice(0, 100);
+      const t = hc.targets.get(e.target.id);
+      if (t && live && (t.seq || 0) < e.seq) t.arrived = cls === "ARRIVED";
+      if (isPlace({ target: e.target })) hc.places.delete(e.target.id);   // its visits changed
+    }
+    render();
+  }
+
+  // ---- Focus ------------------------------------------------------------------------------------
+  function chooseFocus() {
+    if (hc.focus && hc.targets.has(hc.focus)) return hc.targets.get(hc.focus);
+    if (hc.focus) { const n = hc.near.find((p) => p.target.id === hc.focus); if (n) return n; }
+    const list = [...hc.targets.values()].filter((t) => t.target.kind !== "friend" && t.distance_m != null);
+    if (!list.length) return null;
+    list.sort((a, b) => a.distance_m - b.distance_m);
+    if (mode() === "hunt") return list[0];
+    const c = course();
+    if (c != null) {
+      const ahead = list.filter((t) => Math.abs(norm180(t.bearing_deg - c)) <= 90);
+      if (ahead.length) return ahead[0];
+    }
+    return list[0];
+  }
+
+  function setFocus(id) {
+    hc.focus = id;
+    localStorage.setItem("hc-focus", id);
+    render();
+  }
+
+  // ---- Drawing ----------------------------------------------------------------------------------
+  function stale() {
+    if (!hc.sse) return "this page lost its connection to the box; reconnecting…";
+    if (hc.link && !hc.link.up) return "the box's tracker (hotcoldd) is not answering; retrying…";
+    if (!hc.status) return "waiting for the box…";
+    const quiet = (Date.now() - hc.statusAt) / 1000;
+    if (quiet > QUIET_S) return "no update from the box for " + Math.round(quiet) + " s";
+    const s = hc.status.gps, age = fixAge();
+    if (!s || s.state === "lost") return "the GPS receiver is not connected";
+    if (age == null) return "no GPS fix yet";
+    if (s.state !== "fix" || age > STALE_S) return "last fix " + Math.round(age) + " s ago";
+    return null;
+  }
+
+  function renderFocus() {
+    const t = chooseFocus();
+    show($("f-arrow"), !!t && t.bearing_deg != null);
+    if (!t) {
+      setText($("f-name"), hc.status ? "no target tracked" : "waiting for the box…");
+      $("f-name").className = "";
+      setText($("f-dist"), "—"); setText($("f-tiername"), ""); setText($("f-trend"), ""); setText($("f-eta"), ""); setText($("f-dir"), "");
+      setText($("f-mine"), "");
+      $("gauge-fill").style.width = "0";
+      return;
+    }
+    const name = nameOf(t) + (t.target.kind === "friend" ? " (friend)" : "");
+    setText($("f-name"), name);
+    $("f-name").className = name.length > 40 ? "longer" : name.length > 22 ? "long" : "";
+    const d = fmtDist(t.distance_m);
+    if ($("f-dist").textContent !== d) { $("f-dist").textContent = d; hc.updates.push({ t: Date.now(), text: d, id: t.target.id }); if (hc.updates.length > 5000) hc.updates.splice(0, 1000); }
+    const tiers = hc.tiers || ["freezing","chilly","cold","cool","mild","warm","hot","burning"];
+    $("gauge-fill").style.width = t.tier == null ? "0" : Math.round(100 * (t.tier + 1) / tiers.length) + "%";
+    const tn = t.tier_name || "";
+    if ($("f-tiername").textContent !== tn) { $("f-tiername").textContent = tn; hc.tierUpdates.push({ t: Date.now(), text: tn, id: t.target.id }); }
+    const trendText = { hotter: "▲ hotter", colder: "▼ colder", steady: "■ steady", unknown: "? unknown" }[t.trend] || t.trend || "";
+    setText($("f-trend"), trendText);
+    $("f-trend").className = t.trend || "";
+    let eta = "";
+    if (t.trend === "hotter") {
+      const f = lastFix();
+      let s = (t.eta_s != null && Date.now() - t.etaAt < 15000) ? t.eta_s : null;
+      if (s == null && f && f.speed_mps > SLOW) s = t.distance_m / f.speed_mps;
+      if (s != null) eta = "ETA " + (s < 60 ? "<1" : Math.round(s / 60)) + " min";
+    }
+    setText($("f-eta"), eta);
+    const c = course();
+    let rot = 0, dir = "";
+    if (t.bearing_deg != null && c != null) {
+      const rel = norm180(t.bearing_deg - c);
+      rot = rel;
+      dir = Math.abs(rel) < 8 ? "straight ahead" : Math.round(Math.abs(rel)) + "° " + (rel > 0 ? "right" : "left");
+    } else if (t.bearing_deg != null) {
+      rot = t.bearing_deg;
+      dir = point(t.bearing_deg) + " (" + Math.round(t.bearing_deg) + "°)";
+    }
+    if (t.target.kind === "friend" && t.age_s != null) dir += (dir ? " · " : "") + "heard " + ago(t.age_s) + (t.stale ? " (stale)" : "");
+    $("f-arrow-shape").setAttribute("transform", "rotate(" + rot.toFixed(1) + ")");
+    setText($("f-dir"), dir);
+    setText($("f-mine"), isPlace(t) ? mineText(t.target.id) : "");
+  }
+
+  function ago(s) { return s < 90 ? Math.round(s) + " s ago" : s < 5400 ? Math.round(s / 60) + " min ago" : Math.round(s / 3600) + " h ago"; }
+
+  // This box's own record of a place (seen, rating, note), as the daemon has it.
+  function mineText(id) {
+    const p = hc.places.get(id);
+    if (!p) { loadPlace(id); return "…"; }
+    // Changed elsewhere meanwhile (the command line, another phone)? Asked again every 30 s.
+    if (Date.now() - p.at > 30000) loadPlace(id);
+    if (p.error) return "";
+    const m = p.mine || {};
+    const parts = [];
+    const visits = m.visits || [];
+    parts.push(visits.length ? "seen " + fmtTime(visits.map((v) => v.visited_at).sort().pop()) : "not seen");
+    parts.push(m.rating && m.rating.stars ? "★".repeat(m.rating.stars) + "☆".repeat(5 - m.rating.stars) : "no rating");
+    parts.push(m.note && m.note.text ? "“" + m.note.text + "”" : "no note");
+    return parts.join(" · ");
+  }
+
+  function renderBar() {
+    const s = hc.status, age = fixAge(), el = $("gps");
+    let text = "GPS …", ok = false;
+    if (s && s.gps) {
+      const f = s.gps.last_fix, st = s.gps.state;
+      const m = f ? (f.mode >= 3 ? "3D" : f.mode === 2 ? "2D" : "no fix") : "no fix";
+      text = st === "fix" ? "GPS " + m : "GPS " + st;
+      if (f && f.accuracy_m != null && st === "fix") text += " ±" + Math.round(f.accuracy_m) + " m";
+      if (age != null) text += " · " + ago(Math.max(0, age));
+      ok = st === "fix" && age != null && age <= STALE_S;
+    }
+    setText(el, text);
+    el.className = "pill " + (ok ? "ok" : "bad");
+    const l = $("link");
+    if (!hc.sse) { setText(l, "offline"); l.className = "pill bad"; }
+    else if (!hc.link) { setText(l, "connecting…"); l.className = "pill"; }
+    else { setText(l, hc.link.up ? "live" : "tracker gone"); l.className = "pill " + (hc.link.up ? "ok" : "bad"); }
+  }
+
+  function renderStale() {
+    const reason = stale();
+    document.body.classList.toggle("stale", !!reason);
+    for (const id of ["banner", "s-banner"]) {
+      show($(id), !!reason);
+      if (reason) setText($(id), "OLD DATA — " + reason);
+    }
+  }
+
+  function tierColour(tier) {
+    if (tier == null) return "hsl(0,0%,55%)";
+    const n = (hc.tiers || []).length || 8, x = n > 1 ? tier / (n - 1) : 0;
+    return "hsl(" + (220 - 215 * x).toFixed(0) + ",90%,55%)";
+  }
+
+  const SVG = "http://www.w3.org/2000/svg";
+  function svg(tag, attrs, parent) { const e = document.createElementNS(SVG, tag); for (const k in attrs) e.setAttribute(k, attrs[k]); parent.appendChild(e); return e; }
+
+  // The radar's range follows the focused target (it sits between 40 % and 100 % of the radius);
+  // targets beyond the range are drawn on the rim, hollow.
+  const STEPS = [50, 100, 200, 300, 500, 1000, 2000, 3000, 5000, 10000, 20000, 30000, 50000, 100000, 200000, 300000, 500000,
+    1000000, 2000000, 3000000, 5000000, 10000000, 20000000];
+  function niceRange(m) { for (const s of STEPS) if (m <= s) return s; return STEPS[STEPS.length - 1]; }
+  hc.radarRange = 1000;
+
+  // Blips and list rows are kept per target and updated in place (never rebuilt on a redraw):
+  // a tap that starts on one and ends on its replacement would otherwise be lost.
+  const blipCache = new Map(), rowCache = new Map();
+
+  function renderRadar(focus) {
+    const r = $("radar");
+    let bg = $("radar-bg"), blips = $("radar-blips");
+    if (!bg) { bg = svg("g", { id: "radar-bg" }, r); blips = svg("g", { id: "radar-blips" }, r); }
+    while (bg.firstChild) bg.removeChild(bg.firstChild);
+    const list = [...hc.targets.values()].filter((t) => t.distance_m != null && t.bearing_deg != null);
+    const far = list.reduce((m, t) => Math.max(m, t.distance_m), 0);
+    const range = hc.radarRange = niceRange(focus && focus.distance_m != null ? focus.distance_m * 1.25 : (far * 1.05 || 1000));
+    const c = course();
+    const up = hc.courseUp && c != null ? c : 0;
+    const f = lastFix();
+    if (hc.session && hc.session.tile_url && f) tiles(bg, f, range, up);
+    for (const k of [1, 0.5]) svg("circle", { class: "ring", r: 100 * k }, bg);
+    svg("text", { class: "label", x: 4, y: -102 }, bg).textContent = fmtDist(range);
+    svg("text", { class: "label", x: 4, y: -52 }, bg).textContent = fmtDist(range / 2);
+    const n = svg("text", { class: "label", "text-anchor": "middle" }, bg);
+    n.textContent = "N";
+    const na = (-up) * Math.PI / 180;
+    n.setAttribute("x", (92 * Math.sin(na)).toFixed(1)); n.setAttribute("y", (-92 * Math.cos(na) + 3).toFixed(1));
+    const carRot = hc.courseUp ? 0 : (c != null ? c : 0);
+    svg("path", { class: "car", d: "M0,-9 L6,7 L0,3 L-6,7 Z", transform: "rotate(" + carRot + ")" }, bg);
+    for (const t of list) {
+      const id = t.target.id, friend = t.target.kind === "friend";
+      let b = blipCache.get(id);
+      if (!b) {
+        // Friends are diamonds, places circles.
+        b = friend ? svg("rect", { x: -6, y: -6, width: 12, height: 12 }, blips) : svg("circle", { r: 7 }, blips);
+        svg("title", {}, b);
+        b.addEventListener("click", () => setFocus(id));
+        blipCache.set(id, b);
+      }
+      const a = (t.bearing_deg - up) * Math.PI / 180, beyond = t.distance_m > range;
+      const d = 100 * Math.min(1, t.distance_m / range);
+      const x = (d * Math.sin(a)).toFixed(1), y = (-d * Math.cos(a)).toFixed(1);
+      b.setAttribute("class", "blip" + (friend ? " friend" : "") + (focus === t ? " focus" : "") + (beyond ? " beyond" : "") + (t.stale ? " old" : ""));
+      if (friend) b.setAttribute("transform", "translate(" + x + "," + y + ") rotate(45)");
+      else { b.setAttribute("cx", x); b.setAttribute("cy", y); }
+      b.dataset.r = d.toFixed(1);
+      b.setAttribute(beyond ? "stroke" : "fill", tierColour(t.tier));
+      b.setAttribute(beyond ? "fill" : "stroke", beyond ? "none" : "");
+      setText(b.firstChild, nameOf(t) + (friend ? " (friend)" : "") + " " + fmtDist(t.distance_m) + " " + (t.tier_name || ""));
+    }
+    for (const [id, b] of blipCache) if (!hc.targets.has(id) || hc.targets.get(id).distance_m == null) { b.remove(); blipCache.delete(id); }
+    show($("radar-mode"), list.length > 0);
+    setText($("radar-mode"), hc.courseUp ? "Course up" : "North up");
+  }
+
+  // Optional map tiles (page.tile_url): the 3×3 Web Mercator tiles around the fix at the zoom
+  // whose tile spans about the radar's range, placed in radar units (100 = range).
+  function tiles(r, f, range, up) {
+    const lat = f.lat * Math.PI / 180, mPerPx0 = 156543.034 * Math.cos(lat);
+    const z = Math.max(1, Math.min(18, Math.round(Math.log2(mPerPx0 * 256 / range))));
+    const n = Math.pow(2, z), xf = (f.lon + 180) / 360 * n;
+    const yf = (1 - Math.log(Math.tan(lat) + 1 / Math.cos(lat)) / Math.PI) / 2 * n;
+    const tileM = mPerPx0 * 256 / n, unit = 100 * tileM / range;
+    const g = svg("g", { transform: "rotate(" + (-up) + ")" }, r);
+    if (tileCache.size > 64) tileCache.clear();
+    for (let dx = -1; dx <= 1; dx++) {
+      for (let dy = -1; dy <= 1; dy++) {
+        const tx = Math.floor(xf) + dx, ty = Math.floor(yf) + dy;
+        if (ty < 0 || ty >= n) continue;
+        const url = hc.session.tile_url.replace("{z}", z).replace("{x}", ((tx % n) + n) % n).replace("{y}", ty);
+        // The same element for the same tile on every redraw: asked for once, never again.
+        let img = tileCache.get(url);
+        if (!img) { img = document.createElementNS(SVG, "image"); img.setAttribute("href", url); img.setAttribute("opacity", "0.5"); tileCache.set(url, img); }
+        img.setAttribute("x", ((tx - xf) * unit).toFixed(1)); img.setAttribute("y", ((ty - yf) * unit).toFixed(1));
+        img.setAttribute("width", unit.toFixed(1)); img.setAttribute("height", unit.toFixed(1));
+        g.appendChild(img);
+      }
+    }
+  }
+  const tileCache = new Map();
+
+  // The list: every tracked target and friend, nearest first, then (while hunting) the places
+  // near the car that are not in the hunt. It scrolls; its head says how many there are.
+  function renderList(focus) {
+    const ul = $("targets");
+    const tracked = [...hc.targets.values()].sort((a, b) => Number(a.distance_m == null) - Number(b.distance_m == null) || a.distance_m - b.distance_m);
+    const near = mode() === "hunt" ? hc.near.filter((p) => !hc.targets.has(p.target.id)) : [];
+    const all = tracked.concat(near);
+    const keep = new Set();
+    let prev = null;
+    for (const t of all) {
+      const id = t.target.id, friend = t.target.kind === "friend", untracked = near.includes(t);
+      let li = rowCache.get(id);
+      if (!li) {
+        li = document.createElement("li");
+        li.append(document.createElement("span"), document.createElement("span"));
+        li.addEventListener("click", () => setFocus(id));
+        rowCache.set(id, li);
+      }
+      setText(li.firstChild, nameOf(t) + (friend ? " · friend" : untracked ? " · not hunted" : ""));
+      const extra = friend && t.stale ? " · " + ago(t.age_s || 0) : "";
+      setText(li.lastChild, fmtDist(t.distance_m) + (t.tier_name ? " · " + t.tier_name : "") + extra);
+      li.className = (focus && focus.target.id === id ? "focus " : "") + (friend ? "friend " : "") + (untracked ? "untracked " : "") + (t.stale ? "old" : "");
+      const at = prev ? prev.nextSibling : ul.firstChild;
+      if (at !== li) ul.insertBefore(li, at);
+      prev = li;
+      keep.add(id);
+    }
+    for (const [id, li] of rowCache) if (!keep.has(id)) { li.remove(); rowCache.delete(id); }
+    const friends = tracked.filter((t) => t.target.kind === "friend").length;
+    const places = tracked.length - friends;
+    const head = !all.length ? "" : places + (places === 1 ? " target" : " targets") + (friends ? ", " + friends + (friends === 1 ? " friend" : " friends") : "")
+      + (near.length ? ", " + near.length + " nearby" : "") + " · nearest first";
+    setText($("list-head"), head);
+  }
+
+  function renderPassage() {
+    let p = null;
+    for (const x of hc.passages) if (!p || x.seq > p.seq) p = x;
+    const el = $("passage");
+    if (!p) { setText(el, "no arrival yet"); el.className = "data"; return; }
+    setText(el, p.cls + " " + p.name + " · " + fmtTime(p.time));
+    el.className = "data " + p.cls.toLowerCase();
+  }
+
+  // ---- Writes -----------------------------------------------------------------------------------
+  // Every button names what it will do and to which place; the reply names what changed.
+  function huntIds() {
+    if (mode() !== "hunt" || !hc.status) return null;
+    const ids = (hc.status.targets || []).map((t) => t.target);
+    // Only a hunt of stored places can be sent again with one more (a hand-given point has no
+    // id to send back), and only when the STATUS listed all of it.
+    if (hc.status.targets_more || ids.some((t) => !PLACE_KINDS.includes(t.kind))) return null;
+    return ids.map((t) => t.id);
+  }
+
+  function renderWrites(focus) {
+    const w = $("writes"), writer = !!(hc.session && hc.session.writer);
+    const can = writer && hc.sse && hc.link && hc.link.up && !!hc.status;
+    const place = isPlace(focus), m = mode(), tracking = hc.status && hc.status.tracking, name = focus ? nameOf(focus) : "";
+    const hunting = m === "hunt", ids = huntIds();
+    const inHunt = place && hunting && (hc.status.targets || []).some((t) => t.target.id === focus.target.id);
+    const huntOnly = place && (!hunting || (hc.status.tracking.tracked > 1) || !inHunt);
+    const add = place && hunting && !inHunt && ids !== null;
+    const roaming10 = m === "roam" && tracking.radius_m === ROAM_M;
+    const label = (el, on, text, req) => {
+      show(el, on);
+      if (on) { setText(el, text); el.dataset.req = JSON.stringify(req); el.dataset.name = name; }
+      /** @type {HTMLButtonElement} */ (el).disabled = !can;
+    };
+    label($("w-hunt"), huntOnly, (hunting ? "Hunt only " : "Hunt ") + name, { cmd: "hunt", targets: [focus && focus.target.id] });
+    label($("w-add"), add, "Add " + name + " to the hunt", { cmd: "hunt", targets: (ids || []).concat(focus ? [focus.target.id] : []) });
+    label($("w-roam"), writer && !!hc.status && !roaming10, "Roam " + fmtDist(ROAM_M), { cmd: "roam", radius: ROAM_M / 1000 + "km" });
+    show($("w-open"), place);
+    if (place) setText($("w-open"), "Rate, note, seen…");
+    button("w-open").disabled = !can;
+    show(w, writer && (huntOnly || add || !$("w-roam").hidden || place));
+    const r = hc.result, out = $("w-result");
+    // A reply fades after a while; an error about reaching the box goes when the box answers.
+    if (r && r.ok && Date.now() - r.at > 15000) hc.result = null;
+    setText(out, hc.result ? hc.result.text : "");
+    out.className = hc.result ? (hc.result.ok ? "ok" : "bad") : "";
+  }
+
+  // What a refusal means to someone in the car (never the daemon's shell advice).
+  function why(status, j, what) {
+    const code = j && j.code;
+    if (status === 0) return { text: "This page cannot reach the box: " + what + " was not done.", cause: "link" };
+    if (code === "unreachable") return { text: "The box's tracker is not answering: " + what + " was not done.", cause: "link" };
+    if (code === "rate" || status === 429) return { text: "Too many changes at once: " + what + " was not done. Wait a moment.", cause: "write" };
+    if (code === "busy") return { text: "The box is busy: " + what + " was not done. Try again.", cause: "write" };
+    if (code === "not_allowed") return { text: "This device may not change anything: " + what + " was not done.", cause: "write" };
+    if (code === "not_found") return { text: "The box does not know this place: " + what + " was not done.", cause: "write" };
+    const msg = (j && j.message || "refused").replace(/\s*\(?--[a-z-]+[^)]*\)?/g, "");
+    return { text: what.charAt(0).toUpperCase() + what.slice(1) + " was not done: " + msg, cause: "write" };
+  }
+
+  async function post(path, request) {
+    try {
+      const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(request), credentials: "same-origin" });
+      let j = null;
+      try { j = await r.json(); } catch (x) { j = null; }
+      return { status: r.status, j: j };
+    } catch (x) { return { status: 0, j: null }; }
+  }
+
+  // Sends one write; `what` names it ("hunting Big Banana"), `done` words the daemon's reply.
+  async function write(request, what, done, onto) {
+    const entry = { request: request, what: what, t: Date.now() };
+    hc.writes.push(entry);
+    const set = (res) => { hc.result = res; if (onto) onto(res); render(); };
+    set({ text: what.charAt(0).toUpperCase() + what.slice(1) + "…", ok: true, at: Date.now(), cause: "write" });
+    const { status, j } = await post("/api/command", request);
+    let reply = null;
+    if (j && j.ok && j.reply) { try { reply = JSON.parse(j.reply); } catch (x) { reply = null; } }
+    entry.status = status; entry.reply = reply;
+    if (reply) set({ text: done(reply), ok: true, at: Date.now(), cause: "write" });
+    else {
+      const res = Object.assign(why(status, j, what), { ok: false, at: Date.now() });
+      set(res);
+      if (res.cause === "link") probe(res);
+    }
+    return reply;
+  }
+
+  // After "cannot reach the box": ask the box something small every 2 s; once it answers, the
+  // error's cause is gone and so is the error (wherever it is shown).
+  function probe(res) {
+    const timer = setInterval(async () => {
+      const { status } = await post("/api/read", { cmd: "targets", limit: 1 });
+      if (status !== 200) return;
+      clearInterval(timer);
+      if (hc.result === res) hc.result = null;
+      if (hc.sheet && hc.sheet.result === res) hc.sheet.result = null;
+      for (const id of [...hc.places.keys()]) if (hc.places.get(id).error) hc.places.delete(id);
+      render();
+    }, 2000);
+  }
+  hc.write = (request) => post("/api/command", request).then((x) => x.j);
+
+  function trackingReply(reply, first) {
+    const n = reply.targets;
+    if (reply.mode === "roam") return "Roaming " + fmtDist(reply.radius_m) + ": " + n + (n === 1 ? " place" : " places") + " in range.";
+    return first + " — hunting " + n + (n === 1 ? " target." : " targets.");
+  }
+
+  function setupWrites() {
+    $("w-hunt").addEventListener("click", () => {
+      const req = JSON.parse($("w-hunt").dataset.req), name = $("w-hunt").dataset.name;
+      write(req, "hunting " + name + " only", (r) => trackingReply(r, "Now hunting " + name + " only"));
+    });
+    $("w-add").addEventListener("click", () => {
+      const req = JSON.parse($("w-add").dataset.req), name = $("w-add").dataset.name;
+      write(req, "adding " + name + " to the hunt", (r) => trackingReply(r, "Added " + name));
+    });
+    $("w-roam").addEventListener("click", () => {
+      write(JSON.parse($("w-roam").dataset.req), "roaming " + fmtDist(ROAM_M), (r) => trackingReply(r, "Roaming"));
+    });
+    $("w-open").addEventListener("click", () => { const t = chooseFocus(); if (isPlace(t)) openSheet(t.target.id, nameOf(t)); });
+    $("s-close").addEventListener("click", closeSheet);
+    $("s-note").addEventListener("input", () => { if (hc.sheet) { hc.drafts.set(hc.sheet.id, noteBox().value); renderSheet(); } });
+    $("s-save").addEventListener("click", () => {
+      const s = hc.sheet;
+      if (!s) return;
+      // The note goes to the place the sheet was opened for, whatever has the focus now.
+      const text = noteBox().value, id = s.id, name = s.name;
+      write({ cmd: "store", op: "note", id: id, text: text }, text ? "saving the note on " + name : "removing the note on " + name,
+        () => (text ? "Saved the note on " + name + "." : "Removed the note on " + name + "."), sheetResult(id))
+        .then((r) => { if (r) { hc.drafts.delete(id); reloadPlace(id); } });
+    });
+    $("s-seen-btn").addEventListener("click", () => {
+      const s = hc.sheet, p = s && hc.places.get(s.id);
+      if (!p || !p.mine) return;
+      const id = s.id, name = s.name, seen = (p.mine.visits || []).length > 0;
+      if (!seen) write({ cmd: "store", op: "seen", id: id }, "marking " + name + " seen", () => "Marked " + name + " seen.", sheetResult(id)).then(() => reloadPlace(id));
+      else write({ cmd: "store", op: "unseen", id: id }, "marking " + name + " not seen", (r) => "Marked " + name + " not seen (" + r.result + (r.result === 1 ? " visit" : " visits") + " removed).", sheetResult(id)).then(() => reloadPlace(id));
+    });
+  }
+  // A reply shown in the sheet only while it is still open for the place written to.
+  function sheetResult(id) { return (res) => { if (hc.sheet && hc.sheet.id === id) hc.sheet.result = res; }; }
+
+  // ---- The place sheet: one place's seen, rating and note, pinned to that place ---------------
+  function openSheet(id, name) {
+    hc.sheet = { id: id, name: name, result: null };
+    noteBox().value = hc.drafts.has(id) ? hc.drafts.get(id) : "";
+    reloadPlace(id);
+    renderSheet();
+  }
+  function closeSheet() {
+    const s = hc.sheet, p = s && hc.places.get(s.id);
+    hc.sheet = null;
+    // The list shows what the sheet changed (favourite, rating, seen) without asking again.
+    for (const row of p && p.mine ? hc.things.rows.concat(hc.mine.rows).filter((r) => r.place.id === s.id) : []) {
+      row.favourite = p.mine.favourite;
+      row.my_rating = p.mine.rating && p.mine.rating.stars ? p.mine.rating.stars : undefined;
+      row.seen = (p.mine.visits || []).length > 0;
+    }
+    renderThings();
+    renderMine();
+    renderSheet();
+  }
+  hc.openSheet = openSheet;
+
+  function renderSheet() {
+    const s = hc.sheet, el = $("sheet");
+    show(el, !!s);
+    document.body.classList.toggle("sheet-open", !!s);
+    if (!s) return;
+    setText($("s-name"), s.name);
+    const p = hc.places.get(s.id), m = p && p.mine;
+    const can = !!(hc.session && hc.session.writer && hc.sse && hc.link && hc.link.up);
+    renderDetail(p && p.detail);
+    if (!m) {
+      setText($("s-seen"), p && p.error ? "cannot read this place from the box" : "reading…");
+      show($("s-seen-btn"), false);
+      setText($("s-fav"), "");
+      show($("s-fav-btn"), false);
+      setText($("s-rating"), "");
+    } else {
+      setText($("s-fav"), m.favourite ? "♥ A favourite" : "Not a favourite");
+      show($("s-fav-btn"), true);
+      setText($("s-fav-btn"), m.favourite ? "Remove from favourites" : "Add to favourites");
+      const visits = m.visits || [];
+      setText($("s-seen"), visits.length ? "Seen " + fmtTime(visits.map((v) => v.visited_at).sort().pop()) + (visits.length > 1 ? " (" + visits.length + " visits)" : "") : "Not seen yet");
+      show($("s-seen-btn"), true);
+      setText($("s-seen-btn"), visits.length ? "Mark not seen" : "Mark seen now");
+      setText($("s-rating"), m.rating && m.rating.stars ? "Your rating: " + m.rating.stars + " of 5" : "Not rated");
+      // The note box starts from the place's current note unless something was typed for it.
+      if (!hc.drafts.has(s.id) && !s.filled) { noteBox().value = (m.note && m.note.text) || ""; s.filled = true; }
+    }
+    button("s-seen-btn").disabled = !can;
+    button("s-fav-btn").disabled = !can;
+    show($("s-unrate"), !!(m && m.rating && m.rating.stars));
+    button("s-unrate").disabled = !can;
+    const stars = $("s-stars");
+    if (!stars.childNodes.length) {
+      for (let i = 1; i <= 5; i++) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.dataset.stars = String(i);
+        b.setAttribute("aria-label", "rate " + i + " of 5");
+        b.addEventListener("click", () => rate(i));
+        stars.appendChild(b);
+      }
+    }
+    const current = m && m.rating ? m.rating.stars : 0;
+    for (const b of stars.querySelectorAll("button")) { setText(b, Number(b.dataset.stars) <= current ? "★" : "☆"); b.disabled = !can || !m; }
+    const text = noteBox().value, old = (m && m.note && m.note.text) || "";
+    setText($("s-save"), text === "" && old ? "Remove the note on " + s.name : "Save the note on " + s.name);
+    button("s-save").disabled = !can || !m || text === old;
+    setText($("s-count"), text.length + "/500");
+    const r = s.result;
+    setText($("s-result"), r ? r.text : "");
+    $("s-result").className = r ? (r.ok ? "ok" : "bad") : "";
+  }
+
+  // What the catalogue says about a place: where, its rating and votes, what it is, tags, photo.
+  function renderDetail(d) {
+    const place = d && d.place, b = d && d.big_thing;
+    const f = lastFix();
+    let where = b ? [b.town, b.state].filter(Boolean).join(", ") : "";
+    if (place && f) where += (where ? " · " : "") + fmtDist(approxDistance(f.lat, f.lon, place.latitude, place.longitude)) + " away";
+    const loc = d && d.location;
+    if (loc && loc.created_by) where = "Added by " + loc.created_by + (loc.created_at ? " on " + fmtTime(loc.created_at) : "") + (where ? " · " + where : "");
+    if (place && !place.active) where += " · no longer listed";
+    setText($("s-where"), where);
+    const cat = [];
+    if (b && b.rating != null) cat.push("Rated " + b.rating.toFixed(1) + " of 5 by " + (b.votes || 0) + (b.votes === 1 ? " vote" : " votes"));
+    if (b && b.status) cat.push(b.status);
+    if (b && b.year) cat.push("since " + b.year);
+    if (b && b.coord_precision === "town") cat.push("position: the town, not the thing");
+    setText($("s-cat"), cat.join(" · "));
+    setText($("s-desc"), (b && b.description) || (d && d.geocache && d.geocache.hint ? "Hint: " + d.geocache.hint : ""));
+    const tags = b ? (b.tags || []).concat(b.category ? [b.category] : []) : [];
+    setText($("s-tags"), tags.length ? "Tags: " + tags.join(", ") : "");
+    const photo = /** @type {HTMLAnchorElement} */ ($("s-photo"));
+    const url = b && b.photo_url && /^https?:\/\//.test(b.photo_url) ? b.photo_url : "";
+    show(photo, !!url);
+    if (url && photo.href !== url) photo.href = url;
+  }
+
+  // Metres between two points, for showing only (spherical; the daemon's ellipsoidal figures are
+  // what the hunt uses).
+  function approxDistance(lat1, lon1, lat2, lon2) {
+    const r = Math.PI / 180, a = Math.sin((lat2 - lat1) * r / 2) ** 2 + Math.cos(lat1 * r) * Math.cos(lat2 * r) * Math.sin((lon2 - lon1) * r / 2) ** 2;
+    return 2 * 6371008.8 * Math.asin(Math.min(1, Math.sqrt(a)));
+  }
+
+  function rate(stars) {
+    const s = hc.sheet;
+    if (!s) return;
+    const id = s.id, name = s.name;
+    write({ cmd: "store", op: "rate", id: id, stars: stars }, stars ? "rating " + name + " " + stars + " of 5" : "removing your rating of " + name,
+      () => (stars ? "Rated " + name + " " + stars + " of 5." : "Removed your rating of " + name + "."), sheetResult(id)).then(() => reloadPlace(id));
+  }
+
+  // ---- Reads ------------------------------------------------------------------------------------
+  const loading = new Set();
+  async function loadPlace(id) {
+    if (loading.has(id)) return;
+    loading.add(id);
+    const { status, j } = await post("/api/read", { cmd: "place", id: id });
+    loading.delete(id);
+    if (status === 200 && j && j.result) hc.places.set(id, { detail: j.result.detail, mine: j.result.mine, at: Date.now() });
+    else if (hc.places.has(id) && !hc.places.get(id).error) hc.places.get(id).at = Date.now();   // keep what was read; ask later
+    else hc.places.set(id, { error: (j && j.code) || status, at: Date.now() });
+    if (hc.places.size > 200) hc.places.delete(hc.places.keys().next().value);
+    render();
+  }
+  function reloadPlace(id) { hc.places.delete(id); return loadPlace(id); }
+  hc.reloadPlace = reloadPlace;
+
+  // While hunting, the places near the car that are not in the hunt (so one can be added).
+  async function loadNear() {
+    if (mode() !== "hunt" || !lastFix() || Date.now() - hc.nearAt < 10000) return;
+    hc.nearAt = Date.now();
+    const { status, j } = await post("/api/read", { cmd: "near", kinds: ["bigthing"], limit: 5 });
+    hc.near = status === 200 && j && Array.isArray(j.result) ? j.result : [];
+    render();
+  }
+
+  // ---- The loop ---------------------------------------------------------------------------------
+  function render() {
+    hc.renders++;
+    const focus = chooseFocus();
+    renderFocus(); renderBar(); renderStale(); renderRadar(focus); renderList(focus); renderPassage(); renderWrites(focus); renderSheet();
+    renderAbout();
+    if (hc.screen === "mine") renderMine();
+  }
+
+  // ---- Screens: Live, Big Things, About (the address's #fragment) ------------------------------
+  const SCREENS = ["things", "near", "mine", "about"];
+  function route() {
+    const h = location.hash.replace(/^#/, "");
+    hc.screen = SCREENS.includes(h) ? h : "live";
+    show($("main"), hc.screen === "live");
+    for (const x of SCREENS) show($(x), hc.screen === x);
+    for (const x of ["live"].concat(SCREENS)) $("n-" + x).classList.toggle("current", hc.screen === x);
+    /** @type {HTMLSelectElement} */ ($("n-pick")).value = hc.screen === "live" ? "" : hc.screen;
+    if (hc.screen === "things" && !hc.things.asked) search(false);
+    if (hc.screen === "mine") searchMine(false);
+    if (hc.screen === "near") loadNearMe(true);
+    render();
+  }
+
+  // ---- Lists read from the daemon a page at a time ----------------------------------------------
+  // Bounded (50 a page, 500 at most) and honest: only the newest question's answer is shown, an
+  // older one that arrives later is dropped.
+  const PAGE = 50, MAX_ROWS = 500;
+  /**
+   * @typedef {{rows: any[], more: boolean, asked: boolean, loading: boolean, error: string | null, token: number, query: any}} Paged
+   * @param {Paged} t
+   * @param {any} q the request for the first page (without offset and limit), or a sentence why none can be asked
+   * @param {boolean} more
+   * @param {() => void} draw
+   */
+  async function page(t, q, more, draw) {
+    t.asked = true;
+    if (typeof q === "string") { t.rows = []; t.more = false; t.error = q; t.token++; t.loading = false; draw(); return; }
+    const token = ++t.token;
+    t.loading = true;
+    draw();
+    const { status, j } = await post("/api/read", Object.assign({ limit: PAGE, offset: more ? t.rows.length : 0 }, q));
+    if (token !== t.token) return;
+    t.loading = false;
+    if (status === 200 && j && Array.isArray(j.result)) {
+      t.rows = more ? t.rows.concat(j.result) : j.result;
+      t.more = !!j.more && t.rows.length < MAX_ROWS;
+      t.error = null;
+      t.query = q;
+    } else t.error = why(status, j, "reading the list").text;
+    draw();
+  }
+
+  /**
+   * Draws a paged list's rows (kept per id, updated in place) and its "Show 50 more" button.
+   * @param {Paged} t
+   * @param {string} listId
+   * @param {(r: any) => string} line the row's second line
+   * @param {(more: boolean) => void} again
+   */
+  function drawRows(t, listId, line, again) {
+    const ul = $(listId), cache = rowsOf(listId);
+    const keep = new Set();
+    let prev = null;
+    for (const r of t.rows) {
+      const id = r.place.id;
+      let li = cache.get(id);
+      if (!li) {
+        li = document.createElement("li");
+        li.append(document.createElement("span"), document.createElement("span"));
+        li.addEventListener("click", () => openSheet(id, r.place.name));
+        cache.set(id, li);
+      }
+      li.dataset.id = id;
+      setText(/** @type {HTMLElement} */ (li.firstChild), r.place.name);
+      setText(/** @type {HTMLElement} */ (li.lastChild), line(r));
+      const at = prev ? prev.nextSibling : ul.firstChild;
+      if (at !== li) ul.insertBefore(li, at);
+      prev = li;
+      keep.add(id);
+    }
+    for (const [id, li] of cache) if (!keep.has(id)) { li.remove(); cache.delete(id); }
+    let more = /** @type {HTMLButtonElement | null} */ (ul.querySelector(".more"));
+    if (t.more && !more) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "more";
+      b.addEventListener("click", () => again(true));
+      more = b;
+    }
+    if (more) {
+      if (t.more) { setText(more, "Show " + PAGE + " more"); ul.appendChild(more); } else more.remove();
+    }
+  }
+  /** @type {Map<string, Map<string, HTMLLIElement>>} */
+  const rowCaches = new Map();
+  function rowsOf(listId) { if (!rowCaches.has(listId)) rowCaches.set(listId, new Map()); return /** @type {Map<string, HTMLLIElement>} */ (rowCaches.get(listId)); }
+
+  // ---- Big Things: the catalogue, searched by name or town and state ----------------------------
+  function search(more) {
+    const text = /** @type {HTMLInputElement} */ ($("t-text")).value.trim();
+    const state = /** @type {HTMLSelectElement} */ ($("t-state")).value, sort = /** @type {HTMLSelectElement} */ ($("t-sort")).value;
+    /** @type {any} */
+    const q = { cmd: "search", kinds: ["bigthing"], sort: sort };
+    if (text) q.text = text;
+    if (state) q.state = state;
+    const f = lastFix();
+    if (f) { q.lat = f.lat; q.lon = f.lon; }
+    return page(hc.things, sort === "distance" && !f ? "Sorting by distance needs a GPS fix." : q, more, renderThings);
+  }
+  hc.search = search;
+
+  function renderThings() {
+    const t = hc.things;
+    drawRows(t, "t-list", (r) => {
+      const bits = [[r.town, r.state].filter(Boolean).join(", ")];
+      if (r.distance != null) bits.push(fmtDist(r.distance));
+      if (r.my_rating) bits.push("your ★" + r.my_rating);
+      else if (r.catalogue_rating != null) bits.push("★" + r.catalogue_rating.toFixed(1) + " (" + (r.catalogue_votes || 0) + ")");
+      if (r.seen) bits.push("seen");
+      if (r.favourite) bits.push("♥");
+      if (!r.place.active) bits.push("gone");
+      return bits.filter(Boolean).join(" · ");
+    }, search);
+    const sortName = { name: "by name", rating: "by rating", distance: "nearest first" }[t.query ? t.query.sort : "name"];
+    setText($("t-head"), t.error ? t.error : t.loading && !t.rows.length ? "reading…" :
+      !t.rows.length ? "No Big Thing matches." : t.rows.length + (t.more ? "+" : "") + (t.rows.length === 1 ? " Big Thing, " : " Big Things, ") + sortName
+        + (t.rows.length >= MAX_ROWS && !t.more ? " (the first " + MAX_ROWS + ": search to narrow)" : ""));
+    $("t-head").className = t.error ? "bad" : "";
+  }
+
+  // ---- My places: the places this box's users added, nearest first; add where the car is -------
+  function searchMine(more) {
+    const f = lastFix();
+    /** @type {any} */
+    const q = { cmd: "search", kinds: ["location"], sort: f ? "distance" : "name" };
+    if (f) { q.lat = f.lat; q.lon = f.lon; }
+    return page(hc.mine, q, more, renderMine);
+  }
+
+  function renderMine() {
+    const t = hc.mine;
+    drawRows(t, "m-list", (r) => (r.distance != null ? fmtDist(r.distance) : "") + (r.seen ? " · seen" : "") + (r.favourite ? " · ♥" : ""), searchMine);
+    setText($("m-head"), t.error ? t.error : t.loading && !t.rows.length ? "reading…" : !t.rows.length ? "No places of your own yet." :
+      t.rows.length + (t.more ? "+" : "") + (t.rows.length === 1 ? " place, " : " places, ") + (t.query && t.query.sort === "distance" ? "nearest first" : "by name (no GPS fix)"));
+    $("m-head").className = t.error ? "bad" : "";
+    const name = /** @type {HTMLInputElement} */ ($("m-name")).value.trim(), f = lastFix(), age = fixAge();
+    const fresh = !!f && age != null && age <= STALE_S;
+    const writer = !!(hc.session && hc.session.writer);
+    show($("m-add"), writer);
+    const b = button("m-add-btn");
+    setText(b, !fresh ? "Adding needs a current GPS fix" : name ? "Add the car's position as “" + name + "”" : "Type a name to add the car's position");
+    b.disabled = !fresh || !name || !hc.sse || !(hc.link && hc.link.up);
+    const r = hc.mineResult;
+    setText($("m-result"), r ? r.text : "");
+    $("m-result").className = r ? (r.ok ? "ok" : "bad") : "";
+  }
+
+  function addMine() {
+    const name = /** @type {HTMLInputElement} */ ($("m-name")).value.trim(), f = lastFix();
+    if (!name || !f) return;
+    const lat = f.lat, lon = f.lon;
+    write({ cmd: "store", op: "add", name: name, lat: lat, lon: lon }, "adding “" + name + "”",
+      () => "Added “" + name + "” at the car's position (" + lat.toFixed(5) + ", " + lon.toFixed(5) + ").",
+      (res) => { hc.mineResult = res; }).then((r) => {
+      if (r) { /** @type {HTMLInputElement} */ ($("m-name")).value = ""; searchMine(false); }
+    });
+  }
+
+  // ---- Near me: the places and friends around the car, nearest first ---------------------------
+  async function loadNearMe(now) {
+    const t = hc.nearMe;
+    if (!lastFix()) { t.error = "Needs a GPS fix."; t.rows = []; renderNearMe(); return; }
+    if (!now && Date.now() - t.at < 10000) return;
+    t.at = Date.now();
+    const token = ++t.token;
+    const { status, j } = await post("/api/read", { cmd: "near", kinds: PLACE_KINDS.concat(["friend"]), limit: 30 });
+    if (token !== t.token) return;
+    if (status === 200 && j && Array.isArray(j.result)) { t.rows = j.result; t.error = null; } else t.error = why(status, j, "reading what is near").text;
+    renderNearMe();
+  }
+
+  const KIND_NAMES = { bigthing: "Big Thing", geocache: "geocache", waypoint: "waypoint", location: "your place", friend: "friend", point: "point" };
+  function renderNearMe() {
+    const t = hc.nearMe, ul = $("nr-list"), cache = rowsOf("nr-list");
+    const keep = new Set();
+    let prev = null;
+    for (const r of t.rows) {
+      const id = r.target.id;
+      let li = cache.get(id);
+      if (!li) {
+        li = document.createElement("li");
+        li.append(document.createElement("span"), document.createElement("span"));
+        li.addEventListener("click", () => {
+          if (r.target.kind === "friend") { setFocus(id); location.hash = ""; } else openSheet(id, r.target.name || id);
+        });
+        cache.set(id, li);
+      }
+      li.dataset.id = id;
+      li.className = r.target.kind === "friend" ? "friend" : "";
+      setText(/** @type {HTMLElement} */ (li.firstChild), (r.target.kind === "friend" ? "◆ " : "") + (r.target.name || id));
+      setText(/** @type {HTMLElement} */ (li.lastChild), (KIND_NAMES[r.target.kind] || r.target.kind) + " · " + fmtDist(r.distance_m) + " " + point(r.bearing_deg));
+      const at = prev ? prev.nextSibling : ul.firstChild;
+      if (at !== li) ul.insertBefore(li, at);
+      prev = li;
+      keep.add(id);
+    }
+    for (const [id, li] of cache) if (!keep.has(id)) { li.remove(); cache.delete(id); }
+    setText($("nr-head"), t.error || (!t.rows.length ? "Nothing near the car." : "The " + t.rows.length + " nearest, from the car's last fix (every 10 s)"));
+    $("nr-head").className = t.error ? "bad" : "";
+  }
+
+  function renderAbout() {
+    if (hc.screen !== "about") return;
+    const s = hc.status, se = hc.session;
+    setText($("a-box"), s ? "hotcoldd " + s.release + ", " + (s.tracking.mode === "hunt" ? "hunting " + s.tracking.tracked + (s.tracking.tracked === 1 ? " target" : " targets") :
+      s.tracking.mode === "roam" ? "roaming " + fmtDist(s.tracking.radius_m) + " (" + s.tracking.tracked + " in range)" : s.tracking.mode) : "not connected");
+    setText($("a-device"), !se ? "…" : se.access === "paired" ? "paired as " + se.device + (se.writer ? "; it may change the hunt and your places" : "; read-only") :
+      "read-only: opened on the box itself (pair a phone with hotcold web pair)");
+    setText($("a-zone"), "shown in the box's time zone" + (zone() ? ", " + zone() : "") + "; now " + fmtTime(new Date().toISOString()));
+    setText($("a-net"), se && se.tile_url ? "Map tiles come from " + new URL(se.tile_url.replace(/[{}]/g, "")).origin + "; nothing else leaves the box." : "Nothing leaves the box: no map tiles are set.");
+  }
+
+  function connect() {
+    const es = new EventSource("/events");
+    es.onopen = () => { hc.sse = true; hc.opens++; hc.newTimeline = false; render(); };
+    es.onerror = () => { hc.sse = false; hc.link = null; render(); };
+    for (const cls of ["PROXIMITY", "ARRIVED", "DEPARTED", "GPS"]) {
+      es.addEventListener(cls, (m) => { try { takeEvent(cls, JSON.parse(m.data)); } catch (x) { console.warn(x); } });
+    }
+    es.addEventListener("status", (m) => { try { takeStatus(JSON.parse(m.data)); } catch (x) { console.warn(x); } });
+    es.addEventListener("link", (m) => {
+      const l = JSON.parse(m.data);
+      // Back after the daemon was gone: it may have restarted, with a receiver whose clock is
+      // behind the last one's; its next STATUS starts the page's timeline afresh.
+      if (l.up && hc.link && !hc.link.up) hc.newTimeline = true;
+      hc.link = l;
+      render();
+    });
+    es.addEventListener("gap", (m) => { hc.gaps.push(JSON.parse(m.data)); });
+  }
+
+  async function session() {
+    try {
+      const r = await fetch("/session", { credentials: "same-origin" });
+      hc.session = await r.json();
+      setText($("who"), hc.session.access === "paired" ? hc.session.device + (hc.session.writer ? "" : " · read-only") : "read-only");
+    } catch (x) { hc.session = { access: "unknown", writer: false }; }
+    render();
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    if (localStorage.getItem("hc-theme") === "day") { document.body.classList.replace("night", "day"); setText($("theme"), "Night"); }
+    $("theme").addEventListener("click", () => {
+      const day = document.body.classList.contains("night");
+      document.body.classList.toggle("night", !day); document.body.classList.toggle("day", day);
+      setText($("theme"), day ? "Night" : "Day"); localStorage.setItem("hc-theme", day ? "day" : "night");
+    });
+    $("radar-mode").addEventListener("click", () => { hc.courseUp = !hc.courseUp; localStorage.setItem("hc-course-up", hc.courseUp ? "1" : "0"); render(); });
+    setupWrites();
+    setupScreens();
+    session();
+    connect();
+    route();
+    setInterval(() => { render(); loadNear(); if (hc.screen === "near") loadNearMe(false); }, 1000);
+    render();
+  });
+  window.addEventListener("resize", render);
+  window.addEventListener("hashchange", route);
+
+  function setupScreens() {
+    let timer = 0;
+    $("t-text").addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => search(false), 300); });
+    for (const id of ["t-state", "t-sort"]) $(id).addEventListener("change", () => search(false));
+    $("s-fav-btn").addEventListener("click", () => {
+      const s = hc.sheet, p = s && hc.places.get(s.id);
+      if (!p || !p.mine) return;
+      const id = s.id, name = s.name, fav = p.mine.favourite;
+      write({ cmd: "store", op: fav ? "unfav" : "fav", id: id }, fav ? "removing " + name + " from favourites" : "adding " + name + " to favourites",
+        () => (fav ? "Removed " + name + " from favourites." : "Added " + name + " to favourites."), sheetResult(id)).then(() => reloadPlace(id));
+    });
+    $("s-unrate").addEventListener("click", () => rate(0));
+    $("m-name").addEventListener("input", renderMine);
+    $("n-pick").addEventListener("change", () => { location.hash = /** @type {HTMLSelectElement} */ ($("n-pick")).value; });
+    $("m-add-btn").addEventListener("click", addMine);
+  }
+})();

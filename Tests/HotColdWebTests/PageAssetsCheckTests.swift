@@ -1,0 +1,56 @@
+import Foundation
+import HotColdTestSupport
+import Testing
+@testable import HotColdWeb
+
+/// The page's own files (Sources/HotColdWeb/Page/Assets), checked by real tools: the script is
+/// type-checked by TypeScript (`// @ts-check`, JSDoc types, `jsconfig.json`) and linted by
+/// ESLint (`.eslintrc.json`), both from Debian (node-typescript, eslint; scripts/setup installs
+/// them); the markup holds every element the script asks for; the binary serves the files as
+/// they are.
+@Suite("the page's files, checked")
+struct PageAssetsCheckTests {
+    static let assets = TestData.repo("Sources/HotColdWeb/Page/Assets")
+    static func tool(_ name: String) -> URL? {
+        ["/usr/bin/", "/usr/local/bin/"].map { URL(fileURLWithPath: $0 + name) }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    @Test("TypeScript finds no type error in app.js", .enabled(if: tool("tsc") != nil), .timeLimit(.minutes(2)))
+    func typeChecked() async throws {
+        let tsc = try #require(Self.tool("tsc"))
+        let r = try await onThread { try Subprocess.run(tsc, ["-p", Self.assets.appendingPathComponent("jsconfig.json").path]) }
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+    }
+
+    @Test("ESLint finds nothing in app.js", .enabled(if: tool("eslint") != nil), .timeLimit(.minutes(2)))
+    func linted() async throws {
+        let eslint = try #require(Self.tool("eslint"))
+        // Debian's eslint finds its modules in Debian's node paths, whichever node runs it.
+        let env = ["NODE_PATH": "/usr/share/nodejs:/usr/lib/nodejs"]
+        let r = try await onThread {
+            try Subprocess.run(eslint, ["--no-eslintrc", "-c", Self.assets.appendingPathComponent(".eslintrc.json").path, "-f", "unix",
+                                        Self.assets.appendingPathComponent("app.js").path], environment: env)
+        }
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+    }
+
+    @Test("every element the script asks for by id is in the markup")
+    func idsExist() throws {
+        let js = try String(contentsOf: Self.assets.appendingPathComponent("app.js"), encoding: .utf8)
+        let html = try String(contentsOf: Self.assets.appendingPathComponent("index.html"), encoding: .utf8)
+        let asked = Set(js.matches(of: /(?:\$|button)\("([a-z0-9-]+)"\)/).map { String($0.1) })
+        let made = Set(js.matches(of: /id: "([a-z0-9-]+)"/).map { String($0.1) })    // the script's own (radar layers)
+        let have = Set(html.matches(of: /id="([a-z0-9-]+)"/).map { String($0.1) }).union(made)
+        #expect(asked.count > 30)
+        #expect(asked.subtracting(have).isEmpty, "asked for but not in index.html: \(asked.subtracting(have).sorted())")
+    }
+
+    @Test("the binary serves the files byte for byte (embedded at build time)")
+    func embedded() throws {
+        for (file, text) in [("index.html", PageAssets.html), ("not-paired.html", PageAssets.notPaired),
+                             ("app.js", PageAssets.script), ("app.css", PageAssets.style)] {
+            let disk = try String(contentsOf: Self.assets.appendingPathComponent(file), encoding: .utf8)
+            #expect(disk == text, "\(file) differs from what the binary holds: rebuild")
+        }
+    }
+}
