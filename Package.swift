@@ -118,7 +118,7 @@ let package = Package(
         .executableTarget(
             name: "hotcold-web",
             dependencies: [
-                "HotColdWeb",
+                "HotColdWeb", "HotColdProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The live full-screen view's pure core: a model built from STATUS and events, and a

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HotColdConfig
+import HotColdProtocol
 import HotColdWeb
 import Hummingbird
 
@@ -18,7 +19,8 @@ struct HotColdWebCommand: AsyncParsableCommand {
             Examples:
               hotcold-web --config /usr/local/etc/hotcold/hotcold-web.toml
               hotcold-web --socket /tmp/hc.sock --listen 10.42.0.1 --port 8470 --state-dir /tmp/web
-            """)
+            """,
+        version: "hotcold-web \(ProtocolVersion.release) (protocol \(ProtocolVersion.major).\(ProtocolVersion.minor))")
 
     @Option(help: "Configuration file (TOML). Default: built-in defaults.")
     var config: String?

@@ -8,7 +8,7 @@ import Testing
 /// the generator's own input) must be in its page. A changed option or help text without
 /// `make man` fails here.
 @Suite struct ManPageTests {
-    static let programs = ["hotcold", "hotcoldd", "hotcold-sync", "hotcold-mqtt"]
+    static let programs = ["hotcold", "hotcoldd", "hotcold-sync", "hotcold-mqtt", "hotcold-web"]
 
     /// Lines the page must contain for `command` and its subcommands, with where each comes from.
     func expectedLines(_ command: [String: Any], path: [String]) -> [(what: String, text: String)] {

@@ -44,6 +44,15 @@ struct PairCommandTests {
 
         let devices = try Subprocess.run(hotcold, ["web", "devices", "--control", control])
         #expect(devices.status == 0 && devices.stdout.contains("phone\troot\twriter"), "\(devices.stdout)")
+        // Issue 31: a typo in the name is no success, and names the devices there are; a bad
+        // name for a new device is a usage mistake (64), not "not allowed" (77).
+        let typo = try Subprocess.run(hotcold, ["web", "revoke", "phonee", "--control", control])
+        #expect(typo.status == 65 && typo.stderr.contains("no paired device is named phonee")
+                && typo.stderr.contains("paired: phone"), "\(typo.status) \(typo.stderr)")
+        let badName = try Subprocess.run(hotcold, ["web", "pair", "--control", control, "--name", "my phone!"])
+        #expect(badName.status == 64 && badName.stderr.contains("1 to 40 letters"), "\(badName.status) \(badName.stderr)")
+        let version = try Subprocess.run(Binaries.url("hotcold-web"), ["--version"])
+        #expect(version.status == 0 && version.stdout.hasPrefix("hotcold-web "), "\(version.stdout)\(version.stderr)")
         let revoke = try Subprocess.run(hotcold, ["web", "revoke", "phone", "--control", control])
         #expect(revoke.status == 0 && revoke.stdout.contains("Revoked 1"))
         #expect(try RawHTTP.getBlocking(port, path).status == 403, "a revoked link no longer pairs")

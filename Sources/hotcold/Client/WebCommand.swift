@@ -103,8 +103,15 @@ struct WebPairCommand: ParsableCommand {
             """)
 
     @OptionGroup var options: WebControlOptions
-    @Option(help: "A name for the device (1–40 letters, digits, spaces, - _ .).") var name = "device"
+    @Option(help: "A name for the device (1 to 40 letters, digits, spaces, - _ .).") var name = "device"
     @Flag(help: "Print the link only, no QR code.") var noQr = false
+
+    /// A bad name is a usage mistake (64), said before asking hotcold-web: not "not allowed" (77).
+    func validate() throws {
+        guard !name.isEmpty, name.count <= 40, name.allSatisfy({ $0.isLetter || $0.isNumber || " -_.".contains($0) }) else {
+            throw ValidationError("--name \"\(name)\": a device name is 1 to 40 letters, digits, spaces, - _ or . (for example \"my phone\")")
+        }
+    }
 
     func run() throws {
         let line = try options.ask(#"{"cmd":"pair","name":\#(WebControlOptions.quoted(name))}"#)
@@ -162,6 +169,16 @@ struct WebRevokeCommand: ParsableCommand {
     func run() throws {
         let line = try options.ask(#"{"cmd":"revoke","name":\#(WebControlOptions.quoted(name))}"#)
         let r = try? JSONDecoder().decode(WebControlOptions.Reply.self, from: Data(line.utf8))
-        print("Revoked \(r?.count ?? 0) device(s) named \(name).")
+        let count = r?.count ?? 0
+        guard count > 0 else {
+            // A typo must not look like success: name the devices there are.
+            let listed = try? options.ask(#"{"cmd":"list"}"#)
+            let names = listed.flatMap { try? JSONDecoder().decode(WebControlOptions.Reply.self, from: Data($0.utf8)) }?
+                .devices?.map(\.name) ?? []
+            let known = Array(Set(names)).sorted()
+            throw CLIError("no paired device is named \(name); " + (known.isEmpty ? "none is paired"
+                : "paired: \(known.joined(separator: ", ")) (hotcold web devices lists them)") + ". Nothing was revoked.")
+        }
+        print("Revoked \(count) device\(count == 1 ? "" : "s") named \(name).")
     }
 }
