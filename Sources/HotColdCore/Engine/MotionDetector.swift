@@ -26,6 +26,9 @@ public struct MotionDetector: Sendable {
     /// is motion a standing receiver does not show, known from the first steps after a start
     /// or a gap, before the anchor test (`isMoving`) has seen enough fixes.
     public private(set) var followsReportedSpeed = false
+    /// The velocity the receiver reported on this fix when its positions bear it out
+    /// (``VelocityJudge``): travelling, or standing; nil when there is none to believe.
+    public private(set) var velocity: GroundVelocity?
 
     /// Per-axis sigma assumed when a fix states no error and none has been learned yet.
     static let unknownSigma = 3.0
@@ -65,6 +68,7 @@ public struct MotionDetector: Sendable {
     // The previous fix's reported speed (m/s), -1 when it reported none.
     private var prevSpeed = -1.0
     private var havePrev = false, haveStep = false
+    private var judge = VelocityJudge()
 
     public init() {}
 
@@ -72,8 +76,11 @@ public struct MotionDetector: Sendable {
     /// learned for this receiver.
     public mutating func reset() {
         let (v, n) = (learnedVariance, learnedCount)
+        var j = judge
+        j.reset()
         self = MotionDetector()
         (learnedVariance, learnedCount) = (v, n)
+        judge = j
     }
 
     /// How far (metres) a still receiver with this sigma can be expected to wander.
@@ -87,7 +94,8 @@ public struct MotionDetector: Sendable {
     }
 
     /// Adds a trusted fix at time `t`.
-    public mutating func update(_ here: Coordinate, t: Double, accuracy: Double?, speed: Double?, config c: EngineConfig) {
+    public mutating func update(_ here: Coordinate, t: Double, accuracy: Double?, speed: Double?, course: Double? = nil,
+                                config c: EngineConfig) {
         sigma = accuracy.map { max($0 / 2, 0.5) } ?? learnedSigma
         var p = frame?.project(here) ?? (x: .infinity, y: 0)
         if !(abs(p.x) <= 20_000 && abs(p.y) <= 20_000) {
@@ -97,7 +105,9 @@ public struct MotionDetector: Sendable {
             havePrev = false
             haveStep = false
             count = 0
+            judge.reset()
         }
+        velocity = judge.update(x: p.x, y: p.y, t: t, sigma: sigma, speed: speed, course: course, config: c)
         let radius = MotionDetector.stillRadius(sigma: sigma, config: c)
 
         // Step coherence: this step against the previous one, scaled to the time, and against
@@ -174,6 +184,8 @@ public struct MotionDetector: Sendable {
             return
         }
         beyond = 0
+        // Speeds reported while standing are the speed's error.
+        if !isMoving, count >= 3 { judge.learnStanding(speed: speed) }
         sumX += p.x; sumY += p.y; count += 1
         // Settled: within the radius for as long as leaving it takes at the still speed.
         if isMoving, count >= 3, t - anchorSince >= max(c.trendStillWindowSeconds, radius / max(c.trendSteadySpeed, 0.1)) {

@@ -1,0 +1,216 @@
+import Foundation
+
+/// Whether the velocity a receiver reports (Doppler speed and course) is borne out by its own
+/// positions, fix by fix; the credible velocity is a ``GroundVelocity``.
+///
+/// A reported velocity is believed as travelling only when:
+/// - the speed is well above its noise (`travellingSigmas` of the learned or default speed
+///   error, and at least `minimumTravellingSpeed`) and a course comes with it, on this fix and
+///   on the previous one, at most `maxStepSeconds` before;
+/// - the two velocities are one vehicle's (their difference within their noise and what
+///   `maxAcceleration` allows in the time between);
+/// - the positions moved as the velocities say: over the shortest recent baseline (up to
+///   `maxBaselineSeconds`) on which the integrated velocities predict a move of at least
+///   `baselineSigmas` of the two positions' error, the actual move agrees with the prediction
+///   within `consistencySigmas` of that error, plus what the changes of velocity inside the
+///   baseline allow (the trapezoid rule is exact for steady acceleration), plus
+///   `consistencyShare` of the prediction.
+///
+/// So a standing receiver is never travelling, whatever it reports: its positions do not move
+/// by several of their sigmas in the direction it claims, and when they jump (a spike, a wander)
+/// the velocity on either side does not follow. A receiver that works its speed out from its
+/// own positions follows a spike for one fix at most, and the previous fix's velocity rules
+/// that out. Speeds in the wrong unit fail the consistency test.
+///
+/// It is believed as standing when the speed is below the still speed on this fix and the
+/// previous one and the positions over the last few seconds stayed within their error.
+struct VelocityJudge: Sendable {
+    private struct Entry {
+        var t = 0.0, x = 0.0, y = 0.0
+        // The integrated reported velocity and the allowance for changes of velocity, from the
+        // first entry up to this one.
+        var qx = 0.0, qy = 0.0, allowance = 0.0
+        var sigma = 0.0
+        // The reported velocity and speed (speed -1: none reported).
+        var vx = 0.0, vy = 0.0, speed = -1.0
+        var course = false
+    }
+
+    private static let capacity = 32
+    private var ring = [Entry](repeating: Entry(), count: VelocityJudge.capacity)
+    private var newest = 0
+    private var count = 0
+    // The previous fix's reported velocity; speed -1 when it reported none.
+    private var prevT = 0.0, prevVX = 0.0, prevVY = 0.0, prevSpeed = -1.0
+    private var prevCourse = false
+    private var qx = 0.0, qy = 0.0, allowance = 0.0
+    // Reported speeds while the receiver is known to stand: their mean square.
+    private var speedVariance = 0.0, speedCount = 0.0
+
+    /// The receiver's speed error (1 sigma): what it reports while standing, at least the
+    /// default and at most `maxLearnedSpeedSigma`.
+    var speedSigma: Double {
+        speedCount >= 10
+            ? min(Self.maxLearnedSpeedSigma, max(GroundVelocity.speedNoise, speedVariance.squareRoot()))
+            : GroundVelocity.speedNoise
+    }
+    /// Old receivers report about 1 m/s while standing; a larger "noise" is a receiver setting
+    /// off before the motion detector has seen it leave.
+    static let maxLearnedSpeedSigma = 1.0
+
+    /// Forgets the recent fixes (a gap, a new frame) but not the speed error learned.
+    mutating func reset() {
+        count = 0
+        prevSpeed = -1
+        prevCourse = false
+        qx = 0; qy = 0; allowance = 0
+    }
+
+    /// A speed reported while the receiver stood (the motion detector knows it did).
+    mutating func learnStanding(speed: Double?) {
+        guard let s = speed, s < 2 * Self.maxLearnedSpeedSigma else { return }
+        speedCount = min(speedCount + 1, 120)
+        speedVariance += (s * s - speedVariance) / speedCount
+    }
+
+    /// Adds a fix at (x, y) in the detector's flat frame with per-axis position error `sigma`;
+    /// returns its credible velocity, nil when there is none.
+    mutating func update(x: Double, y: Double, t: Double, sigma: Double, speed: Double?, course: Double?,
+                         config c: EngineConfig) -> GroundVelocity? {
+        let s = speed ?? -1
+        let hasCourse = course != nil && s >= 0
+        var vx = 0.0, vy = 0.0
+        if let deg = course, s > 0 {
+            let r = deg * (Double.pi / 180)
+            vx = s * sin(r)
+            vy = s * cos(r)
+        }
+        let havePrev = count > 0
+        let dt = t - prevT
+        if havePrev {
+            qx += (prevVX + vx) * 0.5 * dt
+            qy += (prevVY + vy) * 0.5 * dt
+            let dvx = vx - prevVX, dvy = vy - prevVY
+            // A fix with a speed but no course moved somewhere within that speed.
+            let unknown = (prevCourse ? 0 : max(prevSpeed, 0)) + (hasCourse ? 0 : max(s, 0))
+            allowance += ((dvx * dvx + dvy * dvy).squareRoot() + unknown) * 0.5 * dt
+        }
+        newest = (newest + 1) & (Self.capacity - 1)
+        ring[newest] = Entry(t: t, x: x, y: y, qx: qx, qy: qy, allowance: allowance, sigma: sigma,
+                             vx: vx, vy: vy, speed: s, course: hasCourse)
+        count = min(count + 1, Self.capacity)
+        let (pvx, pvy, pSpeed, pCourse) = (prevVX, prevVY, prevSpeed, prevCourse)
+        prevT = t; prevVX = vx; prevVY = vy; prevSpeed = s; prevCourse = hasCourse
+        guard havePrev, s >= 0, pSpeed >= 0 else { return nil }
+
+        let sv = speedSigma
+        let travelling = max(GroundVelocity.minimumTravellingSpeed, GroundVelocity.travellingSigmas * sv)
+        if hasCourse, pCourse, s >= travelling, pSpeed >= travelling, dt <= GroundVelocity.maxStepSeconds {
+            let across = (sv * sv + s * s * Self.courseSigma2).squareRoot()
+            let dvx = vx - pvx, dvy = vy - pvy
+            let limit = GroundVelocity.consistencySigmas * 1.4142 * across + GroundVelocity.maxAcceleration * dt
+            guard dvx * dvx + dvy * dvy <= limit * limit else { return nil }
+            guard borneOut() else { return nil }
+            return averaged(speedSigma: sv, travelling: travelling)
+        }
+        if s < travelling {
+            // Standing: the speeds of the last few seconds (at least two fixes) average below the
+            // still speed (or what the speed's own noise averages to), and the positions stayed
+            // within their error and what those speeds allow. An average, so that one fix of a
+            // standing receiver whose noise reaches past the still speed does not end it.
+            var k = 1, sum = s
+            while k < count {
+                let e = ring[(newest - k) & (Self.capacity - 1)]
+                guard e.speed >= 0 else { return nil }
+                sum += e.speed
+                if k + 1 >= count || t - ring[(newest - k - 1) & (Self.capacity - 1)].t > Self.standingSeconds { break }
+                k += 1
+            }
+            let mean = sum / Double(k + 1)
+            guard mean < max(c.trendSteadySpeed, Self.standingSpeedSigmas * sv) else { return nil }
+            let e = ring[(newest - k) & (Self.capacity - 1)]
+            let dx = x - e.x, dy = y - e.y
+            let reach = GroundVelocity.consistencySigmas * (sigma * sigma + e.sigma * e.sigma).squareRoot()
+                + mean * (t - e.t)
+            guard dx * dx + dy * dy <= reach * reach else { return nil }
+            let sd = max(sv, mean)
+            return GroundVelocity(east: 0, north: 0, alongSigma: sd, acrossSigma: sd, positionSigma: sigma, time: t)
+        }
+        return nil
+    }
+
+    /// A standing receiver's speeds average about 1.25 σ of the speed's noise (a Rayleigh
+    /// distribution's mean): below twice that, it stands.
+    private static let standingSpeedSigmas = 2.0
+
+    /// The newest credible velocity averaged with the travelling velocities of the last
+    /// `averageSeconds` that agree with it within `averageSigmas` of their noise: a straight road
+    /// holds its course, and averaging halves the course's noise at 1 Hz. Velocities that
+    /// disagree (a turn, braking) end the average, so it lags a turn by less than the noise.
+    /// Doppler errors decorrelate over about a second, so the error shrinks with the square root
+    /// of one plus the seconds spanned, not of the number of fixes.
+    private func averaged(speedSigma sv: Double, travelling: Double) -> GroundVelocity {
+        let n = ring[newest]
+        let across = (sv * sv + n.speed * n.speed * Self.courseSigma2).squareRoot()
+        let limit = Self.averageSigmas * 1.4142 * across
+        var sx = n.vx, sy = n.vy, m = 1.0, span = 0.0
+        var k = 1
+        while k < count {
+            let e = ring[(newest - k) & (Self.capacity - 1)]
+            guard n.t - e.t <= Self.averageSeconds + 1e-6, e.course, e.speed >= travelling else { break }
+            let dx = e.vx - n.vx, dy = e.vy - n.vy
+            guard dx * dx + dy * dy <= limit * limit else { break }
+            sx += e.vx; sy += e.vy; m += 1
+            span = n.t - e.t
+            k += 1
+        }
+        let shrink = 1 / min(m, 1 + span).squareRoot()
+        return GroundVelocity(east: sx / m, north: sy / m, alongSigma: sv * shrink, acrossSigma: across * shrink,
+                              positionSigma: n.sigma, time: n.t)
+    }
+
+    /// Seconds of earlier velocities averaged with the newest, and how far (in sigmas of their
+    /// noise, per axis) they may differ from it.
+    private static let averageSeconds = 1.0
+    private static let averageSigmas = 2.0
+
+    /// Seconds of positions a standing claim is checked against.
+    private static let standingSeconds = 2.0
+    private static let courseSigma2: Double = {
+        let r = GroundVelocity.courseNoiseDegrees * Double.pi / 180
+        return r * r
+    }()
+
+    /// Whether the newest position moved from earlier ones as the integrated velocities say:
+    /// on the shortest baseline long enough to tell that it moved at all, and on the longest
+    /// one (up to `maxBaselineSeconds`), where a wrong scale shows best (see the type's notes).
+    private func borneOut() -> Bool {
+        let n = ring[newest]
+        var k = 1, shortest = 0, longest = 0
+        while k < count {
+            let e = ring[(newest - k) & (Self.capacity - 1)]
+            if n.t - e.t > GroundVelocity.maxBaselineSeconds { break }
+            longest = k
+            if shortest == 0 {
+                let px = n.qx - e.qx, py = n.qy - e.qy
+                let b = GroundVelocity.baselineSigmas
+                if px * px + py * py >= b * b * (n.sigma * n.sigma + e.sigma * e.sigma) { shortest = k }
+            }
+            k += 1
+        }
+        guard shortest > 0 else { return false }
+        return agrees(with: shortest) && (longest == shortest || agrees(with: longest))
+    }
+
+    /// Whether the move from the entry `k` fixes back to the newest agrees with the integrated
+    /// velocities.
+    private func agrees(with k: Int) -> Bool {
+        let n = ring[newest], e = ring[(newest - k) & (Self.capacity - 1)]
+        let px = n.qx - e.qx, py = n.qy - e.qy
+        let sd = (n.sigma * n.sigma + e.sigma * e.sigma).squareRoot()
+        let dx = n.x - e.x - px, dy = n.y - e.y - py
+        let tol = GroundVelocity.consistencySigmas * sd + (n.allowance - e.allowance)
+            + GroundVelocity.consistencyShare * (px * px + py * py).squareRoot()
+        return dx * dx + dy * dy <= tol * tol
+    }
+}
