@@ -95,15 +95,24 @@ public struct GroundVelocity: Sendable, Equatable {
 public struct ClosingRate: Sendable, Equatable {
     public var rate: Double
     public var sigma: Double
+    /// The speed of the (relative) velocity it comes from (m/s).
+    public var speed: Double
     /// A credible travelling velocity went into it (not only standing ones): the receiver is
     /// really moving, so a direction may be called without the motion detector's say-so.
     public var travelling: Bool
 
-    public init(rate: Double, sigma: Double, travelling: Bool) {
+    public init(rate: Double, sigma: Double, speed: Double, travelling: Bool) {
         self.rate = rate
         self.sigma = sigma
+        self.speed = speed
         self.travelling = travelling
     }
+
+    /// A direction needs the rate of approach to be at least this share of the speed: a course
+    /// within about 6° of square to the line of sight (a receiver's smoothing lags a turn by
+    /// that much) leaves the distance as it is, and a car circling the target at one distance
+    /// must not flip between hotter and colder.
+    public static let directionShare = 0.1
 
     /// Closer than this many position sigmas, the direction to the target is unknown and so is
     /// the rate of approach.
@@ -117,11 +126,13 @@ public struct ClosingRate: Sendable, Equatable {
     static func relative(east: Double, north: Double, variance: Double, positionSigma: Double,
                          towardsX ux: Double, y uy: Double, distance: Double, travelling: Bool) -> ClosingRate {
         let rate = east * ux + north * uy
-        guard distance > nearSigmas * positionSigma else {
-            return ClosingRate(rate: rate, sigma: .infinity, travelling: travelling)
-        }
         let across = east * uy - north * ux
+        let speed = (rate * rate + across * across).squareRoot()
+        guard distance > nearSigmas * positionSigma else {
+            return ClosingRate(rate: rate, sigma: .infinity, speed: speed, travelling: travelling)
+        }
         let sb = positionSigma / distance
-        return ClosingRate(rate: rate, sigma: (variance + across * across * sb * sb).squareRoot(), travelling: travelling)
+        return ClosingRate(rate: rate, sigma: (variance + across * across * sb * sb).squareRoot(), speed: speed,
+                           travelling: travelling)
     }
 }

@@ -319,7 +319,7 @@ public struct ProximityEngine: Sendable {
         if distance <= flatFrameReach {
             let p = tracker.frame.project(here)
             let r = (p.x * p.x + p.y * p.y).squareRoot()
-            guard r > 0 else { return ClosingRate(rate: 0, sigma: .infinity, travelling: !v.isStanding) }
+            guard r > 0 else { return ClosingRate(rate: 0, sigma: .infinity, speed: v.speed, travelling: !v.isStanding) }
             ux = -p.x / r
             uy = -p.y / r
         } else {

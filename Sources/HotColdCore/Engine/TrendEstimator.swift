@@ -151,8 +151,9 @@ public struct TrendEstimator: Sendable {
 
     /// The trend from a rate of approach worked out from velocities.
     ///
-    /// A direction needs the rate beyond `trendSignificance` of its error and beyond the still
-    /// speed (twice that to leave `steady`, as for the window), and when newly called, either a
+    /// A direction needs the rate beyond `trendSignificance` of its error, beyond the still
+    /// speed (twice that to leave `steady`, as for the window) and beyond a tenth of the speed
+    /// (`ClosingRate.directionShare`), and when newly called, either a
     /// travelling velocity in it or a receiver seen to move. A reversal needs nothing more: the
     /// velocity tells it on the first fix past the closest approach, where the window's
     /// cadence would wait for the distance to grow by a fifth. `steady` when the rate is known
@@ -165,7 +166,7 @@ public struct TrendEstimator: Sendable {
         let movingSpeed = trend == .steady ? 2 * c.trendSteadySpeed : c.trendSteadySpeed
         let size = abs(v.rate)
         var candidate: Trend? = nil
-        if size > c.trendSignificance * v.sigma, size > movingSpeed {
+        if size > c.trendSignificance * v.sigma, size > movingSpeed, size >= ClosingRate.directionShare * v.speed {
             candidate = v.rate > 0 ? .hotter : .colder
         } else if windowReady, size + v.sigma <= c.trendSteadySpeed {
             candidate = .steady
@@ -183,6 +184,8 @@ public struct TrendEstimator: Sendable {
             trend = .steady
             stillSince = nil
         } else {
+            // Inconclusive is not still: the hold towards steady starts again.
+            if candidate == nil { stillSince = nil }
             _ = apply(candidate, t: t, distance: d, moving: moving || v.travelling, cadence: .infinity, config: c, old: old)
         }
         if trend == .hotter { extreme = min(extreme, d) } else if trend == .colder { extreme = max(extreme, d) }

@@ -22,8 +22,12 @@ import Foundation
 /// own positions follows a spike for one fix at most, and the previous fix's velocity rules
 /// that out. Speeds in the wrong unit fail the consistency test.
 ///
-/// It is believed as standing when the speed is below the still speed on this fix and the
-/// previous one and the positions over the last few seconds stayed within their error.
+/// Once believed, a velocity that goes on as one vehicle's (travelling, consecutive, within
+/// the acceleration limit) stays believed on a looser position test (`keptConsistencySigmas`),
+/// so one fix's scatter does not drop a moving car back to the window.
+///
+/// It is believed as standing when the speeds of the last two seconds average below the still
+/// speed (or twice the speed's noise) and the positions stayed within their error.
 struct VelocityJudge: Sendable {
     private struct Entry {
         var t = 0.0, x = 0.0, y = 0.0
@@ -43,6 +47,8 @@ struct VelocityJudge: Sendable {
     // The previous fix's reported velocity; speed -1 when it reported none.
     private var prevT = 0.0, prevVX = 0.0, prevVY = 0.0, prevSpeed = -1.0
     private var prevCourse = false
+    // The previous fix's velocity was believed as travelling.
+    private var believed = false
     private var qx = 0.0, qy = 0.0, allowance = 0.0
     // Reported speeds while the receiver is known to stand: their mean square.
     private var speedVariance = 0.0, speedCount = 0.0
@@ -63,6 +69,7 @@ struct VelocityJudge: Sendable {
         count = 0
         prevSpeed = -1
         prevCourse = false
+        believed = false
         qx = 0; qy = 0; allowance = 0
     }
 
@@ -99,8 +106,9 @@ struct VelocityJudge: Sendable {
         ring[newest] = Entry(t: t, x: x, y: y, qx: qx, qy: qy, allowance: allowance, sigma: sigma,
                              vx: vx, vy: vy, speed: s, course: hasCourse)
         count = min(count + 1, Self.capacity)
-        let (pvx, pvy, pSpeed, pCourse) = (prevVX, prevVY, prevSpeed, prevCourse)
+        let (pvx, pvy, pSpeed, pCourse, wasBelieved) = (prevVX, prevVY, prevSpeed, prevCourse, believed)
         prevT = t; prevVX = vx; prevVY = vy; prevSpeed = s; prevCourse = hasCourse
+        believed = false
         guard havePrev, s >= 0, pSpeed >= 0 else { return nil }
 
         let sv = speedSigma
@@ -110,7 +118,12 @@ struct VelocityJudge: Sendable {
             let dvx = vx - pvx, dvy = vy - pvy
             let limit = GroundVelocity.consistencySigmas * 1.4142 * across + GroundVelocity.maxAcceleration * dt
             guard dvx * dvx + dvy * dvy <= limit * limit else { return nil }
-            guard borneOut() else { return nil }
+            // Believed once, a velocity that goes on as one vehicle's stays believed on a looser
+            // test of the positions: one fix's scatter (a 3-sigma residual comes once in a
+            // hundred checks) does not drop a moving car back to the window.
+            guard borneOut(sigmas: wasBelieved ? Self.keptConsistencySigmas : GroundVelocity.consistencySigmas)
+            else { return nil }
+            believed = true
             return averaged(speedSigma: sv, travelling: travelling)
         }
         if s < travelling {
@@ -184,7 +197,7 @@ struct VelocityJudge: Sendable {
     /// Whether the newest position moved from earlier ones as the integrated velocities say:
     /// on the shortest baseline long enough to tell that it moved at all, and on the longest
     /// one (up to `maxBaselineSeconds`), where a wrong scale shows best (see the type's notes).
-    private func borneOut() -> Bool {
+    private func borneOut(sigmas: Double) -> Bool {
         let n = ring[newest]
         var k = 1, shortest = 0, longest = 0
         while k < count {
@@ -199,17 +212,20 @@ struct VelocityJudge: Sendable {
             k += 1
         }
         guard shortest > 0 else { return false }
-        return agrees(with: shortest) && (longest == shortest || agrees(with: longest))
+        return agrees(with: shortest, sigmas: sigmas) && (longest == shortest || agrees(with: longest, sigmas: sigmas))
     }
+
+    /// The consistency test's sigmas for a velocity believed on the previous fix.
+    private static let keptConsistencySigmas = 5.0
 
     /// Whether the move from the entry `k` fixes back to the newest agrees with the integrated
     /// velocities.
-    private func agrees(with k: Int) -> Bool {
+    private func agrees(with k: Int, sigmas: Double) -> Bool {
         let n = ring[newest], e = ring[(newest - k) & (Self.capacity - 1)]
         let px = n.qx - e.qx, py = n.qy - e.qy
         let sd = (n.sigma * n.sigma + e.sigma * e.sigma).squareRoot()
         let dx = n.x - e.x - px, dy = n.y - e.y - py
-        let tol = GroundVelocity.consistencySigmas * sd + (n.allowance - e.allowance)
+        let tol = sigmas * sd + (n.allowance - e.allowance)
             + GroundVelocity.consistencyShare * (px * px + py * py).squareRoot()
         return dx * dx + dy * dy <= tol * tol
     }
