@@ -195,8 +195,8 @@ public struct FriendRadar: Sendable {
             // travelling with a course.
             var rate: ClosingRate? = nil
             if let ours = own.velocity(at: t), let hers = f.party.velocity(at: t) {
-                let b = g.bearing * (Double.pi / 180)
-                rate = ours.closing(with: hers, towardsX: sin(b), y: cos(b), distance: g.distance)
+                let (ux, uy) = sincosd(g.bearing)
+                rate = ours.closing(with: hers, towardsX: ux, y: uy, distance: g.distance)
             }
             trendChanged = f.trend.add(t: t, distance: g.distance, accuracy: accuracy, speed: closing, moving: moving,
                                        closing: rate, config: c)

@@ -7,22 +7,30 @@
 /// good"), known on the first fix after it changes sign.
 public struct GroundVelocity: Sendable, Equatable {
     /// East and north components (m/s); both zero when the receiver stands.
-    public var east: Double
-    public var north: Double
-    /// Speed (m/s): the length of (east, north).
-    public var speed: Double
-    /// 1-sigma error of the velocity along the course and across it (m/s); the same both ways
+    public let east: Double
+    public let north: Double
+    /// The speed squared (m²/s²).
+    public let speed2: Double
+    /// Variances of the velocity along the course and across it (m²/s²); the same both ways
     /// when standing.
-    public var alongSigma: Double
-    public var acrossSigma: Double
+    public let alongVariance: Double
+    public let acrossVariance: Double
     /// 1-sigma per-axis error of the fix's position (metres): how well the direction to a
     /// target is known from it.
-    public var positionSigma: Double
+    public let positionSigma: Double
     /// The fix's time (seconds).
-    public var time: Double
+    public let time: Double
+    // 1 / speed², worked out once per fix rather than once per target (0 when standing).
+    @usableFromInline let inverseSpeed2: Double
+
+    /// Speed (m/s).
+    public var speed: Double { speed2.squareRoot() }
+    /// 1-sigma errors of the velocity along and across the course (m/s).
+    public var alongSigma: Double { alongVariance.squareRoot() }
+    public var acrossSigma: Double { acrossVariance.squareRoot() }
 
     /// True when the receiver credibly stands (Doppler speed near zero, positions still).
-    public var isStanding: Bool { speed == 0 }
+    public var isStanding: Bool { speed2 == 0 }
 
     /// Default 1-sigma of a reported velocity, per axis, before any is learned (m/s). Consumer
     /// receivers manage 0.1–0.3; the upper end is taken.
@@ -51,24 +59,27 @@ public struct GroundVelocity: Sendable, Equatable {
     /// stopped or set off since.
     public static let maxAgeSeconds = 5.0
 
-    public init(east: Double, north: Double, alongSigma: Double, acrossSigma: Double,
+    public init(east: Double, north: Double, alongVariance: Double, acrossVariance: Double,
                 positionSigma: Double, time: Double) {
         self.east = east
         self.north = north
-        self.speed = (east * east + north * north).squareRoot()
-        self.alongSigma = alongSigma
-        self.acrossSigma = acrossSigma
+        let speed2 = east * east + north * north
+        self.speed2 = speed2
+        self.alongVariance = alongVariance
+        self.acrossVariance = acrossVariance
         self.positionSigma = positionSigma
         self.time = time
+        inverseSpeed2 = speed2 > 0 ? 1 / speed2 : 0
     }
 
-    /// Variance of this velocity's component along the unit vector (ux, uy).
+    /// Variance of this velocity's component along the unit vector (ux, uy): the along- and
+    /// across-course variances weighted by the squared cosine and sine of the angle between
+    /// the course and (ux, uy).
     @inlinable
     func variance(alongX ux: Double, y uy: Double) -> Double {
-        if speed == 0 { return alongSigma * alongSigma }
-        let cx = east / speed, cy = north / speed
-        let c = cx * ux + cy * uy, s = cx * uy - cy * ux
-        return alongSigma * alongSigma * c * c + acrossSigma * acrossSigma * s * s
+        if speed2 == 0 { return alongVariance }
+        let c = east * ux + north * uy, s = east * uy - north * ux
+        return (alongVariance * c * c + acrossVariance * s * s) * inverseSpeed2
     }
 
     /// The rate of approach to a target in the direction (ux, uy) (a unit east/north vector from
@@ -77,7 +88,7 @@ public struct GroundVelocity: Sendable, Equatable {
     public func closing(towardsX ux: Double, y uy: Double, distance: Double) -> ClosingRate {
         ClosingRate.relative(east: east, north: north, variance: variance(alongX: ux, y: uy),
                              positionSigma: positionSigma, towardsX: ux, y: uy, distance: distance,
-                             travelling: speed > 0)
+                             travelling: speed2 > 0)
     }
 
     /// The rate at which two receivers close in on each other: `self` at one end, `other` at
@@ -87,25 +98,40 @@ public struct GroundVelocity: Sendable, Equatable {
         return ClosingRate.relative(east: east - other.east, north: north - other.north,
                                     variance: variance(alongX: ux, y: uy) + other.variance(alongX: ux, y: uy),
                                     positionSigma: ps, towardsX: ux, y: uy, distance: distance,
-                                    travelling: speed > 0 || other.speed > 0)
+                                    travelling: speed2 > 0 || other.speed2 > 0)
     }
 }
 
-/// A rate of approach (m/s, positive when closing in) from velocities, and its 1-sigma error.
+/// A rate of approach (m/s, positive when closing in) from velocities, and its error.
 public struct ClosingRate: Sendable, Equatable {
     public var rate: Double
-    public var sigma: Double
-    /// The speed of the (relative) velocity it comes from (m/s).
-    public var speed: Double
+    /// The rate's variance (m²/s²); infinite when the direction to the target is unknown.
+    public var variance: Double
+    /// The (relative) velocity's component across the line of sight (m/s): with the rate, its
+    /// speed.
+    public var across: Double
     /// A credible travelling velocity went into it (not only standing ones): the receiver is
     /// really moving, so a direction may be called without the motion detector's say-so.
     public var travelling: Bool
 
-    public init(rate: Double, sigma: Double, speed: Double, travelling: Bool) {
+    /// The rate's 1-sigma error (m/s).
+    public var sigma: Double { variance.squareRoot() }
+
+    public init(rate: Double, variance: Double, across: Double, travelling: Bool) {
         self.rate = rate
-        self.sigma = sigma
-        self.speed = speed
+        self.variance = variance
+        self.across = across
         self.travelling = travelling
+    }
+
+    /// Whether the rate lies beyond `sigmas` of its error (no square root).
+    @inlinable
+    public func exceeds(sigmas k: Double) -> Bool { rate * rate > k * k * variance }
+
+    /// Whether the rate is at least `share` of the speed (no square root).
+    @inlinable
+    public func isShare(_ share: Double) -> Bool {
+        rate * rate >= share * share * (rate * rate + across * across)
     }
 
     /// A direction needs the rate of approach to be at least this share of the speed: a course
@@ -127,12 +153,10 @@ public struct ClosingRate: Sendable, Equatable {
                          towardsX ux: Double, y uy: Double, distance: Double, travelling: Bool) -> ClosingRate {
         let rate = east * ux + north * uy
         let across = east * uy - north * ux
-        let speed = (rate * rate + across * across).squareRoot()
         guard distance > nearSigmas * positionSigma else {
-            return ClosingRate(rate: rate, sigma: .infinity, speed: speed, travelling: travelling)
+            return ClosingRate(rate: rate, variance: .infinity, across: across, travelling: travelling)
         }
         let sb = positionSigma / distance
-        return ClosingRate(rate: rate, sigma: (variance + across * across * sb * sb).squareRoot(), speed: speed,
-                           travelling: travelling)
+        return ClosingRate(rate: rate, variance: variance + across * across * sb * sb, across: across, travelling: travelling)
     }
 }

@@ -222,7 +222,7 @@ public struct ProximityEngine: Sendable {
                                                       ladder: config.tiers, config: config,
                                                       stillSlack: stillSlack, coherent: coherent,
                                                       followsSpeed: followsSpeed, previousDistance: previousDistance)
-            let closing = velocity.map { Self.closing($0, to: trackers[k], at: here, distance: g.distance, bearing: g.bearing) }
+            let closing = velocity.map { Self.closing($0, frame: trackers[k].frame, at: here, distance: g.distance, bearing: g.bearing) }
             let trendChanged = trackers[k].trend.add(t: t, distance: g.distance, accuracy: judgedAccuracy,
                                                     speed: fix.speed, moving: moving, closing: closing, config: config)
             var pass: Double? = nil
@@ -313,19 +313,19 @@ public struct ProximityEngine: Sendable {
     /// direction to the target comes from the tracker's flat frame (no trigonometry) within
     /// `flatFrameReach`, from the geodesic's bearing beyond.
     @inline(__always)
-    static func closing(_ v: GroundVelocity, to tracker: TargetTracker, at here: Coordinate,
+    static func closing(_ v: GroundVelocity, frame: LocalFrame, at here: Coordinate,
                         distance: Double, bearing: Double) -> ClosingRate {
         var ux: Double, uy: Double
         if distance <= flatFrameReach {
-            let p = tracker.frame.project(here)
-            let r = (p.x * p.x + p.y * p.y).squareRoot()
-            guard r > 0 else { return ClosingRate(rate: 0, sigma: .infinity, speed: v.speed, travelling: !v.isStanding) }
-            ux = -p.x / r
-            uy = -p.y / r
+            // The flat frame's length differs from the geodesic distance by a thousandth at
+            // most: near enough a unit vector, without a square root.
+            guard distance > 0 else { return ClosingRate(rate: 0, variance: .infinity, across: 0, travelling: !v.isStanding) }
+            let p = frame.project(here)
+            let inv = -1 / distance
+            ux = p.x * inv
+            uy = p.y * inv
         } else {
-            let b = bearing * (Double.pi / 180)
-            ux = sin(b)
-            uy = cos(b)
+            (ux, uy) = sincosd(bearing)
         }
         return v.closing(towardsX: ux, y: uy, distance: distance)
     }

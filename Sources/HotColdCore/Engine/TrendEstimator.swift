@@ -36,7 +36,7 @@ public struct TrendEstimator: Sendable {
     /// otherwise: not really closing in).
     public var closingSpeed: Double? {
         if let c = lastClosing {
-            return c.rate > significance * c.sigma ? c.rate : nil
+            return c.rate > 0 && c.exceeds(sigmas: significance) ? c.rate : nil
         }
         guard windowReady, let full = fit(from: head, share: .full) else { return nil }
         // No faster than the ground speed reported with the newest sample: a window that still
@@ -166,7 +166,7 @@ public struct TrendEstimator: Sendable {
         let movingSpeed = trend == .steady ? 2 * c.trendSteadySpeed : c.trendSteadySpeed
         let size = abs(v.rate)
         var candidate: Trend? = nil
-        if size > c.trendSignificance * v.sigma, size > movingSpeed, size >= ClosingRate.directionShare * v.speed {
+        if size > movingSpeed, v.isShare(ClosingRate.directionShare), v.exceeds(sigmas: c.trendSignificance) {
             candidate = v.rate > 0 ? .hotter : .colder
         } else if windowReady, size + v.sigma <= c.trendSteadySpeed {
             candidate = .steady

@@ -34,7 +34,8 @@ struct VelocityJudge: Sendable {
         // The integrated reported velocity and the allowance for changes of velocity, from the
         // first entry up to this one.
         var qx = 0.0, qy = 0.0, allowance = 0.0
-        var sigma = 0.0
+        // The position's per-axis variance.
+        var sigma2 = 0.0
         // The reported velocity and speed (speed -1: none reported).
         var vx = 0.0, vy = 0.0, speed = -1.0
         var course = false
@@ -44,6 +45,8 @@ struct VelocityJudge: Sendable {
     private var ring = [Entry](repeating: Entry(), count: VelocityJudge.capacity)
     private var newest = 0
     private var count = 0
+    // How many entries back the oldest one within `maxBaselineSeconds` of the newest is.
+    private var span = 0
     // The previous fix's reported velocity; speed -1 when it reported none.
     private var prevT = 0.0, prevVX = 0.0, prevVY = 0.0, prevSpeed = -1.0
     private var prevCourse = false
@@ -67,6 +70,7 @@ struct VelocityJudge: Sendable {
     /// Forgets the recent fixes (a gap, a new frame) but not the speed error learned.
     mutating func reset() {
         count = 0
+        span = 0
         prevSpeed = -1
         prevCourse = false
         believed = false
@@ -88,9 +92,9 @@ struct VelocityJudge: Sendable {
         let hasCourse = course != nil && s >= 0
         var vx = 0.0, vy = 0.0
         if let deg = course, s > 0 {
-            let r = deg * (Double.pi / 180)
-            vx = s * sin(r)
-            vy = s * cos(r)
+            let (sn, cs) = sincosd(deg)
+            vx = s * sn
+            vy = s * cs
         }
         let havePrev = count > 0
         let dt = t - prevT
@@ -103,9 +107,11 @@ struct VelocityJudge: Sendable {
             allowance += ((dvx * dvx + dvy * dvy).squareRoot() + unknown) * 0.5 * dt
         }
         newest = (newest + 1) & (Self.capacity - 1)
-        ring[newest] = Entry(t: t, x: x, y: y, qx: qx, qy: qy, allowance: allowance, sigma: sigma,
+        ring[newest] = Entry(t: t, x: x, y: y, qx: qx, qy: qy, allowance: allowance, sigma2: sigma * sigma,
                              vx: vx, vy: vy, speed: s, course: hasCourse)
         count = min(count + 1, Self.capacity)
+        span = min(span + 1, count - 1)
+        while span > 0, t - ring[(newest - span) & (Self.capacity - 1)].t > GroundVelocity.maxBaselineSeconds { span -= 1 }
         let (pvx, pvy, pSpeed, pCourse, wasBelieved) = (prevVX, prevVY, prevSpeed, prevCourse, believed)
         prevT = t; prevVX = vx; prevVY = vy; prevSpeed = s; prevCourse = hasCourse
         believed = false
@@ -114,17 +120,21 @@ struct VelocityJudge: Sendable {
         let sv = speedSigma
         let travelling = max(GroundVelocity.minimumTravellingSpeed, GroundVelocity.travellingSigmas * sv)
         if hasCourse, pCourse, s >= travelling, pSpeed >= travelling, dt <= GroundVelocity.maxStepSeconds {
-            let across = (sv * sv + s * s * Self.courseSigma2).squareRoot()
+            let across2 = sv * sv + s * s * Self.courseSigma2
             let dvx = vx - pvx, dvy = vy - pvy
-            let limit = GroundVelocity.consistencySigmas * 1.4142 * across + GroundVelocity.maxAcceleration * dt
-            guard dvx * dvx + dvy * dvy <= limit * limit else { return nil }
+            // Within 3 sigma of the difference's noise (per axis, at most the across-course
+            // variance; the sum of two fixes'), plus what the acceleration allows.
+            let noise2 = GroundVelocity.consistencySigmas * GroundVelocity.consistencySigmas * 2 * across2
+            let dv2 = dvx * dvx + dvy * dvy
+            let reach = GroundVelocity.maxAcceleration * dt
+            // (|dv| <= sqrt(noise2) + reach), without the square roots where one side settles it.
+            guard dv2 <= noise2 + reach * reach || dv2.squareRoot() <= noise2.squareRoot() + reach else { return nil }
             // Believed once, a velocity that goes on as one vehicle's stays believed on a looser
             // test of the positions: one fix's scatter (a 3-sigma residual comes once in a
             // hundred checks) does not drop a moving car back to the window.
-            guard borneOut(sigmas: wasBelieved ? Self.keptConsistencySigmas : GroundVelocity.consistencySigmas)
-            else { return nil }
+            guard borneOut(kept: wasBelieved) else { return nil }
             believed = true
-            return averaged(speedSigma: sv, travelling: travelling)
+            return averaged(speedVariance: sv * sv, acrossVariance: across2, travelling: travelling, sigma: sigma)
         }
         if s < travelling {
             // Standing: the speeds of the last few seconds (at least two fixes) average below the
@@ -143,11 +153,11 @@ struct VelocityJudge: Sendable {
             guard mean < max(c.trendSteadySpeed, Self.standingSpeedSigmas * sv) else { return nil }
             let e = ring[(newest - k) & (Self.capacity - 1)]
             let dx = x - e.x, dy = y - e.y
-            let reach = GroundVelocity.consistencySigmas * (sigma * sigma + e.sigma * e.sigma).squareRoot()
+            let reach = GroundVelocity.consistencySigmas * (sigma * sigma + e.sigma2).squareRoot()
                 + mean * (t - e.t)
             guard dx * dx + dy * dy <= reach * reach else { return nil }
             let sd = max(sv, mean)
-            return GroundVelocity(east: 0, north: 0, alongSigma: sd, acrossSigma: sd, positionSigma: sigma, time: t)
+            return GroundVelocity(east: 0, north: 0, alongVariance: sd * sd, acrossVariance: sd * sd, positionSigma: sigma, time: t)
         }
         return nil
     }
@@ -162,24 +172,23 @@ struct VelocityJudge: Sendable {
     /// disagree (a turn, braking) end the average, so it lags a turn by less than the noise.
     /// Doppler errors decorrelate over about a second, so the error shrinks with the square root
     /// of one plus the seconds spanned, not of the number of fixes.
-    private func averaged(speedSigma sv: Double, travelling: Double) -> GroundVelocity {
+    private func averaged(speedVariance: Double, acrossVariance: Double, travelling: Double, sigma: Double) -> GroundVelocity {
         let n = ring[newest]
-        let across = (sv * sv + n.speed * n.speed * Self.courseSigma2).squareRoot()
-        let limit = Self.averageSigmas * 1.4142 * across
+        let limit2 = Self.averageSigmas * Self.averageSigmas * 2 * acrossVariance
         var sx = n.vx, sy = n.vy, m = 1.0, span = 0.0
         var k = 1
         while k < count {
             let e = ring[(newest - k) & (Self.capacity - 1)]
             guard n.t - e.t <= Self.averageSeconds + 1e-6, e.course, e.speed >= travelling else { break }
             let dx = e.vx - n.vx, dy = e.vy - n.vy
-            guard dx * dx + dy * dy <= limit * limit else { break }
+            guard dx * dx + dy * dy <= limit2 else { break }
             sx += e.vx; sy += e.vy; m += 1
             span = n.t - e.t
             k += 1
         }
-        let shrink = 1 / min(m, 1 + span).squareRoot()
-        return GroundVelocity(east: sx / m, north: sy / m, alongSigma: sv * shrink, acrossSigma: across * shrink,
-                              positionSigma: n.sigma, time: n.t)
+        let inv = 1 / m, shrink = m == 1 ? 1 : 1 / min(m, 1 + span)
+        return GroundVelocity(east: sx * inv, north: sy * inv, alongVariance: speedVariance * shrink,
+                              acrossVariance: acrossVariance * shrink, positionSigma: sigma, time: n.t)
     }
 
     /// Seconds of earlier velocities averaged with the newest, and how far (in sigmas of their
@@ -196,23 +205,22 @@ struct VelocityJudge: Sendable {
 
     /// Whether the newest position moved from earlier ones as the integrated velocities say:
     /// on the shortest baseline long enough to tell that it moved at all, and on the longest
-    /// one (up to `maxBaselineSeconds`), where a wrong scale shows best (see the type's notes).
-    private func borneOut(sigmas: Double) -> Bool {
+    /// one (up to `maxBaselineSeconds`), where a wrong scale shows best
+    /// (see the type's notes). A velocity believed on the previous fix is kept on the looser
+    /// `keptConsistencySigmas`.
+    private func borneOut(kept: Bool) -> Bool {
         let n = ring[newest]
-        var k = 1, shortest = 0, longest = 0
-        while k < count {
+        let b2 = GroundVelocity.baselineSigmas * GroundVelocity.baselineSigmas
+        var k = 1, shortest = 0
+        while k <= span {
             let e = ring[(newest - k) & (Self.capacity - 1)]
-            if n.t - e.t > GroundVelocity.maxBaselineSeconds { break }
-            longest = k
-            if shortest == 0 {
-                let px = n.qx - e.qx, py = n.qy - e.qy
-                let b = GroundVelocity.baselineSigmas
-                if px * px + py * py >= b * b * (n.sigma * n.sigma + e.sigma * e.sigma) { shortest = k }
-            }
+            let px = n.qx - e.qx, py = n.qy - e.qy
+            if px * px + py * py >= b2 * (n.sigma2 + e.sigma2) { shortest = k; break }
             k += 1
         }
         guard shortest > 0 else { return false }
-        return agrees(with: shortest, sigmas: sigmas) && (longest == shortest || agrees(with: longest, sigmas: sigmas))
+        let sigmas = kept ? Self.keptConsistencySigmas : GroundVelocity.consistencySigmas
+        return agrees(with: shortest, sigmas: sigmas) && (span == shortest || agrees(with: span, sigmas: sigmas))
     }
 
     /// The consistency test's sigmas for a velocity believed on the previous fix.
@@ -223,10 +231,13 @@ struct VelocityJudge: Sendable {
     private func agrees(with k: Int, sigmas: Double) -> Bool {
         let n = ring[newest], e = ring[(newest - k) & (Self.capacity - 1)]
         let px = n.qx - e.qx, py = n.qy - e.qy
-        let sd = (n.sigma * n.sigma + e.sigma * e.sigma).squareRoot()
+        let sd2 = n.sigma2 + e.sigma2
         let dx = n.x - e.x - px, dy = n.y - e.y - py
-        let tol = sigmas * sd + (n.allowance - e.allowance)
+        let r2 = dx * dx + dy * dy
+        // Within the positions' term alone: no need for the rest (or a square root).
+        if r2 <= sigmas * sigmas * sd2 { return true }
+        let tol = sigmas * sd2.squareRoot() + (n.allowance - e.allowance)
             + GroundVelocity.consistencyShare * (px * px + py * py).squareRoot()
-        return dx * dx + dy * dy <= tol * tol
+        return r2 <= tol * tol
     }
 }
