@@ -29,11 +29,12 @@ public struct TrendEstimator: Sendable {
     }
 
     public private(set) var trend: Trend = .unknown
-    /// Fitted closing speed (m/s, positive when approaching), when the window allows a fit.
-    /// Worked out when asked (the engine asks only for the ETA of a `hotter` it announces), so
-    /// the whole-window fit is not paid on every fix that the recent seconds already decide.
-    /// From a credible velocity, the rate of approach when it is significantly positive (nil
-    /// otherwise: not really closing in).
+    /// Closing speed (m/s, positive when approaching), for the ETA. With a credible velocity on
+    /// the newest sample: its rate of approach when significantly positive, else nil (not
+    /// really closing in). Otherwise the window's fitted rate, when it allows a fit, capped by
+    /// the ground speed last reported. Worked out when asked (the engine asks only for the ETA
+    /// of a `hotter` it announces), so the whole-window fit is not paid on every fix that the
+    /// recent seconds already decide.
     public var closingSpeed: Double? {
         if let c = lastClosing {
             return c.rate > 0 && c.exceeds(sigmas: significance) ? c.rate : nil
