@@ -20,8 +20,8 @@ public struct GroundVelocity: Sendable, Equatable {
     public let positionSigma: Double
     /// The fix's time (seconds).
     public let time: Double
-    // 1 / speed², worked out once per fix rather than once per target (0 when standing).
-    @usableFromInline let inverseSpeed2: Double
+    // The unit course (zero when standing), for projecting the errors on a line of sight.
+    @usableFromInline let courseX: Double, courseY: Double
 
     /// Speed (m/s).
     public var speed: Double { speed2.squareRoot() }
@@ -59,8 +59,11 @@ public struct GroundVelocity: Sendable, Equatable {
     /// stopped or set off since.
     public static let maxAgeSeconds = 5.0
 
+    /// `course` is the unit vector of the course when the caller has it (the judge has the
+    /// reported course's sine and cosine; an average of two agreeing velocities points within
+    /// their noise of it, near enough to weight the errors by); otherwise it is worked out.
     public init(east: Double, north: Double, alongVariance: Double, acrossVariance: Double,
-                positionSigma: Double, time: Double) {
+                positionSigma: Double, time: Double, course: (x: Double, y: Double)? = nil) {
         self.east = east
         self.north = north
         let speed2 = east * east + north * north
@@ -69,7 +72,14 @@ public struct GroundVelocity: Sendable, Equatable {
         self.acrossVariance = acrossVariance
         self.positionSigma = positionSigma
         self.time = time
-        inverseSpeed2 = speed2 > 0 ? 1 / speed2 : 0
+        if speed2 == 0 {
+            (courseX, courseY) = (0, 0)
+        } else if let course {
+            (courseX, courseY) = course
+        } else {
+            let inv = 1 / speed2.squareRoot()
+            (courseX, courseY) = (east * inv, north * inv)
+        }
     }
 
     /// Variance of this velocity's component along the unit vector (ux, uy): the along- and
@@ -78,17 +88,23 @@ public struct GroundVelocity: Sendable, Equatable {
     @inlinable
     func variance(alongX ux: Double, y uy: Double) -> Double {
         if speed2 == 0 { return alongVariance }
-        let c = east * ux + north * uy, s = east * uy - north * ux
-        return (alongVariance * c * c + acrossVariance * s * s) * inverseSpeed2
+        let c = courseX * ux + courseY * uy, s = courseX * uy - courseY * ux
+        return alongVariance * c * c + acrossVariance * s * s
     }
 
     /// The rate of approach to a target in the direction (ux, uy) (a unit east/north vector from
     /// the receiver towards it) at `distance` metres: positive when closing in.
     @inlinable
     public func closing(towardsX ux: Double, y uy: Double, distance: Double) -> ClosingRate {
+        closing(towardsX: ux, y: uy, distance: distance, inverseDistance: 1 / distance)
+    }
+
+    /// The same with 1 / `distance` already worked out.
+    @inlinable
+    func closing(towardsX ux: Double, y uy: Double, distance: Double, inverseDistance: Double) -> ClosingRate {
         ClosingRate.relative(east: east, north: north, variance: variance(alongX: ux, y: uy),
                              positionSigma: positionSigma, towardsX: ux, y: uy, distance: distance,
-                             travelling: speed2 > 0)
+                             inverseDistance: inverseDistance, travelling: speed2 > 0)
     }
 
     /// The rate at which two receivers close in on each other: `self` at one end, `other` at
@@ -98,7 +114,7 @@ public struct GroundVelocity: Sendable, Equatable {
         return ClosingRate.relative(east: east - other.east, north: north - other.north,
                                     variance: variance(alongX: ux, y: uy) + other.variance(alongX: ux, y: uy),
                                     positionSigma: ps, towardsX: ux, y: uy, distance: distance,
-                                    travelling: speed2 > 0 || other.speed2 > 0)
+                                    inverseDistance: 1 / distance, travelling: speed2 > 0 || other.speed2 > 0)
     }
 }
 
@@ -150,13 +166,14 @@ public struct ClosingRate: Sendable, Equatable {
     /// error along it.
     @usableFromInline
     static func relative(east: Double, north: Double, variance: Double, positionSigma: Double,
-                         towardsX ux: Double, y uy: Double, distance: Double, travelling: Bool) -> ClosingRate {
+                         towardsX ux: Double, y uy: Double, distance: Double, inverseDistance: Double,
+                         travelling: Bool) -> ClosingRate {
         let rate = east * ux + north * uy
         let across = east * uy - north * ux
         guard distance > nearSigmas * positionSigma else {
             return ClosingRate(rate: rate, variance: .infinity, across: across, travelling: travelling)
         }
-        let sb = positionSigma / distance
+        let sb = positionSigma * inverseDistance
         return ClosingRate(rate: rate, variance: variance + across * across * sb * sb, across: across, travelling: travelling)
     }
 }

@@ -321,9 +321,8 @@ public struct ProximityEngine: Sendable {
             // most: near enough a unit vector, without a square root.
             guard distance > 0 else { return ClosingRate(rate: 0, variance: .infinity, across: 0, travelling: !v.isStanding) }
             let p = frame.project(here)
-            let inv = -1 / distance
-            ux = p.x * inv
-            uy = p.y * inv
+            let inv = 1 / distance
+            return v.closing(towardsX: -p.x * inv, y: -p.y * inv, distance: distance, inverseDistance: inv)
         } else {
             (ux, uy) = sincosd(bearing)
         }

@@ -48,6 +48,9 @@ public struct TrendEstimator: Sendable {
     // The rate of approach from velocity given with the newest sample, if any, and the
     // significance it was judged at.
     @usableFromInline var lastClosing: ClosingRate?
+    // The sample weights last worked out, and the accuracy they are for.
+    @usableFromInline var weightsAccuracy: Double?
+    @usableFromInline var weights = (full: 0.0, recent: 0.0)
     @usableFromInline var significance = 3.0
     // The window holds enough samples over enough time for a fit.
     @usableFromInline var windowReady = false
@@ -84,8 +87,14 @@ public struct TrendEstimator: Sendable {
     public mutating func add(t: Double, distance d: Double, accuracy: Double?, speed: Double? = nil,
                              moving: Bool = true, closing: ClosingRate? = nil, config c: EngineConfig) -> Bool {
         // Drop samples older than the window.
-        samples.append(Sample(t: t, d: d, wFull: Self.weight(accuracy, FitShare.full.rawValue),
-                              wRecent: Self.weight(accuracy, FitShare.recent.rawValue), speed: speed.map { max($0, 0) } ?? -.infinity))
+        // The weights of the previous sample when the accuracy is the same (a receiver's stated
+        // error changes less often than its fixes come): two divisions saved.
+        if accuracy != weightsAccuracy || samples.isEmpty {
+            weightsAccuracy = accuracy
+            weights = (Self.weight(accuracy, FitShare.full.rawValue), Self.weight(accuracy, FitShare.recent.rawValue))
+        }
+        samples.append(Sample(t: t, d: d, wFull: weights.full, wRecent: weights.recent,
+                              speed: speed.map { max($0, 0) } ?? -.infinity))
         let v = samples[samples.count - 1].speed
         if v >= fastest { fastest = v; fastestAt = t }
         while head < samples.count, t - samples[head].t > c.trendWindowSeconds { head += 1 }
