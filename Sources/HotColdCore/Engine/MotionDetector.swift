@@ -122,7 +122,8 @@ public struct MotionDetector: Sendable {
                 let predicted = (px * px + py * py).squareRoot()
                 let rx = sx - px, ry = sy - py
                 let noise = 4 * 1.4142 * sigma + 2
-                var coherent = (rx * rx + ry * ry).squareRoot() <= noise + 0.25 * predicted
+                let bound = noise + 0.25 * predicted
+                var coherent = rx * rx + ry * ry <= bound * bound
                 if coherent, let v = speed {
                     let step = (sx * sx + sy * sy).squareRoot()
                     coherent = abs(step - v * dt) <= noise + 0.25 * v * dt
@@ -158,9 +159,12 @@ public struct MotionDetector: Sendable {
             learnedVariance += ((ox * ox + oy * oy) / 2 - learnedVariance) / learnedCount
         }
         // The anchor of a short stand is itself uncertain (its fixes share their error).
-        let stood = 1 + (t - anchorSince) / c.stillCorrelationSeconds
-        let reach = radius * (1 + 1 / stood).squareRoot()
-        if ox * ox + oy * oy > reach * reach {
+        // (Squared, so the common case takes one division and no square root:
+        // 1 + 1/stood = 1 + τ / (τ + seconds stood).)
+        let tau = c.stillCorrelationSeconds
+        let reach2 = radius * radius * (1 + tau / (tau + (t - anchorSince)))
+        if ox * ox + oy * oy > reach2 {
+            let reach = reach2.squareRoot()
             // Unless the positions have gone further than any error wanders: a file whose
             // writer put speed 0 on every point must still show motion, only later.
             let veto = max(4 * reach, MotionDetector.dopplerVetoReach)

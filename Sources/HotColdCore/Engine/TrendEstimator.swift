@@ -183,6 +183,12 @@ public struct TrendEstimator: Sendable {
         } else if windowReady, let recent = recentFit(t: t, config: c), abs(recent.slope) <= c.trendSteadySpeed {
             candidate = .steady
         }
+        if candidate == trend, trend == .hotter || trend == .colder {
+            // The common case: the velocity goes on saying what the trend says.
+            stillSince = nil
+            extreme = trend == .hotter ? min(extreme, d) : max(extreme, d)
+            return false
+        }
         if let cand = candidate, cand != .steady, trend == .hotter || trend == .colder, cand != trend {
             // A reversal told by the velocity.
             trend = cand
