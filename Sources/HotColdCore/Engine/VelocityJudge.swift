@@ -37,9 +37,8 @@ struct VelocityJudge: Sendable {
         var qx = 0.0, qy = 0.0, allowance = 0.0
         // The position's per-axis variance.
         var sigma2 = 0.0
-        // The reported velocity and speed (speed -1: none reported).
-        var vx = 0.0, vy = 0.0, speed = -1.0
-        var course = false
+        // The reported speed (-1: none reported).
+        var speed = -1.0
     }
 
     private static let capacity = 32
@@ -114,7 +113,7 @@ struct VelocityJudge: Sendable {
         }
         newest = (newest + 1) & Self.mask
         ring[newest] = Entry(t: t, x: x, y: y, qx: qx, qy: qy, allowance: allowance, sigma2: sigma * sigma,
-                             vx: vx, vy: vy, speed: s, course: hasCourse)
+                             speed: s)
         count = min(count + 1, Self.capacity)
         span = min(span + 1, count - 1)
         while span > 0, t - ring[(newest - span) & Self.mask].t > GroundVelocity.maxBaselineSeconds { span -= 1 }
@@ -140,8 +139,22 @@ struct VelocityJudge: Sendable {
             // hundred checks) does not drop a moving car back to the window.
             guard borneOut(kept: wasBelieved) else { return nil }
             believed = true
-            return averaged(speedVariance: sv * sv, acrossVariance: across2, travelling: travelling, sigma: sigma,
-                            course: (sn, cs))
+            // Averaged with the previous fix's velocity (travelling, with a course, as checked
+            // above) when it is at most `averageSeconds` older and agrees within `averageSigmas`
+            // of their noise: a straight road holds its course, and averaging halves the
+            // course's noise at 1 Hz; a velocity that disagrees (a turn, braking) is not averaged
+            // in, so the average lags a turn by less than the noise. Doppler errors decorrelate
+            // over about a second, so the variance shrinks by one plus the seconds between the
+            // two (at most 2), not by 2.
+            let a2 = Self.averageSigmas * Self.averageSigmas * 2 * across2
+            if dt <= Self.averageSeconds + 1e-6, dv2 <= a2 {
+                let shrink = dt >= 1 ? 0.5 : 1 / (1 + dt)
+                return GroundVelocity(east: (vx + pvx) * 0.5, north: (vy + pvy) * 0.5,
+                                      alongVariance: sv * sv * shrink, acrossVariance: across2 * shrink,
+                                      positionSigma: sigma, time: t, course: (sn, cs))
+            }
+            return GroundVelocity(east: vx, north: vy, alongVariance: sv * sv, acrossVariance: across2,
+                                  positionSigma: sigma, time: t, course: (sn, cs))
         }
         if s < travelling {
             // Standing: the speeds of the last few seconds (at least two fixes) average below the
@@ -172,28 +185,6 @@ struct VelocityJudge: Sendable {
     /// A standing receiver's speeds average about 1.25 σ of the speed's noise (a Rayleigh
     /// distribution's mean): below twice that, it stands.
     private static let standingSpeedSigmas = 2.0
-
-    /// The newest credible velocity averaged with the previous fix's when that one is at most
-    /// `averageSeconds` older, travelling, and agrees with it within `averageSigmas` of their
-    /// noise: a straight road holds its course, and averaging halves the course's noise at
-    /// 1 Hz. A velocity that disagrees (a turn, braking) is not averaged in, so the average lags
-    /// a turn by less than the noise. Doppler errors decorrelate over about a second, so the
-    /// variance shrinks by one plus the seconds between the two (at most 2), not by 2.
-    @inline(__always)
-    private func averaged(speedVariance: Double, acrossVariance: Double, travelling: Double, sigma: Double,
-                          course: (x: Double, y: Double)) -> GroundVelocity {
-        let n = ring[newest], e = ring[(newest - 1) & Self.mask]
-        let gap = n.t - e.t, dx = e.vx - n.vx, dy = e.vy - n.vy
-        if count > 1, gap <= Self.averageSeconds + 1e-6, e.course, e.speed >= travelling,
-           dx * dx + dy * dy <= Self.averageSigmas * Self.averageSigmas * 2 * acrossVariance {
-            let shrink = gap >= 1 ? 0.5 : 1 / (1 + gap)
-            return GroundVelocity(east: (n.vx + e.vx) * 0.5, north: (n.vy + e.vy) * 0.5,
-                                  alongVariance: speedVariance * shrink, acrossVariance: acrossVariance * shrink,
-                                  positionSigma: sigma, time: n.t, course: course)
-        }
-        return GroundVelocity(east: n.vx, north: n.vy, alongVariance: speedVariance, acrossVariance: acrossVariance,
-                              positionSigma: sigma, time: n.t, course: course)
-    }
 
     /// How much older the previous velocity may be to be averaged with the newest, and how far
     /// (in sigmas of their noise, per axis) it may differ from it.
