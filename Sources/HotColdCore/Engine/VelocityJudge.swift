@@ -214,10 +214,9 @@ struct VelocityJudge: Sendable {
 
     /// Seconds of positions a standing claim is checked against.
     private static let standingSeconds = 2.0
-    private static let courseSigma2: Double = {
-        let r = GroundVelocity.courseNoiseDegrees * Double.pi / 180
-        return r * r
-    }()
+    // (courseNoiseDegrees in radians, squared; a plain product, so it is folded at compile time.)
+    private static let courseSigma2 = GroundVelocity.courseNoiseDegrees * GroundVelocity.courseNoiseDegrees
+        * (Double.pi / 180) * (Double.pi / 180)
 
     /// Whether the newest position moved from earlier ones as the integrated velocities say:
     /// on the shortest baseline long enough to tell that it moved at all, and on the longest
