@@ -9,6 +9,8 @@ extension FriendRadar {
         var position: Coordinate?
         var accuracy: Double?
         var speed: Double?
+        /// The velocity of the last trusted fix, when its positions bear it out.
+        var velocity: GroundVelocity?
         /// The time of the last trusted fix (seconds), for staleness.
         var heard: Double?
 
@@ -26,10 +28,11 @@ extension FriendRadar {
             case .accept, .acceptAfterReset:
                 if verdict == .acceptAfterReset { motion.reset() }
                 let here = fix.coordinate!
-                motion.update(here, t: t, accuracy: fix.horizontalError, speed: fix.speed, config: c)
+                motion.update(here, t: t, accuracy: fix.horizontalError, speed: fix.speed, course: fix.track, config: c)
                 position = here
                 accuracy = fix.horizontalError
                 speed = fix.speed
+                velocity = motion.velocity
                 heard = t
                 return .accepted
             case .noPosition:
@@ -44,7 +47,14 @@ extension FriendRadar {
         /// Forgets the position and the motion (silence, no fix); `heard` stays for ageing.
         mutating func lose() {
             position = nil
+            velocity = nil
             motion.reset()
+        }
+
+        /// The velocity to use at time `t`: the last fix's, while it is recent.
+        func velocity(at t: Double) -> GroundVelocity? {
+            guard let v = velocity, t - v.time <= GroundVelocity.maxAgeSeconds else { return nil }
+            return v
         }
 
         /// The accuracy decisions use: stated, else the scatter learned for this receiver.

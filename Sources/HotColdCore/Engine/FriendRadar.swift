@@ -11,6 +11,13 @@ import Foundation
 /// of the two has been seen to move, and while both stand their still radii widen every
 /// margin. So a friend's phone drifting at a café while we are parked never reads `hotter`.
 ///
+/// When both sides' velocities are believed (``GroundVelocity``: standing, or travelling with a
+/// course that their positions bear out) and recent, the trend follows their relative velocity
+/// on the line between them: two parked cars are `steady` within a couple of seconds of the
+/// second one stopping, and stay so while both stand, whatever their fixes wander. A friend's
+/// phone that sends a speed but no course is believed when it stands; moving, her side is the
+/// window's.
+///
 /// Pure like ``ProximityEngine``: time is what the fixes say, and ``advance(to:)`` is how the
 /// caller lets it pass (a friend silent past `staleAfter` turns `unknown`; past `forgetAfter`
 /// it leaves the radar).
@@ -183,7 +190,16 @@ public struct FriendRadar: Sendable {
         // between its reports, so only her fixes, and ours while we move, are samples.
         let informative = mover == .friend || own.motion.isMoving
         if informative, !(t <= f.sampleTime) {
-            trendChanged = f.trend.add(t: t, distance: g.distance, accuracy: accuracy, speed: closing, moving: moving, config: c)
+            // The rate of approach from both velocities (the relative velocity on the line
+            // between the two), when both sides have one that is recent: standing, or
+            // travelling with a course.
+            var rate: ClosingRate? = nil
+            if let ours = own.velocity(at: t), let hers = f.party.velocity(at: t) {
+                let (ux, uy) = sincosd(g.bearing)
+                rate = ours.closing(with: hers, towardsX: ux, y: uy, distance: g.distance)
+            }
+            trendChanged = f.trend.add(t: t, distance: g.distance, accuracy: accuracy, speed: closing, moving: moving,
+                                       closing: rate, config: c)
             outcome = f.arrival.update(t: t, distance: g.distance, accuracy: accuracy, passDistance: nil,
                                        stillSlack: stillSlack, config: c)
             f.sampleTime = t

@@ -26,6 +26,9 @@ public struct MotionDetector: Sendable {
     /// is motion a standing receiver does not show, known from the first steps after a start
     /// or a gap, before the anchor test (`isMoving`) has seen enough fixes.
     public private(set) var followsReportedSpeed = false
+    /// The velocity the receiver reported on this fix when its positions bear it out
+    /// (``VelocityJudge``): travelling, or standing; nil when there is none to believe.
+    public private(set) var velocity: GroundVelocity?
 
     /// Per-axis sigma assumed when a fix states no error and none has been learned yet.
     static let unknownSigma = 3.0
@@ -65,6 +68,7 @@ public struct MotionDetector: Sendable {
     // The previous fix's reported speed (m/s), -1 when it reported none.
     private var prevSpeed = -1.0
     private var havePrev = false, haveStep = false
+    private var judge = VelocityJudge()
 
     public init() {}
 
@@ -72,8 +76,11 @@ public struct MotionDetector: Sendable {
     /// learned for this receiver.
     public mutating func reset() {
         let (v, n) = (learnedVariance, learnedCount)
+        var j = judge
+        j.reset()
         self = MotionDetector()
         (learnedVariance, learnedCount) = (v, n)
+        judge = j
     }
 
     /// How far (metres) a still receiver with this sigma can be expected to wander.
@@ -87,7 +94,8 @@ public struct MotionDetector: Sendable {
     }
 
     /// Adds a trusted fix at time `t`.
-    public mutating func update(_ here: Coordinate, t: Double, accuracy: Double?, speed: Double?, config c: EngineConfig) {
+    public mutating func update(_ here: Coordinate, t: Double, accuracy: Double?, speed: Double?, course: Double? = nil,
+                                config c: EngineConfig) {
         sigma = accuracy.map { max($0 / 2, 0.5) } ?? learnedSigma
         var p = frame?.project(here) ?? (x: .infinity, y: 0)
         if !(abs(p.x) <= 20_000 && abs(p.y) <= 20_000) {
@@ -97,7 +105,9 @@ public struct MotionDetector: Sendable {
             havePrev = false
             haveStep = false
             count = 0
+            judge.reset()
         }
+        velocity = judge.update(x: p.x, y: p.y, t: t, sigma: sigma, speed: speed, course: course, config: c)
         let radius = MotionDetector.stillRadius(sigma: sigma, config: c)
 
         // Step coherence: this step against the previous one, scaled to the time, and against
@@ -112,7 +122,8 @@ public struct MotionDetector: Sendable {
                 let predicted = (px * px + py * py).squareRoot()
                 let rx = sx - px, ry = sy - py
                 let noise = 4 * 1.4142 * sigma + 2
-                var coherent = (rx * rx + ry * ry).squareRoot() <= noise + 0.25 * predicted
+                let bound = noise + 0.25 * predicted
+                var coherent = rx * rx + ry * ry <= bound * bound
                 if coherent, let v = speed {
                     let step = (sx * sx + sy * sy).squareRoot()
                     coherent = abs(step - v * dt) <= noise + 0.25 * v * dt
@@ -148,9 +159,12 @@ public struct MotionDetector: Sendable {
             learnedVariance += ((ox * ox + oy * oy) / 2 - learnedVariance) / learnedCount
         }
         // The anchor of a short stand is itself uncertain (its fixes share their error).
-        let stood = 1 + (t - anchorSince) / c.stillCorrelationSeconds
-        let reach = radius * (1 + 1 / stood).squareRoot()
-        if ox * ox + oy * oy > reach * reach {
+        // (Squared, so the common case takes one division and no square root:
+        // 1 + 1/stood = 1 + τ / (τ + seconds stood).)
+        let tau = c.stillCorrelationSeconds
+        let reach2 = radius * radius * (1 + tau / (tau + (t - anchorSince)))
+        if ox * ox + oy * oy > reach2 {
+            let reach = reach2.squareRoot()
             // Unless the positions have gone further than any error wanders: a file whose
             // writer put speed 0 on every point must still show motion, only later.
             let veto = max(4 * reach, MotionDetector.dopplerVetoReach)
@@ -174,6 +188,8 @@ public struct MotionDetector: Sendable {
             return
         }
         beyond = 0
+        // Speeds reported while standing are the speed's error.
+        if !isMoving, count >= 3 { judge.learnStanding(speed: speed) }
         sumX += p.x; sumY += p.y; count += 1
         // Settled: within the radius for as long as leaving it takes at the still speed.
         if isMoving, count >= 3, t - anchorSince >= max(c.trendStillWindowSeconds, radius / max(c.trendSteadySpeed, 0.1)) {

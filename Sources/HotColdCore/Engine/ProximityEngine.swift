@@ -181,7 +181,8 @@ public struct ProximityEngine: Sendable {
             invalidateTrends(time: fix.time, into: &out)
         }
         lastGoodTime = t
-        motion.update(here, t: t, accuracy: fix.horizontalError, speed: fix.speed, config: config)
+        motion.update(here, t: t, accuracy: fix.horizontalError, speed: fix.speed, course: fix.track, config: config)
+        let velocity = motion.velocity
         let stillSlack = motion.stillSlack(config: config)
         let coherent = motion.stepIsCoherent
         let followsSpeed = motion.followsReportedSpeed
@@ -221,8 +222,9 @@ public struct ProximityEngine: Sendable {
                                                       ladder: config.tiers, config: config,
                                                       stillSlack: stillSlack, coherent: coherent,
                                                       followsSpeed: followsSpeed, previousDistance: previousDistance)
+            let closing = velocity.map { Self.closing($0, frame: trackers[k].frame, at: here, distance: g.distance, bearing: g.bearing) }
             let trendChanged = trackers[k].trend.add(t: t, distance: g.distance, accuracy: judgedAccuracy,
-                                                    speed: fix.speed, moving: moving, config: config)
+                                                    speed: fix.speed, moving: moving, closing: closing, config: config)
             var pass: Double? = nil
             if let start = segment, previousDistance.isFinite {
                 pass = Self.passDistance(from: start, to: here, frame: trackers[k].frame,
@@ -306,6 +308,32 @@ public struct ProximityEngine: Sendable {
             }
         }
     }
+
+    /// The rate of approach to a tracked target from the receiver's credible velocity. The
+    /// direction to the target comes from the tracker's flat frame (no trigonometry) within
+    /// `flatFrameReach`, from the geodesic's bearing beyond.
+    @inline(__always)
+    static func closing(_ v: GroundVelocity, frame: LocalFrame, at here: Coordinate,
+                        distance: Double, bearing: Double) -> ClosingRate {
+        var ux: Double, uy: Double
+        if distance <= flatFrameReach {
+            // The flat frame's length differs from the geodesic distance by a thousandth at
+            // most: near enough a unit vector, without a square root.
+            guard distance > 0 else { return ClosingRate(rate: 0, variance: .infinity, across: 0, travelling: !v.isStanding) }
+            let p = frame.project(here)
+            let inv = 1 / distance
+            return v.closing(towardsX: -p.x * inv, y: -p.y * inv, distance: distance, inverseDistance: inv)
+        } else {
+            (ux, uy) = sincosd(bearing)
+        }
+        return v.closing(towardsX: ux, y: uy, distance: distance)
+    }
+
+    /// Distance (metres) within which a tracker's flat frame gives the direction to its target
+    /// well enough for a rate of approach: at this distance its directions are off by the
+    /// meridians' convergence, a few tenths of a degree at most (at 60° of latitude), far inside
+    /// the course's own error (`GroundVelocity.courseNoiseDegrees`).
+    static let flatFrameReach = 20_000.0
 
     /// Closest approach (metres) to `target` on the straight segment between two fixes, when it
     /// lies strictly between them and could be inside `radius`; nil otherwise.

@@ -7,6 +7,14 @@
 /// need the distance to move back by a share of the distance itself, so a receiver circling
 /// near the target does not flip on every step; `steady` needs the evidence of stillness to
 /// hold for a few seconds, so a car at a red light is noticed but a pause of one fix is not.
+///
+/// When the fix comes with a credible velocity (``GroundVelocity``, judged by the motion
+/// detector), its rate of approach (``ClosingRate``) decides instead: a direction as soon as the
+/// rate is significant against its own error, including a reversal (the car has passed the
+/// target, or turned), with no window to wait for; `steady` when the velocity says the distance
+/// is not changing. A window still decides `steady` when the rate is inconclusive, but while
+/// the velocity is credible no direction comes from it. Without a credible velocity (none
+/// reported, or not borne out by the positions), everything is the window's, as above.
 public struct TrendEstimator: Sendable {
     @usableFromInline struct Sample: Sendable {
         var t: Double
@@ -21,13 +29,29 @@ public struct TrendEstimator: Sendable {
     }
 
     public private(set) var trend: Trend = .unknown
-    /// Fitted closing speed (m/s, positive when approaching), when the window allows a fit.
-    /// Worked out when asked (the engine asks only for the ETA of a `hotter` it announces), so
-    /// the whole-window fit is not paid on every fix that the recent seconds already decide.
+    /// Closing speed (m/s, positive when approaching), for the ETA. With a credible velocity on
+    /// the newest sample: its rate of approach when significantly positive, else nil (not
+    /// really closing in). Otherwise the window's fitted rate, when it allows a fit, capped by
+    /// the ground speed last reported. Worked out when asked (the engine asks only for the ETA
+    /// of a `hotter` it announces), so the whole-window fit is not paid on every fix that the
+    /// recent seconds already decide.
     public var closingSpeed: Double? {
+        if let c = lastClosing {
+            return c.rate > 0 && c.exceeds(sigmas: significance) ? c.rate : nil
+        }
         guard windowReady, let full = fit(from: head, share: .full) else { return nil }
-        return -full.slope
+        // No faster than the ground speed reported with the newest sample: a window that still
+        // holds the approach says nothing of a car that has stopped since.
+        let v = samples[samples.count - 1].speed
+        return v < 0 ? -full.slope : min(-full.slope, v)
     }
+    // The rate of approach from velocity given with the newest sample, if any, and the
+    // significance it was judged at.
+    @usableFromInline var lastClosing: ClosingRate?
+    // The sample weights last worked out, and the accuracy they are for.
+    @usableFromInline var weightsAccuracy: Double?
+    @usableFromInline var weights = (full: 0.0, recent: 0.0)
+    @usableFromInline var significance = 3.0
     // The window holds enough samples over enough time for a fit.
     @usableFromInline var windowReady = false
 
@@ -52,17 +76,25 @@ public struct TrendEstimator: Sendable {
         stillSince = nil
         fastest = -.infinity
         fastestAt = -.infinity
+        lastClosing = nil
     }
 
     /// Adds a sample at time `t` (seconds) and distance `d` with 95 % accuracy `accuracy` (metres).
     /// `moving` says whether the receiver has been seen to move (`MotionDetector`): a receiver
     /// that has not is never newly called hotter or colder, however its fixes drift.
+    /// `closing` is the rate of approach from credible velocities, when there is one.
     /// Returns true when the trend changed.
     public mutating func add(t: Double, distance d: Double, accuracy: Double?, speed: Double? = nil,
-                             moving: Bool = true, config c: EngineConfig) -> Bool {
+                             moving: Bool = true, closing: ClosingRate? = nil, config c: EngineConfig) -> Bool {
         // Drop samples older than the window.
-        samples.append(Sample(t: t, d: d, wFull: Self.weight(accuracy, FitShare.full.rawValue),
-                              wRecent: Self.weight(accuracy, FitShare.recent.rawValue), speed: speed.map { max($0, 0) } ?? -.infinity))
+        // The weights of the previous sample when the accuracy is the same (a receiver's stated
+        // error changes less often than its fixes come): two divisions saved.
+        if accuracy != weightsAccuracy || samples.isEmpty {
+            weightsAccuracy = accuracy
+            weights = (Self.weight(accuracy, FitShare.full.rawValue), Self.weight(accuracy, FitShare.recent.rawValue))
+        }
+        samples.append(Sample(t: t, d: d, wFull: weights.full, wRecent: weights.recent,
+                              speed: speed.map { max($0, 0) } ?? -.infinity))
         let v = samples[samples.count - 1].speed
         if v >= fastest { fastest = v; fastestAt = t }
         while head < samples.count, t - samples[head].t > c.trendWindowSeconds { head += 1 }
@@ -80,6 +112,9 @@ public struct TrendEstimator: Sendable {
         let n = samples.count - head
         let old = trend
         windowReady = n >= 3 && t - samples[head].t >= c.trendMinSpanSeconds
+        lastClosing = closing
+        significance = c.trendSignificance
+        if let closing { return fromVelocity(closing, t: t, distance: d, moving: moving, config: c) }
         guard windowReady else { return false }
         // A direction needs a rate significant against the scatter, faster than standing still,
         // and a fitted change larger than a still receiver's wander.
@@ -100,12 +135,7 @@ public struct TrendEstimator: Sendable {
         // the whole window (which straddles the turn) can; the whole window catches a slow
         // approach that a few seconds cannot resolve. A few samples are judged more strictly:
         // they are checked on every fix, and chance runs of jitter are common among many checks.
-        var r = samples.count - 1
-        while r > head, t - samples[r - 1].t <= c.trendStillWindowSeconds { r -= 1 }
-        var recent: Fit? = nil
-        if samples.count - r >= 3, t - samples[r].t >= c.trendStillWindowSeconds / 2 {
-            recent = fit(from: r, share: .recent)
-        }
+        let recent = recentFit(t: t, config: c)
         var candidate: Trend? = nil
         if let recent, abs(recent.slope) <= c.trendSteadySpeed {
             candidate = .steady
@@ -118,6 +148,69 @@ public struct TrendEstimator: Sendable {
         }
 
         let cadence = c.trendCadenceFraction * min(max(d, c.trendCadenceMin), c.trendCadenceMax)
+        return apply(candidate, t: t, distance: d, moving: moving, cadence: cadence, config: c, old: old)
+    }
+
+    /// The least-squares fit over the last `trendStillWindowSeconds`, when they hold enough.
+    private func recentFit(t: Double, config c: EngineConfig) -> Fit? {
+        var r = samples.count - 1
+        while r > head, t - samples[r - 1].t <= c.trendStillWindowSeconds { r -= 1 }
+        guard samples.count - r >= 3, t - samples[r].t >= c.trendStillWindowSeconds / 2 else { return nil }
+        return fit(from: r, share: .recent)
+    }
+
+    /// The trend from a rate of approach worked out from velocities.
+    ///
+    /// A direction needs the rate beyond `trendSignificance` of its error, beyond the still
+    /// speed (twice that to leave `steady`, as for the window) and beyond a tenth of the speed
+    /// (`ClosingRate.directionShare`), and when newly called, either a
+    /// travelling velocity in it or a receiver seen to move. A reversal needs nothing more: the
+    /// velocity tells it on the first fix past the closest approach, where the window's
+    /// cadence would wait for the distance to grow by a fifth. `steady` when the rate is known
+    /// to lie within the still speed (at once when the receivers stand, after the usual hold
+    /// when they move across); otherwise (inconclusive) the recent window may still show
+    /// stillness, but no direction is taken from it.
+    private mutating func fromVelocity(_ v: ClosingRate, t: Double, distance d: Double, moving: Bool,
+                                       config c: EngineConfig) -> Bool {
+        let old = trend
+        let movingSpeed = trend == .steady ? 2 * c.trendSteadySpeed : c.trendSteadySpeed
+        let size = abs(v.rate)
+        var candidate: Trend? = nil
+        if size > movingSpeed, v.isShare(ClosingRate.directionShare), v.exceeds(sigmas: c.trendSignificance) {
+            candidate = v.rate > 0 ? .hotter : .colder
+        } else if windowReady, size + v.sigma <= c.trendSteadySpeed {
+            candidate = .steady
+        } else if windowReady, let recent = recentFit(t: t, config: c), abs(recent.slope) <= c.trendSteadySpeed {
+            candidate = .steady
+        }
+        if candidate == trend, trend == .hotter || trend == .colder {
+            // The common case: the velocity goes on saying what the trend says.
+            stillSince = nil
+            extreme = trend == .hotter ? min(extreme, d) : max(extreme, d)
+            return false
+        }
+        if let cand = candidate, cand != .steady, trend == .hotter || trend == .colder, cand != trend {
+            // A reversal told by the velocity.
+            trend = cand
+            extreme = d
+            stillSince = nil
+        } else if candidate == .steady, !v.travelling, trend == .hotter || trend == .colder {
+            // Standing by the velocity: its speeds averaged over seconds say so already, so the
+            // hold that keeps a pause of one fix from counting is not waited for again.
+            trend = .steady
+            stillSince = nil
+        } else {
+            // Inconclusive is not still: the hold towards steady starts again.
+            if candidate == nil { stillSince = nil }
+            _ = apply(candidate, t: t, distance: d, moving: moving || v.travelling, cadence: .infinity, config: c, old: old)
+        }
+        if trend == .hotter { extreme = min(extreme, d) } else if trend == .colder { extreme = max(extreme, d) }
+        return trend != old
+    }
+
+    /// Moves the trend towards `candidate` by the rules in the type's notes.
+    private mutating func apply(_ candidate: Trend?, t: Double, distance d: Double, moving: Bool, cadence: Double,
+                                config c: EngineConfig, old: Trend) -> Bool {
         switch (trend, candidate) {
         case (_, nil):
             break
