@@ -71,8 +71,10 @@ import Testing
                                    environment: ["NO_COLOR": "", "TERM": "xterm-256color"])
         defer { tmux.kill() }
 
+        // "hotter" can come before the first SKY fills the status row: wait for both.
         let screen = try tmux.waitFor { rows in
             rows.contains("Roadside Thing") && rows.contains { $0.contains("hotter") }
+                && ((rows.first ?? "").hasPrefix("3D fix") || (rows.first ?? "").hasPrefix("2D fix"))
         }
         let text = screen.joined(separator: "\n")
         #expect(try tmux.display("#{alternate_on}") == "1")
