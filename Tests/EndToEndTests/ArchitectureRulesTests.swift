@@ -105,4 +105,53 @@ import Testing
             #expect(!Self.imports(text).contains("GRDB"), "hotcold/\(name) imports GRDB")
         }
     }
+
+    /// Each target's dependencies through every target it depends on (products named by their
+    /// product name), from the manifest as SwiftPM reads it: a rule about what a module may
+    /// link must see what arrives through another module, not only its own imports.
+    static func reach() throws -> [String: Set<String>] {
+        let r = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["swift", "package", "--scratch-path", FileManager.default.temporaryDirectory.appendingPathComponent("hotcold-dump-package").path, "dump-package"],
+                                   currentDirectory: TestData.repoRoot)
+        try #require(r.status == 0, "swift package dump-package: \(r.stderr)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        var direct: [String: [String]] = [:]
+        for t in root["targets"] as? [[String: Any]] ?? [] {
+            guard let name = t["name"] as? String else { continue }
+            direct[name] = (t["dependencies"] as? [[String: Any]] ?? []).compactMap { d in
+                ((d["byName"] ?? d["target"] ?? d["product"]) as? [Any])?.first as? String
+            }
+        }
+        var memo: [String: Set<String>] = [:]
+        func closure(_ name: String, _ path: Set<String>) -> Set<String> {
+            if let m = memo[name] { return m }
+            var out: Set<String> = []
+            for d in direct[name] ?? [] where !path.contains(d) {
+                out.insert(d)
+                out.formUnion(closure(d, path.union([d])))
+            }
+            memo[name] = out
+            return out
+        }
+        return Dictionary(uniqueKeysWithValues: direct.keys.map { ($0, closure($0, [$0])) })
+    }
+
+    @Test("what a module reaches through others keeps the rules: the engine nothing of ours, the protocol and the formats no database, the daemon no network library")
+    func transitiveDependenciesKeepTheRules() throws {
+        let reach = try Self.reach()
+        try #require((reach["HotColdDaemon"] ?? []).contains("GRDB"), "the closure saw GRDB through HotColdStore: \(reach["HotColdDaemon"] ?? [])")
+        #expect((reach["HotColdCore"] ?? ["?"]).isEmpty, "HotColdCore reaches \(reach["HotColdCore"] ?? [])")
+        for module in ["HotColdProtocol", "HotColdFormats", "XMLStream", "HotColdScreen"] {
+            let bad = (reach[module] ?? []).intersection(["GRDB", "HotColdStore", "HotColdDaemon", "AsyncHTTPClient", "Hummingbird", "CMosquitto"])
+            #expect(bad.isEmpty, "\(module) reaches \(bad)")
+        }
+        for module in ["HotColdDaemon", "hotcoldd"] {
+            let bad = (reach[module] ?? []).intersection(["AsyncHTTPClient", "NIOCore", "NIOPosix", "Hummingbird", "CMosquitto", "HotColdSync",
+                                                           "HotColdMQTT", "HotColdWeb"])
+            #expect(bad.isEmpty, "\(module) reaches \(bad): networking belongs to the companion processes")
+        }
+        for module in ["hotcold-mqtt", "hotcold-web"] {
+            let bad = (reach[module] ?? []).intersection(["GRDB", "HotColdStore", "HotColdDaemon"])
+            #expect(bad.isEmpty, "\(module) reaches \(bad): companions reach the data through the socket only")
+        }
+    }
 }
