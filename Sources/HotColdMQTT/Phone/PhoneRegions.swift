@@ -75,6 +75,12 @@ public struct PhoneRegions: Sendable, Equatable {
         public var removed: [Place]
         public var added: [Place]
         public var set: [Place]
+
+        public init(removed: [Place], added: [Place], set: [Place]) {
+            self.removed = removed
+            self.added = added
+            self.set = set
+        }
     }
 
     public var settings: Settings
