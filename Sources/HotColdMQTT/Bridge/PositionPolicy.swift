@@ -5,13 +5,15 @@ import HotColdProtocol
 /// When the car's position is worth a message: as it happens while the car moves, thinned by
 /// distance and by turns (OwnTracks' move mode publishes on a displacement or an interval,
 /// whichever comes first; this does the same from the receiver's own fixes, finer, since a
-/// friend's radar wants a meeting within 100 m), and a heartbeat while it stands.
+/// friend's radar wants a meeting within 100 m and the driver wants it now), and a heartbeat
+/// while it stands.
 ///
 /// A fix is published when, against the last one published:
-/// - it is the first, or the car **moved** `moveDistance` (25 m) — or two seconds' drive at the
-///   fix's speed when that is more (60 m at 30 m/s: a highway is told every two seconds, a town
-///   street every 25 m), or the fix's own accuracy when that is worse, so an old receiver
-///   wandering 30 m while parked never counts as driving;
+/// - it is the first, or the car **moved** `moveDistance` (10 m) — below driving speed, or the
+///   fix's own accuracy when that is worse, so an old receiver wandering 30 m while parked
+///   never counts as driving. A car at road speed is so told at every fix of a 1 Hz receiver: a friend's radar
+///   is never more than one fix behind. A crawling car (a jam, a car park) is told every 10 m;
+///   a 10 Hz receiver at 30 m/s about three times a second;
 /// - the car **turned** `turnDegrees` (20°) while driving (≥ 2 m/s, course known, 5 m on);
 /// - the car **stopped** (it was driving, now under 0.5 m/s) or **started** (the reverse), so a
 ///   follower never extrapolates a car that stands, nor a car that left;
@@ -30,9 +32,7 @@ import HotColdProtocol
 /// ```
 public struct PositionPolicy: Sendable, Equatable {
     public struct Settings: Sendable, Equatable {
-        public var moveDistance: Double = 25
-        /// Seconds of driving at the fix's speed that count as a move when that is farther.
-        public var moveSeconds: Double = 2
+        public var moveDistance: Double = 10
         public var turnDegrees: Double = 20
         /// Speed from which the car counts as driving, m/s (an old receiver reports ~1 m/s
         /// standing still), and under which it counts as stopped.
@@ -66,11 +66,11 @@ public struct PositionPolicy: Sendable, Equatable {
         guard let last = published else { return .first }
         guard fix.time > last.time else { return nil }
         let moved = last.coordinate.distance(to: fix.coordinate)
-        let needed = max(settings.moveDistance, fix.accuracyM ?? 0, (fix.speedMps ?? 0) * settings.moveSeconds)
-        // (1 % short still counts: two fixes 30 m apart at 30 m/s are the two seconds.)
-        if moved >= needed * 0.99 { return .moved }
         let wasDriving = (last.speedMps ?? 0) >= settings.drivingSpeed
         let driving = (fix.speedMps ?? 0) >= settings.drivingSpeed
+        // Standing (or crawling), a wander within the fix's own accuracy is no move.
+        let needed = driving ? settings.moveDistance : max(settings.moveDistance, fix.accuracyM ?? 0)
+        if moved >= needed { return .moved }
         if wasDriving, let s = fix.speedMps, s < settings.stoppedSpeed { return .stopped }
         if !wasDriving, driving, (last.speedMps ?? 0) < settings.stoppedSpeed { return .started }
         if driving, wasDriving, moved >= 5, let a = last.trackDeg, let b = fix.trackDeg {
