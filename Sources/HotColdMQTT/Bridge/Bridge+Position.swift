@@ -35,6 +35,16 @@ extension Bridge {
         publishPosition(f, reason)
     }
 
+    /// After a new broker session (a broker that lost its state loses retained messages too):
+    /// the next fix, status and nearest are published whatever they say.
+    func republishIfNewSession() {
+        guard shared.withLock({ s in defer { s.newSession = false }; return s.newSession }) else { return }
+        position.reset()
+        nearestSent = nil
+        stateSent = nil
+        statusWanted = true
+    }
+
     /// The heartbeat: the latest fix again after `heartbeat` seconds of silence.
     func heartbeatIfDue() {
         guard settings.share.sharesPositions, position.heartbeatDue(now: monotonicSeconds), let f = position.latest else { return }

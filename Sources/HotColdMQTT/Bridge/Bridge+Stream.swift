@@ -62,6 +62,7 @@ extension Bridge {
                 : pausedForBacklog ? "\(unacked) PUBACKs from the broker" : waitingFor
             reportIfDue(connection, stream: stream)
             if stream == .on {
+                republishIfNewSession()
                 requestStatusIfDue(connection)
                 heartbeatIfDue()
             }

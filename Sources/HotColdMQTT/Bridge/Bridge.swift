@@ -49,6 +49,9 @@ public final class Bridge: @unchecked Sendable {
         var refused = 0
         var lastRefusal: String?
         var friends = FriendState()
+        /// The broker started a new session (it may have lost its retained messages too): the
+        /// main loop publishes the position, nearest and state again at the next chance.
+        var newSession = false
 
         mutating func register(mid: Int32, seq: UInt64?, topic: String) {
             ledger.register(mid: mid, seq: seq)
