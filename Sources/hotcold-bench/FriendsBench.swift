@@ -15,7 +15,7 @@ import Glibc
 ///
 /// Prints friend fix → follower's socket event (PROXIMITY/ARRIVED/DEPARTED of a friend) p50
 /// and p99 (one clock: CLOCK_MONOTONIC here, from the publish call to the line read on a
-/// `watch` connection), and each follower daemon's CPU with its 10 friends against the same
+/// `watch` connection; the followers' bridges run the shipped defaults), and each follower daemon's CPU with its 10 friends against the same
 /// daemon before the friends moved (own fixes only), per followed friend.
 func benchFriends() {
     guard MosquittoBroker.available, GPSDHarness.gpsdAvailable else { print("friends: mosquitto or gpsd not installed; skipped"); return }
@@ -50,9 +50,11 @@ private final class FriendsRun: @unchecked Sendable {
     /// Where every follower stands.
     let home = Coordinate(latitude: -30.30, longitude: 153.10)
     private let lock = NSLock()
-    /// (device, fix time as published) → when it was published.
-    private var published: [String: UInt64] = [:]
-    private var arrivals: [(key: String, at: UInt64)] = []
+    /// Per device: when each position was published and its distance from the followers. A
+    /// friend event is matched by its distance: since protocol 1.8 its `time` is on the
+    /// follower's own timeline, not the friend's.
+    private var published: [String: [(sent: UInt64, d: Double)]] = [:]
+    private var arrivals: [(who: String, d: Double, at: UInt64)] = []
 
     init(cars: Int, followers: Int, follows: Int, seconds: Double) {
         self.cars = cars
@@ -131,7 +133,6 @@ private final class FriendsRun: @unchecked Sendable {
                 device = "car\(k)"
                 [bridge]
                 state_directory = "\(dir.path("state\(k)"))"
-                status_interval = 1
                 """.write(toFile: config, atomically: true, encoding: .utf8)
             let p = Process()
             p.executableURL = Binaries.url("hotcold-mqtt")
@@ -160,12 +161,12 @@ private final class FriendsRun: @unchecked Sendable {
                     let at = Self.now()
                     guard line.contains(#""kind":"friend""#), let o = LineClient.object(line),
                           let target = o["target"] as? [String: Any], let id = target["id"] as? String,
-                          let time = o["time"] as? String else { continue }
-                    lock.withLock { arrivals.append((key: "\(id.dropFirst("friend:".count))@\(time)", at: at)) }
+                          let d = o["distance_m"] as? Double else { continue }
+                    lock.withLock { arrivals.append((who: String(id.dropFirst("friend:".count)), d: d, at: at)) }
                 }
             }.start()
         }
-        Thread.sleep(forTimeInterval: 3)    // bridges subscribed (status_interval 1 s polls `following`)
+        Thread.sleep(forTimeInterval: 3)    // bridges subscribed (the follows sent FOLLOWING_CHANGED: at once)
 
         // Before: the daemons with their own fixes and silent friends.
         let idleSpan = 10.0
@@ -192,7 +193,9 @@ private final class FriendsRun: @unchecked Sendable {
                 o.add("gps_accuracy", 5)
                 o.add("speed_mps", speed, decimals: 2)
                 let sent = Self.now()
-                lock.withLock { published["bench/car\(car)@\(time)"] = sent }
+                let shown = Coordinate(latitude: (at.latitude * 1e7).rounded() / 1e7, longitude: (at.longitude * 1e7).rounded() / 1e7)
+                let d = home.distance(to: shown)
+                lock.withLock { published["bench/car\(car)", default: []].append((sent, d)) }
                 _ = try? publisher.publish(Publication(topic: "hotcold/bench/car\(car)/location", payload: o.text, retain: true))
             }
             if measureFrom == nil, Date().timeIntervalSince(start) >= 5 {
@@ -214,7 +217,11 @@ private final class FriendsRun: @unchecked Sendable {
         var latencies: [Double] = []
         lock.withLock {
             for a in arrivals {
-                if let sent = published[a.key], a.at > sent { latencies.append(Double(a.at - sent) / 1e6) } else { r.unmatched += 1 }
+                if let p = published[a.who]?.last(where: { $0.sent < a.at && abs($0.d - a.d) < 0.5 }) {
+                    latencies.append(Double(a.at - p.sent) / 1e6)
+                } else {
+                    r.unmatched += 1
+                }
             }
         }
         latencies.sort()

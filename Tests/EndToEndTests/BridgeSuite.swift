@@ -16,11 +16,12 @@ extension BridgeSuite {
         }
     }
 
-    func startDaemon(_ dir: TemporaryDirectory, gpsd: GPSDHarness, targets: [String]) throws -> DaemonProcess {
+    /// `executable`: another build's `hotcoldd` (a before-and-after measurement).
+    func startDaemon(_ dir: TemporaryDirectory, gpsd: GPSDHarness, targets: [String], executable: URL? = nil) throws -> DaemonProcess {
         let d = try DaemonProcess(arguments: ["--socket", dir.path("hc.sock"), "--log", dir.path("events.jsonl"),
                                               "--db", dir.path("hc.sqlite"), "--gpsd", "127.0.0.1:\(gpsd.port)"]
                                   + targets.flatMap { ["--target", $0] },
-                                  waitForSocket: false, extraFiles: false)
+                                  waitForSocket: false, executable: executable, extraFiles: false)
         try d.waitFor(dir.path("hc.sock"))
         return d
     }

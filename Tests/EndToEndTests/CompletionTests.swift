@@ -38,7 +38,7 @@ import Testing
                      ["hotcold", "submit", "x", "--photo", "tr"]] {
             #expect(try bash(line, in: dir) == ["track.nmea", "trip.gpx"], "\(line)")
         }
-        #expect(try bash(["hotcold", "watch", "--class", ""], in: dir) == ["ARRIVED", "DEPARTED", "FEED", "FOLLOWING_CHANGED", "GPS", "LIKE", "PROXIMITY", "QUEUED", "RECORD"])
+        #expect(try bash(["hotcold", "watch", "--class", ""], in: dir) == ["ARRIVED", "DEPARTED", "FEED", "FIX", "FOLLOWING_CHANGED", "GPS", "LIKE", "LIKE_RECEIVED", "PROXIMITY", "QUEUED", "RECORD"])
         #expect(try bash(["hotcold", "roam", "--kind", ""], in: dir) == ["bigthing", "geocache", "location", "waypoint"])
         #expect(try bash(["hotcold", "things", "--kind", "g"], in: dir) == ["geocache"])
         #expect(try bash(["hotcold", "things", "--sort", ""], in: dir) == ["distance", "name", "rating"])
@@ -65,7 +65,7 @@ import Testing
         #expect(try fish("hotcold import tr") == ["track.nmea", "trip.gpx"])
         #expect(try fish("hotcold replay x --targets tr") == ["track.nmea", "trip.gpx"])
         #expect(try fish("hotcold fav x --db tr") == ["track.nmea", "trip.gpx"])
-        #expect(try fish("hotcold watch --class ") == ["ARRIVED", "DEPARTED", "FEED", "FOLLOWING_CHANGED", "GPS", "LIKE", "PROXIMITY", "QUEUED", "RECORD"])
+        #expect(try fish("hotcold watch --class ") == ["ARRIVED", "DEPARTED", "FEED", "FIX", "FOLLOWING_CHANGED", "GPS", "LIKE", "LIKE_RECEIVED", "PROXIMITY", "QUEUED", "RECORD"])
         #expect(try fish("hotcold things --sort ") == ["distance", "name", "rating"])
     }
 

@@ -256,10 +256,11 @@ final class BridgeProcess {
     let stderrPath: String
 
     /// `extra`: TOML lines appended to the generated file (sections of their own, or keys for
-    /// the last section, `[bridge]`); `host` lets a test point it at something else.
+    /// the last section, `[bridge]`); `host` lets a test point it at something else;
+    /// `statusInterval` nil: the shipped default.
     init(dir: TemporaryDirectory, brokerPort: UInt16, device: String, layout: String = "hotcold",
          clientID: String = "", stateDirectory: String? = nil, host: String = "127.0.0.1", user: String = "t",
-         brokerExtra: [String] = [], extra: [String] = []) throws {
+         statusInterval: Double? = 0.5, brokerExtra: [String] = [], extra: [String] = [], executable: URL? = nil) throws {
         let config = dir.path("bridge-\(user)-\(device)-\(layout).toml")
         try """
             [daemon]
@@ -278,12 +279,12 @@ final class BridgeProcess {
             device = "\(device)"
             [bridge]
             state_directory = "\(stateDirectory ?? dir.path("bridge-state"))"
-            status_interval = 0.5
+            \(statusInterval.map { "status_interval = \($0)" } ?? "# status_interval: the shipped default")
             \(extra.joined(separator: "\n"))
             """.write(toFile: config, atomically: true, encoding: .utf8)
         stderrPath = dir.path("bridge-\(device)-\(UUID().uuidString.prefix(4)).stderr")
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.executableURL = Binaries.url("hotcold-mqtt")
+        process.executableURL = executable ?? Binaries.url("hotcold-mqtt")
         process.arguments = ["--config", config]
         process.standardError = FileHandle(forWritingAtPath: stderrPath)
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")

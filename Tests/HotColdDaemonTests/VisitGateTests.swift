@@ -124,4 +124,29 @@ import Testing
         lock.release()
         #expect(eventually(.seconds(30)) { sink.classes == ["ARRIVED:halans:d0577fb8cf", "DEPARTED:halans:d0577fb8cf"] })
     }
+
+    /// Issue 29: a meet-up is no visit. The gate and the engine host agree (`recordsVisits`):
+    /// a friend's ARRIVED and DEPARTED leave at once, nothing is queued for the database,
+    /// nothing fails and nothing is logged at error level.
+    @Test func aFriendMetOnTheRoadIsNeverHeldAndNoVisitIsAttempted() throws {
+        let dir = try TemporaryDirectory("hotcold-gate"); defer { dir.remove() }
+        let store = try Store.open(path: dir.path("hc.sqlite"))
+        let sink = Collector()
+        let capture = LogCapture()
+        let gate = EventGate(sink: sink, places: StorePlaceRecords(store: store), user: "tester", logger: capture.logger)
+        if let recorder = gate.recorder { Thread { recorder.run() }.start() }
+        defer { gate.recorder?.stop(grace: .zero) }
+        let friend = TargetRef(id: "friend:ann/ute", name: "Ann", kind: .friend)
+        #expect(!gate.recordsVisits(for: friend))
+        gate.submit([
+            .arrived(.init(time: t0, target: friend, distance: 40)),
+            .departed(.init(time: t0.addingTimeInterval(60), target: friend, distance: 170)),
+        ])
+        // Published in the same call, before any database work could have happened.
+        #expect(sink.classes == ["ARRIVED:friend:ann/ute", "DEPARTED:friend:ann/ute"])
+        #expect(gate.heldCount == 0)
+        let status = try #require(gate.recorder?.status)
+        #expect(status.pending == 0 && status.failed == 0 && status.retries == 0 && status.stored == 0)
+        #expect(capture.messages.withLock { $0 }.filter { $0.0 >= .error }.isEmpty)
+    }
 }

@@ -33,6 +33,11 @@ import Testing
             #expect(device["identifiers"] as? [String] == ["hotcold_jane_ute_1"])
             #expect((o["origin"] as? [String: Any])?["name"] as? String == "hotcold-mqtt")
             ids.insert(try #require(o["unique_id"] as? String))
+            // 2025.10 warns about object_id alone and 2026.4 reads only default_entity_id
+            // (<domain>.<object_id>); older releases drop the key they do not know.
+            let objectID = try #require(o["object_id"] as? String)
+            let domain = c.topic.split(separator: "/")[1]
+            #expect(o["default_entity_id"] as? String == "\(domain).\(objectID)")
         }
         #expect(ids.count == 5)
         let tracker = try object(configs[0])

@@ -60,9 +60,14 @@ import Testing
         #expect(s.gps.state == "fix")
         #expect(s.gps.lastFix?.accuracyM == 9.5)
         #expect(s.targets.first?.target.id == "p")
-        let c = try #require(s.targetCoordinates["p"])
-        let back = Coordinate(latitude: -30.3, longitude: 153.1).distance(to: c)
-        #expect(abs(back - 1000) < 0.01)
+        // A daemon before 1.9 gives no target coordinates: none are made up from the bearing.
+        #expect(s.targets.first?.coordinate == nil)
+        let exact = try StatusReply(bridgeLine: line.replacingOccurrences(of: #""arrived":false}"#,
+                                                                           with: #""arrived":false,"lat":-30.3001234,"lon":153.1101234}"#))
+        #expect(exact.targets.first?.coordinate == Coordinate(latitude: -30.3001234, longitude: 153.1101234))
+        #expect(throws: WireError.self, "half a coordinate") {
+            try StatusReply(bridgeLine: line.replacingOccurrences(of: #""arrived":false}"#, with: #""arrived":false,"lat":-30.3}"#))
+        }
         #expect(throws: WireError.self) {
             try StatusReply(bridgeLine: #"{"class":"STATUS","gps":{"state":"fix","last_fix":{"time":"x","lat":0,"lon":0}}}"#)
         }

@@ -19,7 +19,8 @@ import Testing
     @Test func arrivedBecomesAnEnterTransitionOnTheEventTopic() throws {
         let e = try event(#"{"class":"ARRIVED","seq":42,"time":"2024-11-23T07:25:04.000Z","target":{"id":"halans:d0577fb8cf","name":"Big Banana","kind":"bigthing"},"distance_m":83.1}"#)
         let waypoint = Coordinate(latitude: -30.2748, longitude: 153.1338)
-        let p = try #require(OwnTracksLayout.transition(e, waypoint: waypoint, accuracy: 8.6, tid: "ar", topics: topics))
+        let p = try #require(OwnTracksLayout.transition(e, waypoint: waypoint, accuracy: 8.6, tid: "ar", wtst: 1_732_000_000,
+                                                                     topics: topics))
         #expect(p.topic == "owntracks/jane/car/event")
         #expect(p.retain == false)
         let o = try object(p.payload)
@@ -34,9 +35,8 @@ import Testing
         // tst and wtst are integer epoch seconds.
         #expect(o["tst"] as? Int == 1_732_346_704)
         #expect(p.payload.contains(#""tst":1732346704,"#))
-        let wtst = try #require(o["wtst"] as? Int)
-        #expect(wtst == OwnTracksLayout.waypointStamp("halans:d0577fb8cf"))
-        #expect(wtst >= 0 && wtst <= Int(Int32.max))
+        // wtst: the region's creation time (RegionStore), the waypoint's tst on the phone.
+        #expect(o["wtst"] as? Int == 1_732_000_000)
         #expect(o["t"] as? String == "c")
         #expect(o["tid"] as? String == "ar")
         #expect(o["rid"] as? String == "halans:d0577fb8cf")
@@ -47,7 +47,7 @@ import Testing
 
     @Test func departedIsLeaveAndAnUnknownWaypointLeavesOutLatLon() throws {
         let e = try event(#"{"class":"DEPARTED","seq":43,"time":"2024-11-23T07:27:00.500Z","target":{"id":"GC2T9RW","name":"Cache","kind":"geocache"},"distance_m":166.2}"#)
-        let p = try #require(OwnTracksLayout.transition(e, waypoint: nil, tid: "ar", topics: topics))
+        let p = try #require(OwnTracksLayout.transition(e, waypoint: nil, tid: "ar", wtst: 1, topics: topics))
         let o = try object(p.payload)
         #expect(o["event"] as? String == "leave")
         #expect(o["lat"] == nil && o["lon"] == nil)
@@ -59,8 +59,8 @@ import Testing
     @Test func proximityAndGPSEventsHaveNoTransition() throws {
         let prox = try event(#"{"class":"PROXIMITY","seq":1,"time":"2024-11-23T07:24:31.000Z","target":{"id":"x","name":"X","kind":"point"},"distance_m":280.412,"bearing_deg":172.3,"tier":6,"tier_name":"hot","trend":"hotter"}"#)
         let gps = try event(#"{"class":"GPS","seq":2,"time":"2024-11-23T07:00:01.000Z","state":"fix"}"#)
-        #expect(OwnTracksLayout.transition(prox, waypoint: nil, tid: "ar", topics: topics) == nil)
-        #expect(OwnTracksLayout.transition(gps, waypoint: nil, tid: "ar", topics: topics) == nil)
+        #expect(OwnTracksLayout.transition(prox, waypoint: nil, tid: "ar", wtst: 1, topics: topics) == nil)
+        #expect(OwnTracksLayout.transition(gps, waypoint: nil, tid: "ar", wtst: 1, topics: topics) == nil)
     }
 
     @Test func locationFromTheLastFix() throws {
@@ -108,9 +108,11 @@ import Testing
         #expect(OwnTracksLayout.location(status("nofix", lastFix: nil, targets: []), tid: "ar", topics: topics) == nil)
     }
 
-    @Test func setWaypointsIsACmdWithOneCircularRegionPerTarget() throws {
-        let p = OwnTracksLayout.setWaypoints([(banana, Coordinate(latitude: -30.2748, longitude: 153.1338))],
-                                             radius: 100, phoneTopic: "owntracks/jane/phone")
+    @Test func setWaypointsIsACmdWithOneCircularRegionPerPlaceAtItsOwnCoordinates() throws {
+        let place = PhoneRegions.Place(id: banana.id, name: "Big Banana: the original", at: Coordinate(latitude: -30.2748123, longitude: 153.1338456),
+                                       distance: 10)
+        let p = OwnTracksLayout.setWaypoints([OwnTracksLayout.waypoint(place, radius: 100, tst: 1_700_000_123)],
+                                             phoneTopic: "owntracks/jane/phone")
         #expect(p.topic == "owntracks/jane/phone/cmd")
         #expect(!p.retain)
         let o = try object(p.payload)
@@ -119,11 +121,16 @@ import Testing
         #expect(inner["_type"] as? String == "waypoints")
         let w = try #require((inner["waypoints"] as? [[String: Any]])?.first)
         #expect(w["_type"] as? String == "waypoint")
-        #expect(w["desc"] as? String == "Big Banana")
-        #expect(w["lat"] as? Double == -30.2748 && w["lon"] as? Double == 153.1338)
+        // iOS reads NAME:UUID:MAJOR:MINOR from desc: a colon in a name must not make a beacon.
+        #expect(w["desc"] as? String == "Big Banana\u{A789} the original")
+        #expect(w["lat"] as? Double == -30.2748123 && w["lon"] as? Double == 153.1338456)
         #expect(w["rad"] as? Int == 100)
-        #expect(w["tst"] as? Int == OwnTracksLayout.waypointStamp("halans:d0577fb8cf"))
+        #expect(w["tst"] as? Int == 1_700_000_123)
         #expect(w["rid"] as? String == "halans:d0577fb8cf")
+        // The iOS removal: the same rid with a position out of range.
+        let gone = try object(OwnTracksLayout.waypoint(place, radius: 100, tst: 1_700_000_123, remove: true))
+        #expect(gone["lat"] as? Int == -1_000_000 && gone["lon"] as? Int == -1_000_000 && gone["rid"] as? String == banana.id)
+        #expect(OwnTracksLayout.clearWaypoints(phoneTopic: "owntracks/jane/phone").payload == #"{"_type":"cmd","action":"clearWaypoints"}"#)
     }
 
     @Test func lastWillIsLWTWithTheConnectTime() throws {
@@ -135,12 +142,5 @@ import Testing
     @Test func trackerIDDefaultsToTheDevicesLastTwoCharacters() {
         #expect(OwnTracksLayout.defaultTrackerID(device: "car") == "ar")
         #expect(OwnTracksLayout.defaultTrackerID(device: "x") == "x")
-    }
-
-    @Test func waypointStampIsStableAndDiffersBetweenTargets() {
-        #expect(OwnTracksLayout.waypointStamp("a") == OwnTracksLayout.waypointStamp("a"))
-        #expect(OwnTracksLayout.waypointStamp("a") != OwnTracksLayout.waypointStamp("b"))
-        // FNV-1a 32 of "a" is 0xE40C292C; folded to 31 bits.
-        #expect(OwnTracksLayout.waypointStamp("a") == 0x640C_292C)
     }
 }

@@ -379,7 +379,7 @@ public struct ProximityEngine: Sendable {
             let idx = tr.tier.index ?? config.tiers.index(for: tr.distance)
             return TrackedTarget(target: targets[i].ref, distance: tr.distance, bearing: tr.bearing,
                                  tier: config.tiers.tiers[idx], trend: tr.trend.trend,
-                                 arrived: tr.arrival.isArrived)
+                                 arrived: tr.arrival.isArrived, coordinate: targets[i].coordinate)
         }
     }
 

@@ -28,6 +28,8 @@ public struct TrackedTarget: Sendable, Equatable {
     public var tier: Tier
     public var trend: Trend
     public var arrived: Bool
+    /// Where the target is (its own coordinate, not one derived from the fix).
+    public var coordinate: Coordinate
 }
 
 /// Counters the daemon's `status` reports.

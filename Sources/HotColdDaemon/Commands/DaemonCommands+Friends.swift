@@ -8,6 +8,11 @@ import HotColdStore
 /// that tell the bridge (FOLLOWING_CHANGED, FEED, LIKE, RECORD).
 extension DaemonCommands {
     func follow(_ f: FollowRequest, _ store: Store, user: String) throws -> String {
+        if f.follow, followed.isOwn(f.who) {
+            throw ProtocolError(.badField, command: "follow", field: "who",
+                                "\(f.who) is this car itself (its bridge publishes as \(followed.own?.description ?? f.who.description)): "
+                                + "follow other cars; your own finds are in your feed already")
+        }
         let change = f.follow ? try store.follow(f.who, user: user) : try store.unfollow(f.who, user: user)
         if change.changed {
             followed.reset(try store.followedDevices())
@@ -33,6 +38,10 @@ extension DaemonCommands {
 
     func like(_ r: LikeRequest, _ store: Store, user: String) throws -> String {
         let cmd = r.like ? "like" : "unlike"
+        if followed.isOwn(r.item) {
+            throw ProtocolError(.badField, command: cmd, field: "item",
+                                "\(r.item) is one of this car's own finds; likes are for friends' finds (its likes come from them)")
+        }
         switch try store.like(r.item, user: user, r.like) {
         case .noSuchItem:
             throw ProtocolError(.notFound, command: cmd, field: "item", "no feed item \"\(r.item)\" (hotcold feed --world lists them)")
@@ -49,7 +58,29 @@ extension DaemonCommands {
         case .noSuchItem:
             throw ProtocolError(.notFound, command: "like_received", field: "item_seq", "no own feed item with seq \(r.itemSeq)")
         case .done(let changed):
+            if changed {
+                let place = try? store.ownFeedItem(seq: r.itemSeq)?.place
+                host.announce(.likeReceived(LikeReceivedEvent(time: Date(), item: followed.ownItemID(seq: r.itemSeq),
+                                                              liker: r.liker.description, like: r.like, place: place ?? nil)))
+            }
             return WireCoding.line(OKReply(cmd: "like_received", new: changed))
+        }
+    }
+
+    /// The feed, this car's own finds under the one id its followers know them by.
+    func feed(_ r: FeedRequest, _ store: Store, user: String) throws -> String {
+        WireCoding.line(FeedReply(items: try store.feed(user: user, world: r.world, limit: r.limit, before: r.before,
+                                                        own: followed.own)))
+    }
+
+    /// The bridge's `report` names the device this car is on the broker: kept (in memory at
+    /// once, in the database off the loop) when it is new.
+    func noteOwnDevice(_ who: FriendID?) {
+        guard let who, followed.setOwn(who) else { return }
+        logger.info("friends: this car is \(who) on the broker (its bridge says); its own finds show as \(who)/SEQ")
+        guard let store = store?.store else { return }
+        DispatchQueue.global(qos: .utility).async { [logger] in
+            do { try store.setOwnDevice(who) } catch { logger.warning("friends: cannot keep this car's name \(who): \(error)") }
         }
     }
 

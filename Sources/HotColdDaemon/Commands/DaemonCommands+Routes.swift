@@ -54,7 +54,7 @@ extension DaemonCommands {
         case .follow(let f): return .store { try self.follow(f, $0.store, user: user) }
         case .following(let f): return .store { try self.following(f, $0.store, user: user) }
         case .feedItem(let r): return .store { try self.feedItem(r, $0.store) }
-        case .feed(let r): return .store { try WireCoding.line(FeedReply(items: $0.store.feed(user: user, world: r.world, limit: r.limit, before: r.before))) }
+        case .feed(let r): return .store { try self.feed(r, $0.store, user: user) }
         case .like(let r): return .store { try self.like(r, $0.store, user: user) }
         case .likeReceived(let r): return .store { try self.likeReceived(r, $0.store) }
         }
@@ -69,6 +69,7 @@ extension DaemonCommands {
 
     func report(_ r: ReportRequest, _ client: ClientInfo) throws -> String {
         try services.record(r, from: client.id)
+        noteOwnDevice(r.device)
         return WireCoding.line(ReportReply(service: r.service))
     }
 

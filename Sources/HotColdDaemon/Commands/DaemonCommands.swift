@@ -57,7 +57,7 @@ public final class DaemonCommands: SocketCommandHandler {
                 logger: Logger, status: @escaping @Sendable () -> StatusExtras, savedTracking: SavedTracking? = nil) {
         self.savedTracking = savedTracking
         self.store = store.map(StoreRPC.init)
-        self.followed = FollowedDevices((try? store?.followedDevices()) ?? [])
+        self.followed = FollowedDevices((try? store?.followedDevices()) ?? [], own: (try? store?.ownDevice()) ?? nil)
         self.databaseWatch = store.map { DatabaseFileWatch(path: $0.path, logger: logger) }
         self.storeChanged = storeChanged
         self.host = host

@@ -203,6 +203,13 @@ public final class EngineHost: Sendable {
             state.lastFix = f
             state.lastFixArrival = ContinuousClock.now
             state.clockOffset = f.time.timeIntervalSince(Date())
+            // Live to the watchers naming FIX (the MQTT bridge): a queue append here, encoded
+            // on the output stage's thread.
+            if let c = f.coordinate {
+                sink.publish(.fix(FixEvent(time: f.time, lat: c.latitude, lon: c.longitude, mode: Int(f.mode.rawValue),
+                                           accuracyM: f.horizontalError, speedMps: f.speed, trackDeg: f.track,
+                                           satellites: f.satellites)))
+            }
         }
         publish(events, &state)
         // The same fix moves every friend's distance.
@@ -322,7 +329,7 @@ public final class EngineHost: Sendable {
                             tracked: s.engine.trackedCount, tiers: s.engine.config.tiers.tiers.reversed().map(\.name)),
             targets: s.engine.snapshot().map { t in
                 StatusReply.TargetState(target: t.target, distanceM: t.distance, bearingDeg: t.bearing, tier: t.tier.level,
-                                        tierName: t.tier.name, trend: t.trend.rawValue, arrived: t.arrived)
+                                        tierName: t.tier.name, trend: t.trend.rawValue, arrived: t.arrived, at: t.coordinate)
             },
             counters: .init(fixes: s.fixes, fixesAccepted: s.engine.stats.accepted, fixesUntimed: s.untimed,
                             outliers: s.engine.stats.outliers, outOfOrder: s.engine.stats.outOfOrder,

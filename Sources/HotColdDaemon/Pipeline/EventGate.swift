@@ -10,7 +10,7 @@ import Synchronization
 /// here until that job is stored; the target's later ARRIVED/DEPARTED wait behind it, so each
 /// target's passages stay in order. Everything else (PROXIMITY, GPS, other targets' passages)
 /// leaves at once. ``submit(_:)`` only takes a short lock and queues: it never waits for the
-/// database. Point targets (given by hand) have no stored visit and are never held.
+/// database. Point targets (given by hand) and friends have no stored visit and are never held.
 ///
 /// ```swift
 /// let gate = EventGate(sink: publisher, places: places, user: "hotcold", logger: logger)
@@ -68,7 +68,9 @@ public final class EventGate: Sendable {
                 }
                 let (p, change) = passage
                 let id = p.target.id
-                if let recorder, p.target.kind != .point,
+                // Only stored places have visits: a point given by hand or a friend met on the
+                // road leaves at once, as fast as a PROXIMITY (the one rule, `recordsVisits`).
+                if let recorder, recordsVisits(for: p.target),
                    let job = recorder.enqueue(change, placeID: id, time: p.time) {
                     s.held[id, default: []].append(Held(job: job.id, event: e))
                     s.count += 1

@@ -54,6 +54,11 @@ public final class EventPublisher: EventSink {
     }
 
     public func publish(_ event: PublishedEvent) {
+        if event.isLiveOnly {
+            // No number, no log line, nothing for a replay to catch up on.
+            _ = socket?.broadcast(line: event.line(seq: 0), filter: event.filter)
+            return
+        }
         let observe = observer.withLock { $0 }
         state.withLock { s in
             let seq = sequence.next()

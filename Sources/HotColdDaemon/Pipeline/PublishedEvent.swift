@@ -18,6 +18,11 @@ public enum PublishedEvent: Sendable, Equatable {
     case like(LikeEvent)
     case record(RecordEvent)
     case followingChanged(FollowingChangedEvent)
+    /// A friend's device liked (or unliked) one of this car's own finds (since 1.9).
+    case likeReceived(LikeReceivedEvent)
+    /// A fix the engine accepted (since 1.9): live only, to watchers naming FIX — no number,
+    /// no log line, no replay (see ``isLiveOnly``).
+    case fix(FixEvent)
 
     /// The wire line with `"seq":N` right after `"class"`, written by the protocol's one
     /// definition of each message (the same encoder every client reads with).
@@ -33,7 +38,16 @@ public enum PublishedEvent: Sendable, Equatable {
         case .like(let e): Self.numbered(e, seq)
         case .record(let e): Self.numbered(e, seq)
         case .followingChanged(let e): Self.numbered(e, seq)
+        case .likeReceived(let e): Self.numbered(e, seq)
+        case .fix(let e): WireCoding.line(e)
         }
+    }
+
+    /// Sent to the watchers that want it as it happens, and nothing more: not numbered, not
+    /// logged, not kept for a client catching up (a position is news only while it is new).
+    public var isLiveOnly: Bool {
+        if case .fix = self { return true }
+        return false
     }
 
     private static func numbered<M: SequencedMessage>(_ message: M, _ seq: Int) -> String {
@@ -60,6 +74,8 @@ public enum PublishedEvent: Sendable, Equatable {
         case .like: .watchers(className: LikeEvent.wireClass, targetID: nil)
         case .record(let e): .personal(className: RecordEvent.wireClass, user: e.user)
         case .followingChanged: .watchers(className: FollowingChangedEvent.wireClass, targetID: nil)
+        case .likeReceived: .watchers(className: LikeReceivedEvent.wireClass, targetID: nil)
+        case .fix: .watchers(className: FixEvent.wireClass, targetID: nil)
         }
     }
 }

@@ -1,3 +1,5 @@
+import HotColdProtocol
+
 /// What one client wants to receive from `SocketServer.broadcast`: the state a `watch`
 /// command sets. Held by the server so that broadcasting filters without calling out.
 ///
@@ -34,6 +36,8 @@ public struct Subscription: Sendable, Equatable {
         case .watchers(let className, let targetID):
             guard watching else { return false }
             if let classes, !classes.contains(className) { return false }
+            // FIX comes once a second or faster: only to those who asked for it by name.
+            if classes == nil, WatchRequest.namedOnly.contains(className) { return false }
             if let targets, let targetID, !targets.contains(targetID) { return false }
             return true
         case .personal(let className, let user):

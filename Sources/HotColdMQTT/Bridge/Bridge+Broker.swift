@@ -8,6 +8,7 @@ extension Bridge {
         case .connected(let present):
             let outage = shared.withLock { s in
                 s.brokerConnected = true
+                if !present { s.newSession = true }
                 return s.outage.connected(at: .now)
             }
             let session = present ? "session resumed" : "new session"

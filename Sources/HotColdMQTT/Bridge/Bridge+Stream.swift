@@ -51,7 +51,7 @@ extension Bridge {
                 let since = shared.withLock { $0.ledger.lastHanded }
                 // Past 2^53 a number is not exact in JSON: the protocol refuses it, so resume live.
                 let resume = (since ?? 0) <= UInt64(Limits.maxInteger) ? Int(since ?? 0) : nil
-                do { try connection.send(.watch(WatchRequest(since: resume))) } catch {
+                do { try connection.send(.watch(WatchRequest(classes: watchClasses, since: resume))) } catch {
                     return SessionEnd(reason: error.description, streamed: streamed)
                 }
                 expectReset = since
@@ -61,7 +61,11 @@ extension Bridge {
                 : !connected ? "the broker \(settings.client.host):\(settings.client.port)"
                 : pausedForBacklog ? "\(unacked) PUBACKs from the broker" : waitingFor
             reportIfDue(connection, stream: stream)
-            if stream == .on { requestStatusIfDue(connection) }
+            if stream == .on {
+                republishIfNewSession()
+                requestStatusIfDue(connection)
+                heartbeatIfDue()
+            }
             let line: String?
             do {
                 line = try connection.readLine(timeout: 0.1)
@@ -71,6 +75,10 @@ extension Bridge {
             }
             guard let line else { return SessionEnd(reason: "the daemon closed the connection", streamed: streamed) }
             switch LineClass.of(line) {
+            case FixEvent.wireClass:
+                // The car's position as it happens (live only: nothing to acknowledge).
+                guard stream == .on else { continue }
+                takeFix(line)
             case "PROXIMITY", "ARRIVED", "DEPARTED", "GPS", "RECORD", "LIKE":
                 guard stream == .on, let cls = LineClass.of(line) else { continue }    // from a stream we turned off; replayed later
                 let failed = cls == "RECORD" || cls == "LIKE" ? takeFriendEvent(line, class: cls, expectReset: &expectReset)
@@ -118,10 +126,22 @@ extension Bridge {
             case "ERROR":
                 let e = try? WireCoding.decode(ErrorReply.self, from: line)
                 switch e?.command {
+                case "report" where e?.field == "device" && reportsDevice:
+                    // A daemon before protocol 1.9: it cannot learn this car's name; report without it.
+                    reportsDevice = false
+                    lastReport = nil
                 case "report":
                     // A daemon before protocol 1.3: it cannot show the bridge in `status`.
                     if daemonTakesReports { log("the daemon does not take reports: \(e?.message ?? line)") }
                     daemonTakesReports = false
+                case "watch" where e?.field == "classes" && fixStream:
+                    // A daemon before protocol 1.9 knows no FIX: the whole stream, and
+                    // positions from its status, as before.
+                    log("the daemon has no FIX stream (\(e?.message ?? line)); positions come from its status every "
+                        + "\(settings.statusInterval) s")
+                    fixStream = false
+                    stream = .off
+                    nextWatch = ContinuousClock.now
                 case "status":
                     statusOutstanding = false
                     if let l = readFailures.failed("the daemon refused status: \(e?.message ?? line)") { log(l) }
@@ -159,11 +179,20 @@ extension Bridge {
             statusWanted = true
         }
         switch e.event {
-        case .arrived, .departed: statusWanted = true
-        case .proximity, .gps: break
+        case .arrived, .departed, .gps: statusWanted = true    // the state (visits, GPS) changed
+        case .proximity: break
+        }
+        notePassage(e.event)
+        var wtst = 0
+        if settings.layout == .owntracks, let t = e.event.target, e.event.className != "PROXIMITY" {
+            // The region's creation time (the waypoint's `tst` on the phone), kept before it is sent.
+            wtst = regions.stamp(t.id, now: max(Date(), latestFixTime ?? .distantPast))
+            do { try regions.save() } catch {
+                if let l = phoneProblem.failed("cannot keep the regions' creation times: \(error)") { log(l) }
+            }
         }
         let pubs = SharedPublications.forEvent(e, settings: settings, waypoint: e.event.target.flatMap { waypoints[$0.id] },
-                                               accuracy: lastAccuracy)
+                                               accuracy: lastAccuracy, wtst: wtst)
         return publish(pubs, seq: e.sequence)
     }
 

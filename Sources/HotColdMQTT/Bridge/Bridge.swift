@@ -49,6 +49,9 @@ public final class Bridge: @unchecked Sendable {
         var refused = 0
         var lastRefusal: String?
         var friends = FriendState()
+        /// The broker started a new session (it may have lost its retained messages too): the
+        /// main loop publishes the position, nearest and state again at the next chance.
+        var newSession = false
 
         mutating func register(mid: Int32, seq: UInt64?, topic: String) {
             ledger.register(mid: mid, seq: seq)
@@ -75,12 +78,31 @@ public final class Bridge: @unchecked Sendable {
     var lastStatusRequest = ContinuousClock.now - .seconds(3600)
     var statusOutstanding = false
     var statusWanted = true
-    var lastLocationFix: Date?
+    /// Each target's own coordinates, from STATUS (protocol 1.9): regions' centres and
+    /// transitions' `lat`/`lon`.
     var waypoints: [String: Coordinate] = [:]
-    /// The lastest fix accuracy seen in a status (OwnTracks transitions' `acc`).
+    /// The latest fix accuracy seen (OwnTracks transitions' `acc`).
     var lastAccuracy: Double?
-    /// The target ids last pushed to the phone (`setWaypoints`), nil before any.
-    var phoneSet: Set<String>?
+    /// The latest fix time seen: with the box's clock, a region's creation time.
+    var latestFixTime: Date?
+    /// The targets the car is at (OwnTracks locations' `inregions`), by id.
+    var at: [String: TargetRef] = [:]
+    /// When the car's position goes out (`PositionPolicy`), and how often it did, per reason.
+    var position: PositionPolicy
+    var positionsPublished: [PositionPolicy.Reason: Int] = [:]
+    /// The daemon sends FIX (protocol 1.9); false: positions come from STATUS, as before.
+    var fixStream = true
+    /// The daemon takes `report`'s `device` (protocol 1.9).
+    var reportsDevice = true
+    /// What `…/nearest` and `…/state` last said (their substance, not their time).
+    var nearestSent: (key: String, distance: Double?, at: ContinuousClock.Instant)?
+    var stateSent: (key: String, at: ContinuousClock.Instant)?
+    /// The position went out since the last `…/state` (the car moves: the state follows).
+    var movedSinceState = false
+    /// The phone's regions (with `[owntracks] phone_topic`), and their creation times.
+    var phone: PhoneRegions?
+    let regions: RegionStore
+    var phoneProblem = RepeatedFailure()
     var lastSeqSeen: UInt64?
     var lastPersist = ContinuousClock.now - .seconds(3600)
     var lastReport: (key: String, at: ContinuousClock.Instant)?
@@ -108,6 +130,13 @@ public final class Bridge: @unchecked Sendable {
             throw AckStore.Failure(description: "\(error)\(Self.stateHint(settings.stateDirectory))")
         }
         saved = stored
+        position = PositionPolicy(settings: .init(heartbeat: settings.heartbeat))
+        regions = RegionStore(directory: settings.stateDirectory, log: log)
+        if let topic = settings.phoneTopic {
+            phone = PhoneRegions(settings: .init(count: settings.phoneWaypoints, radius: settings.phoneRadius,
+                                                 app: settings.phoneApp, minInterval: settings.phoneInterval),
+                                 held: regions.held(phoneTopic: topic, app: settings.phoneApp))
+        }
         let journal = InboxJournal(directory: settings.stateDirectory)
         inbox = FriendInbox(journal: journal)
         friendTopics = FriendTopics(own: FriendID(user: settings.user, device: settings.device), ownTopics: settings.friendTopics,

@@ -19,6 +19,10 @@ public struct BridgeSettings: Sendable {
     public var phoneTopic: String?
     public var phoneWaypoints = 20
     public var phoneRadius = 100
+    public var phoneApp: PhoneRegions.App = .android
+    public var phoneInterval = 60.0
+    /// Longest silence about the position while the car stands, seconds (`[bridge] heartbeat`).
+    public var heartbeat = 240.0
     /// What this device publishes (`[share]`).
     public var share: SharePolicy = .positions
     public var shareRecords = true
@@ -108,6 +112,9 @@ public struct BridgeSettings: Sendable {
         if !c.ownTracks.phoneTopic.isEmpty { phoneTopic = c.ownTracks.phoneTopic }
         phoneWaypoints = c.ownTracks.waypoints
         phoneRadius = c.ownTracks.radius
+        phoneApp = c.ownTracks.phoneApp
+        phoneInterval = c.ownTracks.phoneInterval
+        heartbeat = c.bridge.heartbeat
         share = c.share.share
         shareRecords = c.share.records
         club = c.friends.club.isEmpty ? nil : c.friends.club

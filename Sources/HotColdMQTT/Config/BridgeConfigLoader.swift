@@ -23,9 +23,9 @@ public enum BridgeConfigLoader {
                    "reconnect_min", "reconnect_max"],
         "tls": ["enabled", "ca_file", "cert_file", "key_file"],
         "topics": ["layout", "prefix", "user", "device", "tid"],
-        "bridge": ["state_directory", "status_interval", "max_pending"],
+        "bridge": ["state_directory", "status_interval", "heartbeat", "max_pending"],
         "homeassistant": ["enabled", "prefix", "expire_after"],
-        "owntracks": ["phone_topic", "waypoints", "radius"],
+        "owntracks": ["phone_topic", "waypoints", "radius", "phone_app", "phone_interval"],
         "friends": ["club"],
         "share": ["share", "records"],
     ]
@@ -116,6 +116,7 @@ private struct Reader {
                 c.bridge.stateDirectory = v
             }
             if let v = try doc.number("bridge.status_interval", in: 0.1...3600) { c.bridge.statusInterval = v }
+            if let v = try doc.number("bridge.heartbeat", in: 10...3600) { c.bridge.heartbeat = v }
             if let v = try doc.integer("bridge.max_pending", in: 10...1_000_000) { c.bridge.maxPending = v }
         }
         if doc.root["homeassistant"] != nil {
@@ -141,8 +142,16 @@ private struct Reader {
                 }
                 c.ownTracks.phoneTopic = v
             }
-            if let v = try doc.integer("owntracks.waypoints", in: 1...1000) { c.ownTracks.waypoints = v }
+            // STATUS lists the 50 nearest: the set needs some beyond it to hold steady.
+            if let v = try doc.integer("owntracks.waypoints", in: 1...40) { c.ownTracks.waypoints = v }
             if let v = try doc.integer("owntracks.radius", in: 1...100_000) { c.ownTracks.radius = v }
+            if let v = try doc.string("owntracks.phone_app") {
+                guard let a = PhoneRegions.App(rawValue: v) else {
+                    throw fail("owntracks.phone_app", "expected \"android\" (either app) or \"ios\" (iPhones only), got \"\(v)\"")
+                }
+                c.ownTracks.phoneApp = a
+            }
+            if let v = try doc.number("owntracks.phone_interval", in: 0...3600) { c.ownTracks.phoneInterval = v }
         }
         if doc.root["friends"] != nil, let v = try doc.string("friends.club") {
             if !v.isEmpty, let p = v.split(separator: "/", omittingEmptySubsequences: false)

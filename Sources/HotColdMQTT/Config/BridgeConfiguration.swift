@@ -49,8 +49,12 @@ public struct BridgeConfiguration: Sendable, Equatable {
         /// Where the acknowledged sequence number is kept. Empty: `$STATE_DIRECTORY` (systemd's
         /// `StateDirectory=`), else `/var/lib/hotcold-mqtt`.
         public var stateDirectory = ""
-        /// Seconds between `status` requests for the retained state and OwnTracks locations.
+        /// Seconds between `status` requests: the nearest target, the retained state and the
+        /// phone's regions follow it. Positions do not: they go out as the fixes come.
         public var statusInterval = 5.0
+        /// Longest silence about the position while the car stands, seconds: the latest fix
+        /// again (a friend's radar calls a car silent for 300 s stale).
+        public var heartbeat = 240.0
         /// Unacknowledged messages at most; beyond it the bridge stops reading the daemon and
         /// catches up from its log later (`watch` `since`).
         public var maxPending = 10_000
@@ -62,8 +66,9 @@ public struct BridgeConfiguration: Sendable, Equatable {
         /// Home Assistant's `discovery_prefix`; its birth message comes on `<prefix>/status`.
         public var prefix = "homeassistant"
         /// Seconds after which Home Assistant shows a sensor's state as unknown without news
-        /// (`expire_after`): state older than this is never believed.
-        public var expireAfter = 600
+        /// (`expire_after`): state older than this is never believed. The nearest target is
+        /// sent again every half of it while nothing changes.
+        public var expireAfter = 1800
     }
 
     /// OwnTracks waypoints pushed to a phone (either layout).
@@ -74,6 +79,12 @@ public struct BridgeConfiguration: Sendable, Equatable {
         public var waypoints = 20
         /// Each region's radius, metres (hotcold's arrival distance).
         public var radius = 100
+        /// How the phone's regions are removed: `android` (clearWaypoints and the whole set;
+        /// right for an iPhone too, but clears the phone's own regions) or `ios` (each leaver
+        /// removed by itself, the phone's own regions kept; for iPhones only).
+        public var phoneApp: PhoneRegions.App = .android
+        /// Seconds at least between two changes of the phone's regions.
+        public var phoneInterval = 60.0
     }
 
     /// Friends (issue 19): whose positions and feed this bridge follows beyond the daemon's

@@ -51,8 +51,14 @@ public struct AckStore: Sendable {
 
     /// Stores `seq` durably (see the type's comment).
     public func save(_ seq: UInt64) throws(Failure) {
+        try Self.writeDurably(Array("\(seq)\n".utf8), to: path, directory: directory)
+    }
+
+    /// Writes `bytes` to `path` so that a crash leaves the old file or the new one, never a
+    /// torn one: a temporary file, fsynced, renamed over it, the directory fsynced.
+    public static func writeDurably(_ bytes: [UInt8], to path: String, directory: String) throws(Failure) {
+        func fail(_ what: String) -> Failure { Failure(description: "\(what): \(String(cString: strerror(errno)))") }
         let tmp = path + ".tmp"
-        let bytes = Array("\(seq)\n".utf8)
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw fail("open \(tmp)") }
         var written = 0

@@ -15,7 +15,8 @@ import HotColdProtocol
 /// | sensor `last_arrival` | `…/arrival` (the last ARRIVED) target name | |
 ///
 /// The measured sensors carry `expire_after`, so a state older than that shows as unknown
-/// rather than as the car's position now. Home Assistant forgets nothing it was told retained,
+/// rather than as the car's position now; the bridge sends `…/nearest` again every half of it
+/// while nothing changes (parked), so a sensor of a live car never expires. Home Assistant forgets nothing it was told retained,
 /// but a restarted Home Assistant re-subscribes; the bridge also re-publishes the configuration
 /// when Home Assistant's birth message (`<prefix>/status` = `online`) arrives, as its docs ask.
 ///
@@ -62,7 +63,11 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
     struct Config: Encodable {
         var name: String
         var unique_id: String
+        /// Home Assistant before 2025.10 names the entity from `object_id`; 2025.10 warns and
+        /// 2026.4 reads only `default_entity_id` (`<domain>.<object_id>`). Both are sent: the
+        /// discovery schemas of either drop a key they do not know.
         var object_id: String
+        var default_entity_id: String
         var state_topic: String?
         var value_template: String?
         var json_attributes_topic: String?
@@ -82,6 +87,7 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
 
     func config(_ component: String, _ object: String, name: String, build: (inout Config) -> Void) -> Publication {
         var c = Config(name: name, unique_id: "\(nodeID)_\(object)", object_id: "\(nodeID)_\(object)",
+                       default_entity_id: "\(component).\(nodeID)_\(object)",
                        availability_topic: topics.status,
                        device: Device(identifiers: [nodeID], name: deviceName))
         build(&c)

@@ -76,7 +76,11 @@ public enum HotColdLayout {
     /// `{"time":…,"latitude":…,"longitude":…,"gps_accuracy":…}`: Home Assistant's device
     /// tracker attributes, from the last fix (`time`: the fix's). Nil without a fix.
     public static func location(_ s: StatusReply, topics: Topics) -> Publication? {
-        guard let f = s.gps.lastFix else { return nil }
+        s.gps.lastFix.map { location($0, topics: topics) }
+    }
+
+    /// The same for one fix (the daemon's FIX stream).
+    public static func location(_ f: StatusReply.LastFix, topics: Topics) -> Publication {
         let m = LocationMessage(time: f.time, latitude: f.lat, longitude: f.lon, gpsAccuracy: f.accuracyM ?? 0, speedMps: f.speedMps)
         return Publication(topic: topics.location, payload: m.payload, retain: true,
                            expirySeconds: UInt32(FriendLimits.fixMaxAge))

@@ -16,31 +16,39 @@ import HotColdProtocol
 ///   region), `tid`, `rid` (the target's id), `acc` (integer metres: the accuracy of the last fix,
 ///   as the apps write it; left out when unknown), and `lat`/`lon`: a hotcold event carries no
 ///   position, so the bridge sends **the target's coordinates** (the region's centre, as
-///   OwnTracks' own waypoints do); left out while the bridge does not yet know where it lies. `wtst` is the waypoint's creation time
-///   in OwnTracks, used there as the waypoint's identifier; hotcold targets have none, so it is
-///   a number fixed by the target id (FNV-1a, 31 bits). `seq` (the daemon's sequence number) is
-///   a hotcold addition that OwnTracks readers ignore and that makes duplicates recognisable.
+///   OwnTracks' own waypoints do); left out while the bridge does not yet know where it lies.
+///   `wtst` is the region's creation time, the same `tst` its waypoint carries on the phone
+///   (`RegionStore`). `seq` (the daemon's sequence number) is a hotcold addition that
+///   OwnTracks readers ignore and that makes duplicates recognisable.
 /// - The Last Will is `_type: lwt` (with `tst`, when the bridge connected) on the device topic.
 public enum OwnTracksLayout {
     /// The `location` message for the last fix of a status, or nil without a fix.
     public static func location(_ s: StatusReply, tid: String, topics: Topics) -> Publication? {
         guard let f = s.gps.lastFix else { return nil }
-        let inside = s.targets.filter(\.arrived)
-        let m = OwnTracksLocation(
+        return location(f, inside: s.targets.filter(\.arrived).map(\.target), tid: tid, topics: topics)
+    }
+
+    /// The `location` message for one fix; `inside`: the targets the car is at (`inregions`,
+    /// `inrids`); `ping`: a heartbeat while the car stands (`t: "p"`, the booklet's trigger for
+    /// a report the app makes on a timer; left out for a report the car's movement caused).
+    public static func location(_ f: StatusReply.LastFix, inside: [TargetRef], tid: String, topics: Topics,
+                                ping: Bool = false) -> Publication {
+        var m = OwnTracksLocation(
             lat: f.lat, lon: f.lon, tst: Double(epochSeconds(f.time)),
             acc: f.accuracyM.flatMap(wholeNumber).flatMap { $0 != 0 ? Double($0) : nil },
             vel: f.speedMps.flatMap { wholeNumber($0 * 3.6) }.flatMap { $0 != 0 ? Double($0) : nil },
             cog: f.trackDeg.flatMap(wholeNumber).map { Double($0 % 360) },
             tid: tid,
-            inregions: inside.isEmpty ? nil : inside.map(\.target.name),
-            inrids: inside.isEmpty ? nil : inside.map(\.target.id))
+            inregions: inside.isEmpty ? nil : inside.map(\.name),
+            inrids: inside.isEmpty ? nil : inside.map(\.id))
+        if ping { m.t = "p" }
         return Publication(topic: topics.base, payload: m.payload, retain: true)
     }
 
     /// The `transition` message for an ARRIVED or DEPARTED event; nil for other events.
     /// `accuracy`: the last fix's, in metres (nil: unknown, `acc` left out).
     public static func transition(_ e: EventMessage, waypoint: Coordinate?, accuracy: Double? = nil, tid: String,
-                                  topics: Topics) -> Publication? {
+                                  wtst: Int, topics: Topics) -> Publication? {
         let passage: Event.Passage, kind: String
         switch e.event {
         case .arrived(let p): (passage, kind) = (p, "enter")
@@ -57,7 +65,7 @@ public enum OwnTracksLayout {
         }
         if let a = accuracy, let acc = wholeNumber(a), acc >= 0 { o.add("acc", acc) }
         o.add("tst", epochSeconds(passage.time))
-        o.add("wtst", waypointStamp(passage.target.id))
+        o.add("wtst", wtst)
         o.add("t", "c")
         o.add("tid", tid)
         o.add("rid", passage.target.id)
@@ -65,27 +73,70 @@ public enum OwnTracksLayout {
         return Publication(topic: topics.event, payload: o.text)
     }
 
-    /// A `setWaypoints` command for a phone running OwnTracks (`<phone>/cmd`): the given
-    /// targets as circular regions of `radius` metres, so the phone's regions follow the car.
-    /// Each waypoint's `tst` is `waypointStamp(id)`: the apps identify a waypoint by it, so
-    /// sending the same target again updates it rather than adding a copy.
-    public static func setWaypoints(_ targets: [(ref: TargetRef, at: Coordinate)], radius: Int, phoneTopic: String) -> Publication {
-        let list = targets.map { t -> String in
-            var w = JSONLine.object()
-            w.add("_type", "waypoint")
-            w.add("desc", t.ref.name)
-            w.add("lat", t.at.latitude, decimals: 7)
-            w.add("lon", t.at.longitude, decimals: 7)
-            w.add("rad", radius)
-            w.add("tst", waypointStamp(t.ref.id))
-            w.add("rid", t.ref.id)
-            return w.text
+    /// The latitude and longitude of a waypoint that removes its region (the booklet: iOS
+    /// deletes the region whose waypoint comes with an out-of-range position; Android ignores
+    /// such a waypoint).
+    public static let removedCoordinate = -1_000_000
+
+    /// One waypoint of a `setWaypoints` command: `desc` (the place's name), `lat`/`lon` (its own
+    /// coordinates, 7 decimals), `rad` (integer metres), `tst` (the region's creation time:
+    /// Android's key), `rid` (the place's id: iOS's key). `remove`: the iOS removal, with
+    /// `lat`/`lon` out of range.
+    public static func waypoint(_ p: PhoneRegions.Place, radius: Int, tst: Int, remove: Bool = false) -> String {
+        var w = JSONLine.object()
+        w.add("_type", "waypoint")
+        w.add("desc", regionName(p.name))
+        if remove {
+            w.add("lat", removedCoordinate)
+            w.add("lon", removedCoordinate)
+        } else {
+            w.add("lat", p.lat, decimals: 7)
+            w.add("lon", p.lon, decimals: 7)
         }
+        w.add("rad", radius)
+        w.add("tst", tst)
+        w.add("rid", p.id)
+        return w.text
+    }
+
+    /// `{"_type":"cmd","action":"setWaypoints","waypoints":{"_type":"waypoints","waypoints":[…]}}`
+    /// on `<phone>/cmd`: merged into the phone's regions.
+    public static func setWaypoints(_ waypoints: [String], phoneTopic: String) -> Publication {
         var o = JSONLine.object()
         o.add("_type", "cmd")
         o.add("action", "setWaypoints")
-        o.addRaw("waypoints", json: #"{"_type":"waypoints","waypoints":["# + list.joined(separator: ",") + "]}")
+        o.addRaw("waypoints", json: #"{"_type":"waypoints","waypoints":["# + waypoints.joined(separator: ",") + "]}")
         return Publication(topic: phoneTopic + "/cmd", payload: o.text)
+    }
+
+    /// `{"_type":"cmd","action":"clearWaypoints"}`: the phone drops every region (Android
+    /// 2.5.0 on, iOS 16.4.3 on).
+    public static func clearWaypoints(phoneTopic: String) -> Publication {
+        Publication(topic: phoneTopic + "/cmd", payload: #"{"_type":"cmd","action":"clearWaypoints"}"#)
+    }
+
+    /// The commands that take the phone from what it held to `change.set` (see `PhoneRegions`
+    /// for why each app gets what it gets), in the order they must arrive.
+    public static func commands(for change: PhoneRegions.Change, app: PhoneRegions.App, radius: Int,
+                                stamp: (String) -> Int, phoneTopic: String) -> [Publication] {
+        switch app {
+        case .android:
+            if change.removed.isEmpty {
+                return [setWaypoints(change.added.map { waypoint($0, radius: radius, tst: stamp($0.id)) }, phoneTopic: phoneTopic)]
+            }
+            return [clearWaypoints(phoneTopic: phoneTopic),
+                    setWaypoints(change.set.map { waypoint($0, radius: radius, tst: stamp($0.id)) }, phoneTopic: phoneTopic)]
+        case .ios:
+            let gone = change.removed.map { waypoint($0, radius: radius, tst: stamp($0.id), remove: true) }
+            let new = change.added.map { waypoint($0, radius: radius, tst: stamp($0.id)) }
+            return [setWaypoints(gone + new, phoneTopic: phoneTopic)]
+        }
+    }
+
+    /// A place's name as a region's `desc`: iOS reads `NAME:UUID:MAJOR:MINOR` from it (beacon
+    /// regions), so a colon in a name would cut it and make a beacon; it becomes "꞉" (U+A789).
+    public static func regionName(_ name: String) -> String {
+        name.replacingOccurrences(of: ":", with: "\u{A789}")
     }
 
     /// The Last Will: `{"_type":"lwt","tst":…}` (`tst`: when the bridge connected).
@@ -99,17 +150,6 @@ public enum OwnTracksLayout {
     /// The OwnTracks tracker id when the configuration gives none: the device name's last two
     /// characters, as the apps do.
     public static func defaultTrackerID(device: String) -> String { String(device.suffix(2)) }
-
-    /// A stand-in for `wtst`: FNV-1a over the target id's UTF-8, folded to 31 bits, so it is
-    /// the same on every bridge and every run and fits any signed 32-bit reader.
-    public static func waypointStamp(_ id: String) -> Int {
-        var h: UInt32 = 0x811C_9DC5
-        for b in id.utf8 {
-            h ^= UInt32(b)
-            h = h &* 0x0100_0193
-        }
-        return Int(h & 0x7FFF_FFFF)
-    }
 
     /// Whole epoch seconds (floor); times come from checked ISO-8601 parsing, so in range.
     static func epochSeconds(_ t: Date) -> Int {

@@ -29,6 +29,9 @@ public struct OwnTracksLocation: Codable, Sendable, Equatable {
     /// The names and ids of the regions the device is in.
     public var inregions: [String]?
     public var inrids: [String]?
+    /// The report's trigger: `p` for a heartbeat ("ping"); nil for one the movement caused
+    /// (the booklet: a missing `t` is an automatic report).
+    public var t: String?
 
     public init(lat: Double, lon: Double, tst: Double, acc: Double? = nil, vel: Double? = nil, cog: Double? = nil,
                 tid: String? = nil, inregions: [String]? = nil, inrids: [String]? = nil) {
@@ -43,7 +46,7 @@ public struct OwnTracksLocation: Codable, Sendable, Equatable {
         self.inrids = inrids
     }
 
-    enum CodingKeys: String, CodingKey { case type = "_type", lat, lon, tst, acc, vel, cog, tid, inregions, inrids }
+    enum CodingKeys: String, CodingKey { case type = "_type", lat, lon, tst, acc, vel, cog, tid, inregions, inrids, t }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -67,6 +70,7 @@ public struct OwnTracksLocation: Codable, Sendable, Equatable {
         try c.encodeIfPresent(tid, forKey: .tid)
         try c.encodeIfPresent(inregions, forKey: .inregions)
         try c.encodeIfPresent(inrids, forKey: .inrids)
+        try c.encodeIfPresent(t, forKey: .t)
     }
 
     /// The message's text: keys sorted, so the same fix is the same message.

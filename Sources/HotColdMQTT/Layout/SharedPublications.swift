@@ -17,8 +17,9 @@ import HotColdProtocol
 public enum SharedPublications {
     public static let friendKind = TargetKind("friend")
 
+    /// `wtst`: the region's creation time of the event's target (OwnTracks transitions).
     public static func forEvent(_ e: EventMessage, settings s: BridgeSettings, waypoint: Coordinate?,
-                                accuracy: Double?) -> [Publication] {
+                                accuracy: Double?, wtst: @autoclosure () -> Int = 0) -> [Publication] {
         guard s.share.sharesVisits else { return [] }
         var out: [Publication] = []
         switch (s.layout, s.share) {
@@ -30,8 +31,12 @@ public enum SharedPublications {
             }
         case (.owntracks, let share):
             let positions = share.sharesPositions
-            out = OwnTracksLayout.transition(e, waypoint: positions ? waypoint : nil, accuracy: positions ? accuracy : nil,
-                                             tid: s.trackerID, topics: s.topics).map { [$0] } ?? []
+            switch e.event {
+            case .arrived, .departed:
+                out = OwnTracksLayout.transition(e, waypoint: positions ? waypoint : nil, accuracy: positions ? accuracy : nil,
+                                                 tid: s.trackerID, wtst: wtst(), topics: s.topics).map { [$0] } ?? []
+            case .proximity, .gps: break
+            }
         }
         if case .arrived(let p) = e.event, p.target.kind != friendKind, let seq = e.seq {
             let place = FeedItem.Place(id: p.target.id, name: p.target.name, kind: p.target.kind.rawValue)

@@ -4,10 +4,10 @@ import HotColdProtocol
 
 /// What the bridge reads from a daemon `STATUS` reply: the protocol's own `StatusReply`, checked.
 ///
-/// The daemon's events carry no position, so the bridge asks for `status` (throttled) to publish
-/// the retained state (hotcold layout) and OwnTracks `location` messages, and to learn where
-/// each tracked target lies (from the fix, the bearing and the distance) for OwnTracks
-/// transitions.
+/// The bridge asks for `status` (every `status_interval`, and at once after a visit or a GPS
+/// change) for the nearest target and the retained state (hotcold layout), and for where each
+/// tracked target lies (its own `lat`/`lon`, protocol 1.9) for the phone's regions and OwnTracks
+/// transitions. Positions come from the FIX stream, as the fixes come.
 extension StatusReply {
     /// Most targets the bridge keeps from one status (a roam can track hundreds; the state
     /// message stays bounded). A daemon sends at most `Limits.statusTargets`; this holds against
@@ -23,18 +23,6 @@ extension StatusReply {
             throw WireError("STATUS: \(error.message)")
         }
         if targets.count > Self.bridgeTargets { targets = Array(targets.prefix(Self.bridgeTargets)) }
-    }
-
-    /// Where each tracked target lies, found from the last fix along its bearing and distance
-    /// (the status gives no target coordinates). Good to a few metres at 10 km (the bearing
-    /// has one decimal), to centimetres near the target.
-    public var targetCoordinates: [String: Coordinate] {
-        guard let fix = gps.lastFix else { return [:] }
-        var out: [String: Coordinate] = [:]
-        for t in targets {
-            out[t.target.id] = Geodesic.direct(from: fix.coordinate, bearing: t.bearingDeg, distance: t.distanceM)
-        }
-        return out
     }
 
     /// The tracked target nearest now (in a hunt of one: the hunted one).

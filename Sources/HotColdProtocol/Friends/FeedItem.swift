@@ -107,7 +107,9 @@ extension FeedItem: FixedClassMessage {
 /// A feed item as `feed` lists it: the item's own fields, flat, then its id and its likes.
 public struct FeedEntry: Codable, Sendable, Equatable {
     public var item: FeedItem
-    /// `USER/DEVICE/SEQ` (`self/self/SEQ` for this car's own).
+    /// `USER/DEVICE/SEQ`: the same for a find in its author's feed and in its followers'. This
+    /// car's own carry the name its bridge publishes under (`self/self/SEQ` until a bridge has
+    /// told the daemon, see `report`'s `device`).
     public var id: String
     public var likes: Int
     /// Who liked it (at most ``FriendLimits/likersListed``; `likes` counts them all).
@@ -115,17 +117,20 @@ public struct FeedEntry: Codable, Sendable, Equatable {
     public var likedByMe: Bool
     /// The note's word count (the original app's habit), when there is a note.
     public var noteWords: Int?
+    /// True for this car's own finds (since 1.9; left out otherwise).
+    public var own: Bool?
 
-    public init(item: FeedItem, id: String, likes: Int, likers: [String], likedByMe: Bool) {
+    public init(item: FeedItem, id: String, likes: Int, likers: [String], likedByMe: Bool, own: Bool = false) {
         self.item = item
         self.id = id
         self.likes = likes
         self.likers = likers
         self.likedByMe = likedByMe
         self.noteWords = item.note.map(FeedItem.words)
+        self.own = own ? true : nil
     }
 
-    enum ExtraKeys: String, CodingKey { case id, likes, likers, likedByMe, noteWords }
+    enum ExtraKeys: String, CodingKey { case id, likes, likers, likedByMe, noteWords, own }
 
     public init(from decoder: any Decoder) throws {
         item = try FeedItem(from: decoder)
@@ -137,6 +142,7 @@ public struct FeedEntry: Codable, Sendable, Equatable {
         likers = try c.decode([String].self, forKey: .likers)
         likedByMe = try c.decode(Bool.self, forKey: .likedByMe)
         noteWords = try c.decodeIfPresent(Int.self, forKey: .noteWords)
+        own = try c.decodeIfPresent(Bool.self, forKey: .own)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -150,5 +156,6 @@ public struct FeedEntry: Codable, Sendable, Equatable {
         try c.encode(likers, forKey: .likers)
         try c.encode(likedByMe, forKey: .likedByMe)
         try c.encodeIfPresent(noteWords, forKey: .noteWords)
+        try c.encodeIfPresent(own, forKey: .own)
     }
 }

@@ -43,6 +43,34 @@ public struct LikeEvent: FixedClassMessage, SequencedMessage, Equatable {
     }
 }
 
+/// LIKE_RECEIVED (since 1.9): a friend's device liked (or stopped liking) one of this car's own
+/// finds — the bridge's `like_received` that changed something. Wall-clock `time`.
+///
+/// ```json
+/// {"class":"LIKE_RECEIVED","seq":930,"time":"…","item":"ann/ute/11","like":true,"liker":"bob/car","place":{"id":"…","kind":"bigthing","name":"Big Banana"}}
+/// ```
+/// `item` is the find's one id, `USER/DEVICE/SEQ` as its followers know it (`self/self/SEQ`
+/// until a bridge has told the daemon its name); `place` is the find's place.
+public struct LikeReceivedEvent: FixedClassMessage, SequencedMessage, Equatable {
+    public static let wireClass = "LIKE_RECEIVED"
+    public var seq: Int?
+    public var time: Date
+    public var item: String
+    /// `USER/DEVICE` of the device that liked it.
+    public var liker: String
+    public var like: Bool
+    public var place: FeedItem.Place?
+
+    public init(seq: Int? = nil, time: Date, item: String, liker: String, like: Bool, place: FeedItem.Place? = nil) {
+        self.seq = seq
+        self.time = time
+        self.item = item
+        self.liker = liker
+        self.like = like
+        self.place = place
+    }
+}
+
 /// RECORD: a user rated or noted a place (store `rate`, `note`); the bridge may share it.
 public struct RecordEvent: FixedClassMessage, SequencedMessage, Equatable {
     public static let wireClass = "RECORD"

@@ -45,6 +45,13 @@ extension StatusReply {
             guard Trend(rawValue: t.trend) != nil else {
                 throw ProtocolError(.badField, command: "status", field: "targets[\(i)].trend", "not a trend: \(t.trend.prefix(20))")
             }
+            // The target's own position (1.9): both or neither, on the Earth.
+            if t.lat != nil || t.lon != nil {
+                guard let c = t.coordinate, c.isValid else {
+                    throw ProtocolError(.outOfRange, command: "status", field: "targets[\(i)].lat",
+                                        "coordinate out of range or half missing: \(t.lat.map { "\($0)" } ?? "-"),\(t.lon.map { "\($0)" } ?? "-")")
+                }
+            }
         }
         return r
     }

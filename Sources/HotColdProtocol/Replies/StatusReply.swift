@@ -143,8 +143,12 @@ public struct StatusReply: FixedClassMessage, Equatable {
         public var tierName: String
         public var trend: String
         public var arrived: Bool
+        /// The target's own position (since 1.9), seven decimals (about a centimetre): where
+        /// the place is, not where the fix, the distance and the rounded bearing put it.
+        public var lat: Double?
+        public var lon: Double?
         public init(target: TargetRef, distanceM: Double, bearingDeg: Double, tier: Int, tierName: String,
-                    trend: String, arrived: Bool) {
+                    trend: String, arrived: Bool, at coordinate: Coordinate? = nil) {
             self.target = target
             self.distanceM = Finite.round(distanceM, 3)
             self.bearingDeg = Finite.round(bearingDeg, 1)
@@ -152,6 +156,13 @@ public struct StatusReply: FixedClassMessage, Equatable {
             self.tierName = tierName
             self.trend = trend
             self.arrived = arrived
+            self.lat = coordinate.map { Finite.round($0.latitude, 7) }
+            self.lon = coordinate.map { Finite.round($0.longitude, 7) }
+        }
+        /// The target's own position, when the daemon gave it (1.9 on).
+        public var coordinate: Coordinate? {
+            guard let lat, let lon else { return nil }
+            return Coordinate(latitude: lat, longitude: lon)
         }
     }
 

@@ -27,17 +27,24 @@ public struct ReportRequest: RequestBody {
     public var pending: Int?
     /// One line for people: where it is connected, the last error.
     public var detail: String?
+    /// Since 1.9, the MQTT bridge: the device this car is on the broker (`[topics] user` and
+    /// `device`), the name its finds carry for followers. The daemon keeps the last one told
+    /// (in its database), so the car's own finds show under that one id, and a user here
+    /// cannot follow the car itself or like its own finds.
+    public var device: FriendID?
 
-    public init(service: String, state: String, ackedSeq: Int? = nil, pending: Int? = nil, detail: String? = nil) {
+    public init(service: String, state: String, ackedSeq: Int? = nil, pending: Int? = nil, detail: String? = nil,
+                device: FriendID? = nil) {
         self.service = service
         self.state = state
         self.ackedSeq = ackedSeq
         self.pending = pending
         self.detail = detail
+        self.device = device
     }
 
     init(_ decoder: any Decoder) throws(ProtocolError) {
-        let f = try Fields(decoder, command: "report", allowed: ["service", "state", "acked_seq", "pending", "detail"])
+        let f = try Fields(decoder, command: "report", allowed: ["service", "state", "acked_seq", "pending", "detail", "device"])
         service = try f.requiredString("service", max: Self.serviceLength, what: "the service's name, such as hotcold-mqtt")
         guard service.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }) else {
             throw ProtocolError(.badField, command: "report", field: "service", "only lowercase letters, digits and - (such as hotcold-mqtt)")
@@ -46,6 +53,10 @@ public struct ReportRequest: RequestBody {
         ackedSeq = try f.integer("acked_seq", in: 0...Limits.maxInteger)
         pending = try f.integer("pending", in: 0...Limits.maxInteger)
         detail = try f.string("detail", max: Limits.nameLength, allowEmpty: true)
+        device = try f.friend("device")
+        if device?.user == FriendID.selfAuthor {
+            throw ProtocolError(.badField, command: "report", field: "device", "\"self\" is reserved for this car's own items")
+        }
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -55,5 +66,6 @@ public struct ReportRequest: RequestBody {
         try w.put("acked_seq", ackedSeq)
         try w.put("pending", pending)
         try w.put("detail", detail)
+        try w.put("device", device)
     }
 }

@@ -2,7 +2,10 @@
 /// sequence number.
 public struct WatchRequest: RequestBody {
     public static let eventClasses = ["PROXIMITY", "ARRIVED", "DEPARTED", "GPS", "QUEUED",
-                                              "FEED", "LIKE", "RECORD", "FOLLOWING_CHANGED"]
+                                      "FEED", "LIKE", "LIKE_RECEIVED", "RECORD", "FOLLOWING_CHANGED", "FIX"]
+    /// Classes sent only to a watcher that names them (a plain `watch` never gets them): FIX,
+    /// every fix, live only.
+    public static let namedOnly: Set<String> = ["FIX"]
 
     public var enable: Bool
     /// Only these event classes (upper case); nil for all.

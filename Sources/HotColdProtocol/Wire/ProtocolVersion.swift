@@ -17,11 +17,14 @@
 /// as an `upload` of purpose `catalogue`); its one client, `hotcold-sync`, ships with the daemon.
 /// Minor 8 added `age_s` and `clock_offset_s` to `STATUS` `last_fix` (ages on the daemon's
 /// monotonic clock), `unclean_stop` and `log.syncs` to `STATUS`, and `since_gap` across a
-/// `GAP` line in the replayed range.
+/// `GAP` line in the replayed range. Minor 9 added the live `FIX` class (each accepted fix, to
+/// watchers naming it; unnumbered, never logged), the `LIKE_RECEIVED` event, `lat`/`lon` (the
+/// target's own position) on `STATUS` and `TARGETS` targets, `report`'s `device` (the car's name
+/// on the broker) and `own` on `feed` entries, whose ids are then that name's.
 public enum ProtocolVersion {
     public static let release = "0.1.0"
     public static let major = 1
-    public static let minor = 8
+    public static let minor = 9
 
     /// The greeting as a reply value.
     public static var reply: VersionReply {

@@ -49,9 +49,31 @@ extension Store {
         }
     }
 
+    /// Where the device this car is on the broker (`USER/DEVICE`, told by its bridge) is kept.
+    public static let ownDeviceKey = "friends.own_device"
+
+    /// The device this car is on the broker, as its bridge last told (nil: never told).
+    public func ownDevice() throws -> FriendID? {
+        try syncValue(Self.ownDeviceKey).flatMap { FriendID(parsing: $0) }
+    }
+
+    public func setOwnDevice(_ who: FriendID) throws {
+        try setSyncValue(Self.ownDeviceKey, who.description)
+    }
+
+    /// This car's own item `seq` (author `self`), if it is kept.
+    public func ownFeedItem(seq: Int) throws -> FeedItem? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM feed_item WHERE author = ? AND device = ? AND seq = ?",
+                             arguments: [FriendID.selfAuthor, FriendID.selfAuthor, seq]).map(Self.item)
+        }
+    }
+
     /// Items newest first: with `world` all of them, else those whose author device `user`
-    /// follows plus this car's own; only items older than `before` when given.
-    public func feed(user: String, world: Bool, limit: Int, before: Date?) throws -> [FeedEntry] {
+    /// follows plus this car's own; only items older than `before` when given. This car's own
+    /// are kept under author `self` and listed under `own` (the name its bridge publishes them
+    /// under, so a find has one id in its author's feed and its followers') when known.
+    public func feed(user: String, world: Bool, limit: Int, before: Date?, own: FriendID? = nil) throws -> [FeedEntry] {
         try database.read { db in
             var conditions: [String] = []
             var args: StatementArguments = []
@@ -67,14 +89,18 @@ extension Store {
             args += [limit]
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM feed_item \(whereClause) ORDER BY time DESC, id DESC LIMIT ?",
                                         arguments: args)
-            return try rows.map { r in try Self.entry(db, r, user: user) }
+            return try rows.map { r in try Self.entry(db, r, user: user, own: own) }
         }
     }
 
-    private static func entry(_ db: Database, _ r: Row, user: String) throws -> FeedEntry {
-        let item = FeedItem(author: r["author"], device: r["device"], seq: r["seq"], time: r["time"], kind: r["kind"],
-                            place: .init(id: r["place_id"], name: r["place_name"], kind: r["place_kind"]),
-                            rating: r["rating"], note: r["note"], club: (r["club"] as Bool) ? true : nil)
+    private static func item(_ r: Row) -> FeedItem {
+        FeedItem(author: r["author"], device: r["device"], seq: r["seq"], time: r["time"], kind: r["kind"],
+                 place: .init(id: r["place_id"], name: r["place_name"], kind: r["place_kind"]),
+                 rating: r["rating"], note: r["note"], club: (r["club"] as Bool) ? true : nil)
+    }
+
+    private static func entry(_ db: Database, _ r: Row, user: String, own: FriendID?) throws -> FeedEntry {
+        let item = Self.item(r)
         let rowID: Int64 = r["id"]
         var likers = try String.fetchAll(db, sql: "SELECT user FROM feed_like WHERE item_id = ? ORDER BY time, user",
                                          arguments: [rowID])
@@ -88,8 +114,14 @@ extension Store {
         }
         let mine = try Bool.fetchOne(db, sql: "SELECT 1 FROM feed_like WHERE item_id = ? AND user = ?",
                                      arguments: [rowID, user]) == true
-        return FeedEntry(item: item, id: "\(item.author)/\(item.device)/\(item.seq)", likes: count,
-                         likers: Array(likers.prefix(FriendLimits.likersListed)), likedByMe: mine)
+        var shown = item
+        let isOwn = item.author == FriendID.selfAuthor
+        if isOwn, let own {
+            shown.author = own.user
+            shown.device = own.device
+        }
+        return FeedEntry(item: shown, id: "\(shown.author)/\(shown.device)/\(item.seq)", likes: count,
+                         likers: Array(likers.prefix(FriendLimits.likersListed)), likedByMe: mine, own: isOwn)
     }
 
     /// What a like or unlike did.

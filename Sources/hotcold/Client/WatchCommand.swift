@@ -32,7 +32,7 @@ struct WatchCommand: ParsableCommand {
     @Flag(help: "Print the raw JSON lines.")
     var json = false
 
-    @Option(name: .customLong("class"), help: "Only these event classes (repeatable): PROXIMITY, ARRIVED, DEPARTED, GPS, QUEUED, FEED, LIKE, RECORD, FOLLOWING_CHANGED.",
+    @Option(name: .customLong("class"), help: "Only these event classes (repeatable): PROXIMITY, ARRIVED, DEPARTED, GPS, QUEUED, FEED, LIKE, LIKE_RECEIVED, RECORD, FOLLOWING_CHANGED; FIX (each fix, live) only when named.",
             completion: .list(WatchRequest.eventClasses))
     var classes: [String] = []
 
@@ -63,6 +63,8 @@ struct WatchCommand: ParsableCommand {
                 text = EventText.line(event.event, colour: colour, clock: true)
             } else if let friends = FriendText.event(line, now: Date()) {
                 text = friends
+            } else if let fix = try? FixEvent.decode(line: line) {
+                text = Self.fixLine(fix)
             } else {
                 continue
             }
@@ -74,6 +76,15 @@ struct WatchCommand: ParsableCommand {
         }
         throw CLIError("hotcoldd at \(connection.path) went away after \(seen) event\(seen == 1 ? "" : "s"); "
                        + "watch ends here (watch --screen reconnects by itself)", code: .unavailable)
+    }
+
+    /// "07:00:19  fix -30.0472083,152.9738667 ±19 m 58 km/h 143°" (a FIX, asked for by name).
+    static func fixLine(_ f: FixEvent) -> String {
+        var s = "\(ISO8601.format(f.time).dropFirst(11).prefix(8))  fix \(f.lat),\(f.lon)"
+        if let a = f.accuracyM { s += " ±\(Int(a.rounded())) m" }
+        if let v = f.speedMps { s += " \(Int((v * 3.6).rounded())) km/h" }
+        if let c = f.trackDeg { s += " \(Int(c.rounded()))°" }
+        return s
     }
 
     /// An engine event line; an ERROR line is the daemon's refusal (thrown); nil for the rest.

@@ -16,7 +16,7 @@ enum FriendText {
     /// "Jane · ute — arrived at the Big Banana, 12 min ago ★4 'Best milkshake on the coast' (5 words) · 2 likes"
     static func line(_ e: FeedEntry, now: Date) -> String {
         let i = e.item
-        let who = i.author == FriendID.selfAuthor ? "you" : "\(i.author) · \(i.device)"
+        let who = e.own == true || i.author == FriendID.selfAuthor ? "you" : "\(i.author) · \(i.device)"
         // "the Big Banana", but "Koala Crossing" and "The Big Prawn" as they are.
         let place = i.place.kind == "bigthing" && i.place.name.hasPrefix("Big ") ? "the \(i.place.name)" : i.place.name
         let what = i.kind == "arrived" ? "arrived at \(place)" : "rated \(place)"
@@ -62,6 +62,10 @@ enum FriendText {
             if let r = e.rating { s += " ★\(r)" }
             if let n = e.note { s += " '\(n)' (\(e.noteWords ?? 0) words)" }
             return s
+        case LikeReceivedEvent.wireClass:
+            guard let e = try? WireCoding.decode(LikeReceivedEvent.self, from: line) else { return nil }
+            let at = e.place.map { " at \($0.name)" } ?? ""
+            return "\(clock(e.time))  \(e.liker) \(e.like ? "likes" : "no longer likes") your find\(at) [\(e.item)]"
         case FollowingChangedEvent.wireClass:
             guard let e = try? WireCoding.decode(FollowingChangedEvent.self, from: line) else { return nil }
             return "\(clock(e.time))  follows changed (version \(e.version))"
