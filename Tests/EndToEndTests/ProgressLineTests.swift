@@ -42,7 +42,7 @@ import Testing
     static let longTrack: String = {
         let demo = (try? Data(contentsOf: TestData.repo("demo/coffs-harbour-drive.nmea"))) ?? Data()
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("progress-\(getpid())-drive.nmea").path
-        FileManager.default.createFile(atPath: path, contents: Data(repeating: 0, count: 0) + Array(repeating: demo, count: 6).reduce(Data(), +))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(repeating: 0, count: 0) + Array(repeating: demo, count: 6).reduce(Data(), +))
         return path
     }()
 
