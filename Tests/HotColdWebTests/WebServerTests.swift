@@ -15,13 +15,15 @@ struct WebServerTests {
         let port: Int
         let task: Task<Void, any Error>
 
-        init(maxClients: Int = 16) async throws {
+        init(maxClients: Int = 16, hosts: [String] = [], daemonConfig: String? = nil) async throws {
             daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--target=-30.2748,153.1338,Web Banana"])
             dir = try TemporaryDirectory("web")
             var c = WebConfiguration()
             c.daemon.socket = daemon.socketPath
             c.listen.port = 0
             c.live.maxClients = maxClients
+            c.listen.hosts = hosts
+            c.daemon.config = daemonConfig ?? "/nonexistent/hotcoldd.toml"
             c.access.stateDirectory = dir.path("state")
             server = WebServer(config: c, store: try TokenStore(directory: dir.path("state"), maxDevices: 4))
             let box = Mutex(0)
