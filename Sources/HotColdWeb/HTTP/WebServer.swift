@@ -60,7 +60,10 @@ public struct WebServer: Sendable {
         return Application(
             router: router,
             server: .http1(configuration: http),
-            configuration: .init(address: .hostname(config.listen.address, port: config.listen.port), serverName: nil),
+            // A deep accept queue: connections over the caps are accepted and closed at once, and
+            // a phone's connection must not wait behind a stranger's burst for a SYN retry (1 s).
+            configuration: .init(address: .hostname(config.listen.address, port: config.listen.port), serverName: nil,
+                                 backlog: 4096),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
     }
