@@ -59,6 +59,7 @@ struct HotColdWebCommand: AsyncParsableCommand {
             Self.say("\(error)")
             throw ExitCode(78)    // EX_CONFIG, as hotcoldd
         }
+        if let note = FileLimit.fit(&c) { Self.say(note) }
         let store: TokenStore
         do { store = try TokenStore(directory: c.access.stateDirectory, maxDevices: c.access.maxDevices) } catch {
             Self.say("\(error)")
@@ -66,7 +67,7 @@ struct HotColdWebCommand: AsyncParsableCommand {
         }
         let server = WebServer(config: c, store: store)
         let control = ControlSocket(path: c.access.controlSocket, store: store, rule: rule, daemonSocket: c.daemon.socket,
-                                    tokenDays: c.access.tokenDays, baseURL: server.baseURL)
+                                    tokenDays: c.access.tokenDays, linkMinutes: c.access.linkMinutes, baseURL: server.baseURL)
         do { try control.start() } catch {
             Self.say(error.message)
             throw ExitCode(73)

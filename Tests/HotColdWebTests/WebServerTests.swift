@@ -15,13 +15,15 @@ struct WebServerTests {
         let port: Int
         let task: Task<Void, any Error>
 
-        init(maxClients: Int = 16) async throws {
+        init(maxClients: Int = 16, hosts: [String] = [], daemonConfig: String? = nil) async throws {
             daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--target=-30.2748,153.1338,Web Banana"])
             dir = try TemporaryDirectory("web")
             var c = WebConfiguration()
             c.daemon.socket = daemon.socketPath
             c.listen.port = 0
             c.live.maxClients = maxClients
+            c.listen.hosts = hosts
+            c.daemon.config = daemonConfig ?? "/nonexistent/hotcoldd.toml"
             c.access.stateDirectory = dir.path("state")
             server = WebServer(config: c, store: try TokenStore(directory: dir.path("state"), maxDevices: 4))
             let box = Mutex(0)
@@ -116,10 +118,10 @@ struct WebServerTests {
         let r = try await Running()
         defer { r.stop() }
         let d = try r.server.store.pair(name: "phone", uid: 0, user: "root", writer: true, days: 1)
-        let ok = try await RawHTTP.get(r.port, "/pair?t=\(d.token)")
+        let ok = try await RawHTTP.get(r.port, "/pair?t=\(try #require(d.link))")
         #expect(ok.status == 303)
         let cookie = try #require(ok.headers["set-cookie"])
-        #expect(cookie.contains("hc_token=\(d.token)") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"))
+        #expect(cookie.hasPrefix("hc_token=") && !cookie.contains(d.link ?? "-") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"))
         let bad = try await RawHTTP.get(r.port, "/pair?t=" + String(repeating: "A", count: 43))
         #expect(bad.status == 403 && bad.headers["set-cookie"] == nil)
     }

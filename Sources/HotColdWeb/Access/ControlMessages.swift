@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```json
 /// {"cmd":"pair","name":"phone"}
-/// {"class":"PAIRED","name":"phone","user":"jane","writer":true,"expires":"…","url":"http://…/pair?t=…","token":"…","qr":["…"]}
+/// {"class":"PAIRED","name":"phone","user":"jane","writer":true,"expires":"…","url":"http://…/pair?t=…","token":"…","link_expires":"…","qr":["…"]}
 /// {"cmd":"list"}      →  {"class":"DEVICES","devices":[{"name":"phone","user":"jane","writer":true,"expires":"…"}]}
 /// {"cmd":"revoke","name":"phone"}  →  {"class":"REVOKED","count":1}
 /// ```
@@ -26,8 +26,12 @@ public struct PairedReply: Codable, Sendable, Equatable {
     public var writer: Bool
     public var expires: Date
     public var url: String
+    /// The link's one-time code (the `t` in `url`), not the device's session token.
     public var token: String
+    /// The link works once, until then.
+    public var linkExpires: Date?
     public var qr: [String]
+    enum CodingKeys: String, CodingKey { case `class`, name, user, writer, expires, url, token, linkExpires = "link_expires", qr }
 }
 
 public struct DevicesReply: Codable, Sendable, Equatable {

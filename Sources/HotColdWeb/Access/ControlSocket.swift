@@ -22,15 +22,17 @@ public final class ControlSocket: @unchecked Sendable {
     let rule: WriterRule
     let daemonSocket: String
     let tokenDays: Int
+    let linkMinutes: Int
     let baseURL: String
     private var fd: Int32 = -1
 
-    public init(path: String, store: TokenStore, rule: WriterRule, daemonSocket: String, tokenDays: Int, baseURL: String) {
+    public init(path: String, store: TokenStore, rule: WriterRule, daemonSocket: String, tokenDays: Int, linkMinutes: Int = 10, baseURL: String) {
         self.path = path
         self.store = store
         self.rule = rule
         self.daemonSocket = daemonSocket
         self.tokenDays = tokenDays
+        self.linkMinutes = linkMinutes
         self.baseURL = baseURL
     }
 
@@ -102,10 +104,13 @@ public final class ControlSocket: @unchecked Sendable {
                 return ControlError("a device name is 1–40 letters, digits, spaces, - _ or .")
             }
             do {
-                let d = try store.pair(name: name, uid: peer.uid, user: peer.userName, writer: writer, days: tokenDays)
-                let url = "\(baseURL)/pair?t=\(d.token)"
+                let d = try store.pair(name: name, uid: peer.uid, user: peer.userName, writer: writer, days: tokenDays,
+                                       linkMinutes: linkMinutes)
+                let link = d.link ?? ""
+                let url = "\(baseURL)/pair?t=\(link)"
                 let qr = (try? QRCode(text: url)).map { QRTerminal.lines($0) } ?? []
-                return PairedReply(name: d.name, user: d.user, writer: d.writer, expires: d.expires, url: url, token: d.token, qr: qr)
+                return PairedReply(name: d.name, user: d.user, writer: d.writer, expires: d.expires, url: url, token: link,
+                                   linkExpires: d.linkExpires, qr: qr)
             } catch {
                 return ControlError(error.description)
             }

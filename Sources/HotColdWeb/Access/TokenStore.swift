@@ -50,24 +50,55 @@ public final class TokenStore: Sendable {
         return d
     }()
 
-    /// Mints a token for a new device and stores it before returning.
-    public func pair(name: String, uid: UInt32, user: String, writer: Bool, days: Int,
+    /// Mints a session token and a pairing-link code for a new device and stores them before
+    /// returning. The link works once, within `linkMinutes`.
+    public func pair(name: String, uid: UInt32, user: String, writer: Bool, days: Int, linkMinutes: Int = 10,
                      now: Date = Date()) throws(Failure) -> PairedDevice {
-        var bytes = [UInt8](repeating: 0, count: 32)
-        var rng = SystemRandomNumberGenerator()
-        for i in bytes.indices { bytes[i] = rng.next() }
-        let token = Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        let device = PairedDevice(token: token, name: name, uid: uid, user: user, writer: writer, created: now,
+        let device = PairedDevice(token: Self.mint(), link: Self.mint(), linkExpires: now.addingTimeInterval(Double(linkMinutes) * 60),
+                                  name: name, uid: uid, user: user, writer: writer, created: now,
                                   expires: now.addingTimeInterval(Double(days) * 86_400))
         let list = devices.withLock { list -> [PairedDevice] in
-            list.removeAll { $0.expires <= now }
+            // Expired pairings, and links never opened in time, are forgotten.
+            list.removeAll { $0.expires <= now || ($0.link != nil && ($0.linkExpires ?? now) <= now) }
             list.append(device)
             if list.count > maxDevices { list.removeFirst(list.count - maxDevices) }
             return list
         }
         try save(list)
         return device
+    }
+
+    /// Opens a pairing link: the device whose link code is `link`, if the link has not been
+    /// opened and has not expired. The link stops working, and the device gets a fresh session
+    /// token (the one it keeps in its cookie) valid from now for as long as the pairing was
+    /// made for. Nil for an unknown, used or expired link.
+    public func redeem(link: String, now: Date = Date()) throws(Failure) -> PairedDevice? {
+        let given = Array(link.utf8)
+        guard given.count == 43 else { return nil }
+        let fresh = Self.mint()
+        let (device, list) = devices.withLock { list -> (PairedDevice?, [PairedDevice]) in
+            guard let i = list.firstIndex(where: { d in
+                d.link.map { Self.same(Array($0.utf8), given) } == true && (d.linkExpires ?? now) > now && d.expires > now
+            }) else { return (nil, list) }
+            let lasts = list[i].expires.timeIntervalSince(list[i].created)
+            list[i].link = nil
+            list[i].linkExpires = nil
+            list[i].token = fresh
+            list[i].created = now
+            list[i].expires = now.addingTimeInterval(lasts)
+            return (list[i], list)
+        }
+        if device != nil { try save(list) }
+        return device
+    }
+
+    /// 256 random bits from the kernel (getrandom(2)) in base64url: 43 characters.
+    static func mint() -> String {
+        var bytes = [UInt8](repeating: 0, count: 32)
+        var rng = SystemRandomNumberGenerator()
+        for i in bytes.indices { bytes[i] = rng.next() }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
     /// The device holding `token`, if it is paired and not expired.

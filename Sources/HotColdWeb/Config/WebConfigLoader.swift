@@ -22,9 +22,10 @@ public enum WebConfigLoader {
 
     static let known: [String: Set<String>] = [
         "daemon": ["socket", "config"],
-        "listen": ["address", "port", "public_url"],
-        "live": ["max_clients", "client_queue", "status_interval"],
-        "access": ["state_directory", "control_socket", "token_days", "max_devices", "requests_per_second",
+        "listen": ["address", "port", "public_url", "hosts"],
+        "live": ["max_clients", "max_per_device", "client_queue", "status_interval"],
+        "access": ["state_directory", "control_socket", "token_days", "link_minutes", "max_devices", "max_connections",
+                   "max_unpaired_per_address", "idle_timeout", "requests_per_second",
                    "request_burst", "writes_per_second", "write_burst"],
         "page": ["tile_url"],
     ]
@@ -46,7 +47,19 @@ public enum WebConfigLoader {
             }
             c.listen.publicURL = v.hasSuffix("/") ? String(v.dropLast()) : v
         }
+        if let v = doc.value("listen.hosts") {
+            guard let a = v.array else { throw doc.fail("listen.hosts", "expected an array of host names, got \(v.type)") }
+            var hosts: [String] = []
+            for (i, item) in a.enumerated() {
+                guard let h = item.string, HostCheck.isHostName(h) || IPAddressText.isIPAddress(h) else {
+                    throw doc.fail("listen.hosts", "item \(i + 1): expected a host name such as \"hotcold.local\" (no port, no scheme)")
+                }
+                hosts.append(h.lowercased())
+            }
+            c.listen.hosts = hosts
+        }
         if let v = try doc.integer("live.max_clients", in: 1...256) { c.live.maxClients = v }
+        if let v = try doc.integer("live.max_per_device", in: 1...256) { c.live.maxPerDevice = v }
         if let v = try doc.integer("live.client_queue", in: 16...65536) { c.live.clientQueue = v }
         if let v = try doc.number("live.status_interval", in: 0.1...1.0) { c.live.statusInterval = v }
         if let v = try doc.string("access.state_directory") {
@@ -55,7 +68,11 @@ public enum WebConfigLoader {
         }
         if let v = try socketPath(doc, "access.control_socket") { c.access.controlSocket = v }
         if let v = try doc.integer("access.token_days", in: 1...3650) { c.access.tokenDays = v }
+        if let v = try doc.integer("access.link_minutes", in: 1...60) { c.access.linkMinutes = v }
         if let v = try doc.integer("access.max_devices", in: 1...1024) { c.access.maxDevices = v }
+        if let v = try doc.integer("access.max_connections", in: 16...65536) { c.access.maxConnections = v }
+        if let v = try doc.integer("access.max_unpaired_per_address", in: 1...65536) { c.access.maxUnpairedPerAddress = v }
+        if let v = try doc.number("access.idle_timeout", in: 1...300) { c.access.idleTimeout = v }
         if let v = try doc.number("access.requests_per_second", in: 0.1...1000) { c.access.requestsPerSecond = v }
         if let v = try doc.integer("access.request_burst", in: 1...10000) { c.access.requestBurst = v }
         if let v = try doc.number("access.writes_per_second", in: 0.01...100) { c.access.writesPerSecond = v }

@@ -17,11 +17,19 @@ public struct WebConfiguration: Sendable, Equatable {
         public var port = 8470
         /// What a paired device opens, e.g. "http://10.42.0.1:8470"; empty: from address and port.
         public var publicURL = ""
+        /// Host names (besides the listening address, `public_url`'s host, `localhost` and the
+        /// loopback addresses) a request's `Host` may name; any other is refused (421), so a
+        /// page from another site whose name was made to resolve to the box (DNS rebinding)
+        /// reads and writes nothing.
+        public var hosts: [String] = []
     }
 
     public struct Live: Sendable, Equatable {
         /// Browsers following the live stream at once; the next gets 503.
         public var maxClients = 16
+        /// Live streams one paired device may hold at once (a phone with a few tabs); this
+        /// machine's own browsers are limited by `maxClients` only.
+        public var maxPerDevice = 4
         /// Lines waiting for one browser; past this the browser is dropped (it reconnects and
         /// resumes with Last-Event-ID, so nothing is lost).
         public var clientQueue = 256
@@ -35,8 +43,17 @@ public struct WebConfiguration: Sendable, Equatable {
         public var stateDirectory = "/var/lib/hotcold-web"
         /// The Unix socket `hotcold web pair` talks to.
         public var controlSocket = "/run/hotcold-web/control.sock"
-        /// Days a pairing lasts.
+        /// Days a pairing lasts (the session the pairing link hands the device).
         public var tokenDays = 90
+        /// Minutes a pairing link may be opened in; it works once.
+        public var linkMinutes = 10
+        /// Connections open at once, all told (the unit's LimitNOFILE= leaves room for them).
+        public var maxConnections = 512
+        /// Connections from one address that have not (yet) shown a paired device's cookie.
+        public var maxUnpairedPerAddress = 32
+        /// Seconds a connection may take to send a request's head, and may stay idle between
+        /// requests; a live stream being answered is not idle.
+        public var idleTimeout = 10.0
         /// Paired devices kept; pairing another removes the oldest.
         public var maxDevices = 32
         /// Requests per second from one client address, and the burst allowed.

@@ -6,10 +6,13 @@ import NIOCore
 public struct WebContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
+    /// The address the connection arrived at (a `Host` naming it is this page).
+    public let localAddress: SocketAddress?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        localAddress = source.channel.localAddress
     }
 
     /// Writes are small JSON commands; anything larger is refused before it is read.

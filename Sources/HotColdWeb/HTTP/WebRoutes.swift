@@ -58,18 +58,19 @@ struct WebRoutes: Sendable {
         let c = server.caller(request, context)
         let tile = server.config.page.tileURL.isEmpty ? nil : server.config.page.tileURL
         switch c {
-        case .paired(let d): return json(.ok, Session(access: "paired", writer: d.writer, device: d.name, user: d.user, tileURL: tile))
+        case .paired(let d): return json(.ok, Session(access: "paired", writer: server.mayWrite(c), device: d.name, user: d.user, tileURL: tile))
         case .local: return json(.ok, Session(access: "local", writer: false, tileURL: tile))
         case .stranger: throw HTTPError(.unauthorized, message: "not paired")
         }
     }
 
-    /// The link from `hotcold web pair`: keeps the token in a cookie (HttpOnly: no script can
-    /// read it; SameSite=Lax: sent on the QR scanner's top-level navigation, never on another
-    /// site's POST), then shows the page. The token is never logged.
+    /// The link from `hotcold web pair`: works once, within `access.link_minutes`. Opening it
+    /// gives this browser the device's session token (fresh, in no URL) in a cookie (HttpOnly:
+    /// no script can read it; SameSite=Lax: sent on the QR scanner's top-level navigation,
+    /// never on another site's POST), then shows the page. No token is ever logged.
     private func pair(_ request: Request) throws -> Response {
-        guard let t = request.uri.queryParameters.get("t"), let d = server.store.device(token: t) else {
-            throw HTTPError(.forbidden, message: "this pairing link is unknown or expired; run hotcold web pair again")
+        guard let t = request.uri.queryParameters.get("t"), let d = try? server.store.redeem(link: String(t)) else {
+            throw HTTPError(.forbidden, message: "this pairing link is unknown, used already or expired (a link works once, for \(server.config.access.linkMinutes) minutes); run hotcold web pair again")
         }
         var r = Response(status: .seeOther, headers: [.location: "/"])
         let age = max(60, Int(d.expires.timeIntervalSinceNow))
@@ -79,26 +80,42 @@ struct WebRoutes: Sendable {
     }
 
     private func events(_ request: Request, _ context: WebContext) throws -> Response {
-        guard server.caller(request, context).mayRead else { throw HTTPError(.unauthorized, message: "not paired") }
+        let caller = server.caller(request, context)
+        guard caller.mayRead else { throw HTTPError(.unauthorized, message: "not paired") }
         let since = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
             ?? request.uri.queryParameters.get("since").flatMap { UInt64($0) }
         let slots = server.slots
-        guard slots.acquire() else {
+        // A paired device is limited per pairing; this machine's own browsers only by the total.
+        let device: String? = if case .paired = caller { caller.key(address: context.peerAddress) } else { nil }
+        switch slots.check(device: device) {
+        case .full?:
             throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"],
                             message: "\(slots.limit) browsers are following already (live.max_clients)")
+        case .deviceFull?:
+            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"],
+                            message: "this device follows the live stream \(slots.perDevice) times already (live.max_per_device)")
+        case nil: break
         }
         let live = server.config.live
-        let feed = DaemonFeed(socketPath: server.config.daemon.socket, since: since, statusInterval: live.statusInterval,
-                              queue: live.clientQueue, onDrop: { slots.countDropped() })
-        feed.start()
+        let socket = server.config.daemon.socket
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"],
             body: ResponseBody { writer in
-                defer {
-                    feed.stop()
-                    slots.release()
+                // The slot and the daemon connection are taken only here, once the head is
+                // written: a connection reset before that takes nothing. The slot goes back
+                // when this body ends, whether it ends well or a write throws.
+                guard case .success(let slot) = slots.acquire(device: device) else {
+                    // Taken meanwhile by another browser: tell this one to come back later.
+                    try await writer.write(ByteBuffer(string: SSEFrame.retry(milliseconds: 5000).text))
+                    try await writer.finish(nil)
+                    return
                 }
+                defer { slot.release() }
+                let feed = DaemonFeed(socketPath: socket, since: since, statusInterval: live.statusInterval,
+                                      queue: live.clientQueue, onDrop: { slots.countDropped() })
+                feed.start()
+                defer { feed.stop() }
                 // A stream never ends by itself: on SIGTERM end it, so the server's graceful
                 // shutdown does not wait for it (the browser reconnects with Last-Event-ID).
                 try await withGracefulShutdownHandler {
@@ -141,7 +158,7 @@ struct WebRoutes: Sendable {
     /// cross-site form cannot send that without a preflight we never grant), within its rate.
     private func command(_ request: Request, _ context: WebContext) async throws -> Response {
         let caller = server.caller(request, context)
-        guard caller.mayWrite else {
+        guard server.mayWrite(caller) else {
             let why = caller == .stranger || caller == .local
                 ? "this device is not paired: writes need a device paired by a writer (hotcold web pair)"
                 : "this device was paired by a user who may not write to the daemon"

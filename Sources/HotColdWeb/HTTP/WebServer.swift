@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import NIOCore
 import Logging
 
 /// hotcold-web's HTTP side: the page, the live stream, pairing and writes, over one Hummingbird
@@ -13,17 +15,24 @@ public struct WebServer: Sendable {
     public let config: WebConfiguration
     public let store: TokenStore
     public let slots: LiveSlots
+    public let connections: ConnectionGate
     let requests: RateLimiter
     let writes: RateLimiter
     let writer: DaemonWriter
+    /// The daemon's writer rule, applied at each write to the user who paired the device.
+    public let writers: WriterCheck
 
     public init(config: WebConfiguration, store: TokenStore) {
         self.config = config
         self.store = store
-        slots = LiveSlots(limit: config.live.maxClients)
+        slots = LiveSlots(limit: config.live.maxClients, perDevice: config.live.maxPerDevice)
+        connections = ConnectionGate(maxConnections: config.access.maxConnections,
+                                     maxUnpairedPerAddress: config.access.maxUnpairedPerAddress)
         requests = RateLimiter(rate: config.access.requestsPerSecond, burst: config.access.requestBurst)
         writes = RateLimiter(rate: config.access.writesPerSecond, burst: config.access.writeBurst)
         writer = DaemonWriter(socketPath: config.daemon.socket)
+        writers = WriterCheck(daemonConfig: config.daemon.config,
+                              rule: (try? WriterRule.load(daemonConfig: config.daemon.config)) ?? WriterRule(allowedUsers: [], allowedGroups: ["hotcold"]))
     }
 
     /// The address devices open: `listen.public_url`, else the listening address and port.
@@ -36,15 +45,34 @@ public struct WebServer: Sendable {
     public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let router = Router(context: WebContext.self)
         router.add(middleware: SecurityHeaders<WebContext>(tileOrigin: TileURL.origin(of: config.page.tileURL)))
+        router.add(middleware: HostCheck(config: config))
         router.add(middleware: RateLimit(limiter: requests))
         WebRoutes(server: self).add(to: router)
         var logger = Logger(label: "hotcold-web")
         logger.logLevel = .notice
+        let gate = connections
+        let store = store
+        // The idle timeout also bounds a request's head: nothing of a request is decoded (so
+        // nothing counts as activity) until its head is complete.
+        let http = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ConnectionGateHandler(gate: gate, isPaired: { store.device(token: $0) != nil })],
+            idleTimeout: TimeAmount.milliseconds(Int64(config.access.idleTimeout * 1000)))
         return Application(
             router: router,
-            configuration: .init(address: .hostname(config.listen.address, port: config.listen.port), serverName: nil),
+            server: .http1(configuration: http),
+            // A deep accept queue: connections over the caps are accepted and closed at once, and
+            // a phone's connection must not wait behind a stranger's burst for a SYN retry (1 s).
+            configuration: .init(address: .hostname(config.listen.address, port: config.listen.port), serverName: nil,
+                                 backlog: 4096),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
+    }
+
+    /// Whether `caller` may write now: a paired device whose pairing user is a writer by the
+    /// daemon's rule as it stands now (not as it stood when the device was paired).
+    func mayWrite(_ caller: Caller) -> Bool {
+        guard case .paired(let d) = caller else { return false }
+        return writers.isWriter(uid: d.uid)
     }
 
     /// Who is asking: a paired device by its cookie, else local or a stranger by address.

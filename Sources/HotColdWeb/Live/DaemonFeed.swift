@@ -114,10 +114,22 @@ public final class DaemonFeed: Sendable {
     /// the page they are history already reflected in that STATUS (they fill the page's history
     /// and never replace its live state with something older).
     private func follow(_ c: LineClient) -> String {
-        var since = lastSeq.withLock { $0 }.flatMap { Int(exactly: $0) }.flatMap { $0 <= Limits.maxInteger ? $0 : nil }
-        if let s = try? c.call(.status, expecting: StatusReply.self, timeout: 5) {
-            if since == nil, let last = s.sequence?.last, last > 0 { since = max(0, last - Self.recentOnFreshLoad) }
-            guard emit(.state(name: "status", data: StatusForPage.line(s))) else { return "stopped" }
+        let resume = lastSeq.withLock { $0 }
+        var since = resume.flatMap { Int(exactly: $0) }.flatMap { $0 <= Limits.maxInteger ? $0 : nil }
+        let status = try? c.call(.status, expecting: StatusReply.self, timeout: 5)
+        let last = status?.sequence?.last
+        // A number the daemon never handed out (past its log's end, or past 2^53: a browser
+        // from another box, a forged header, a log started afresh) would silence the page for
+        // good — every real event is below it. Say so and start afresh.
+        if let resume, since == nil || (last.map { resume > UInt64(max(0, $0)) } ?? false) {
+            lastSeq.withLock { $0 = nil }
+            since = nil
+            let gap = BeyondEnd(asked: resume.description, last: last).json
+            guard emit(.state(name: "gap", data: gap)) else { return "stopped" }
+        }
+        if let status {
+            if since == nil, let last, last > 0 { since = max(0, last - Self.recentOnFreshLoad) }
+            guard emit(.state(name: "status", data: StatusForPage.line(status))) else { return "stopped" }
         }
         do { try c.send(.watch(WatchRequest(since: since))) } catch { return error.description }
         let interval = Duration.milliseconds(Int(statusInterval * 1000))
@@ -172,6 +184,22 @@ public final class DaemonFeed: Sendable {
 
     static func seconds(_ d: Duration) -> Double {
         Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+}
+
+/// The `gap` frame for a resume from a number past the daemon's last: what the browser asked
+/// for (as text: it may exceed what JSON numbers hold exactly), the daemon's last number, and
+/// that the stream starts afresh.
+struct BeyondEnd: Codable {
+    var asked: String
+    var last: Int?
+    var beyondEnd = true
+    enum CodingKeys: String, CodingKey { case asked, last, beyondEnd = "beyond_end" }
+
+    var json: String {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        return (try? String(decoding: e.encode(self), as: UTF8.self)) ?? #"{"beyond_end":true}"#
     }
 }
 

@@ -1,0 +1,200 @@
+import Foundation
+import HotColdTestSupport
+import Synchronization
+import Testing
+@testable import HotColdWeb
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 28, the live page: what a stranger on the Wi-Fi, a flaky phone and a website in a
+/// browser on the box tried, on hotcold-web in-process on a real port against a real hotcoldd.
+@Suite("hotcold-web against hostile and careless clients", .serialized)
+struct HostileTests {
+    typealias Running = WebServerTests.Running
+
+    /// Waits for `condition` (polling), up to `seconds`; true when it held.
+    static func wait(_ seconds: Double, _ condition: () -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            if Date() > deadline { return false }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
+
+    @Test("connections reset right after GET /events give their slot back: 40 resets, then a browser still gets 200")
+    func slotsComeBack() async throws {
+        let r = try await Running(maxClients: 4)
+        defer { r.stop() }
+        for _ in 0..<40 {
+            try await onThread {
+                let fd = try Sockets.connect(port: r.port)
+                Sockets.send(fd, "GET /events HTTP/1.1\r\nHost: 127.0.0.1:\(r.port)\r\n\r\n")
+                Sockets.reset(fd)    // RST at once: the response head's write fails
+            }
+        }
+        #expect(try await Self.wait(15) { r.server.slots.inUse == 0 }, "slots in use after 40 resets: \(r.server.slots.inUse)")
+        let live = try await RawHTTP.get(r.port, "/events", seconds: 3) { $0.contains("event: status") }
+        #expect(live.status == 200 && live.body.contains("event: status"))
+        #expect(try await Self.wait(10) { r.server.slots.inUse == 0 }, "the closed stream gave its slot back")
+    }
+
+    @Test("one paired device holds live.max_per_device streams at most; another device still follows")
+    func perDevice() async throws {
+        let r = try await Running(maxClients: 16)
+        defer { r.stop() }
+        let hog = try r.server.store.pair(name: "hog", uid: 0, user: "root", writer: true, days: 1)
+        let other = try r.server.store.pair(name: "phone", uid: 0, user: "root", writer: true, days: 1)
+        let key = "device:" + hog.token
+        // Streams that are never read: opened, then left alone.
+        var held: [Int32] = []
+        defer { held.forEach { close($0) } }
+        for _ in 0..<r.server.config.live.maxPerDevice {
+            let fd = try Sockets.connect(port: r.port)
+            Sockets.send(fd, "GET /events HTTP/1.1\r\nHost: 127.0.0.1:\(r.port)\r\nCookie: hc_token=\(hog.token)\r\n\r\n")
+            held.append(fd)
+        }
+        let n = r.server.config.live.maxPerDevice
+        #expect(try await Self.wait(10) { r.server.slots.inUse(device: key) == n })
+        let fifth = try await RawHTTP.get(r.port, "/events", headers: ["Cookie: hc_token=\(hog.token)"], seconds: 3)
+        #expect(fifth.status == 503 && fifth.body.contains("max_per_device"), "\(fifth.status) \(fifth.body)")
+        let phone = try await RawHTTP.get(r.port, "/events", headers: ["Cookie: hc_token=\(other.token)"], seconds: 3) {
+            $0.contains("event: status")
+        }
+        #expect(phone.status == 200 && phone.body.contains("event: status"), "another device follows: \(phone.status)")
+    }
+
+    @Test("Last-Event-ID past the daemon's last number, or past 2^53: a gap notice, then a fresh start with events")
+    func beyondTheEnd() async throws {
+        let r = try await Running()
+        defer { r.stop() }
+        let seqs = r.daemon.logLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .compactMap { $0["seq"] as? Int }
+        let last = try #require(seqs.last, "the daemon logged no event")
+        for asked in ["\(last + 1000)", "\(UInt64(1) << 60)"] {
+            let s = try await RawHTTP.get(r.port, "/events", headers: ["Last-Event-ID: \(asked)"], seconds: 5) {
+                $0.contains("id: \(last)\n")
+            }
+            #expect(s.status == 200)
+            #expect(s.body.contains("event: gap\ndata: {\"asked\":\"\(asked)\",\"beyond_end\":true,\"last\":\(last)}"), "\(s.body.prefix(400))")
+            #expect(s.body.contains("id: \(last)\n"), "the stream starts afresh from the log after Last-Event-ID \(asked)")
+        }
+    }
+
+    @Test("Host: a name not configured is refused (421) for reads, the stream and writes; configured names and addresses pass")
+    func hostChecked() async throws {
+        let r = try await Running(hosts: ["hotcold.local"])
+        defer { r.stop() }
+        let d = try r.server.store.pair(name: "phone", uid: 0, user: "root", writer: true, days: 1)
+        let cookie = "Cookie: hc_token=\(d.token)"
+        func get(_ path: String, host: String, _ headers: [String] = []) async throws -> RawHTTP.Reply {
+            try await RawHTTP.send(port: r.port, "GET \(path) HTTP/1.1\r\nHost: \(host)\r\n" + headers.map { $0 + "\r\n" }.joined()
+                                   + "Connection: close\r\n\r\n", seconds: 3) { $0.contains("event: status") }
+        }
+        for host in ["evil.example:\(r.port)", "evil.example", "127.0.0.1.evil.example:\(r.port)", "10.9.9.9:\(r.port)"] {
+            #expect(try await get("/", host: host, [cookie]).status == 421, "\(host)")
+            #expect(try await get("/session", host: host, [cookie]).status == 421, "\(host)")
+            #expect(try await get("/events", host: host, [cookie]).status == 421, "\(host)")
+        }
+        let body = #"{"cmd":"roam","radius_m":1000}"#
+        let write = try await RawHTTP.send(port: r.port,
+            "POST /api/command HTTP/1.1\r\nHost: evil.example:\(r.port)\r\nOrigin: http://evil.example:\(r.port)\r\n\(cookie)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+        #expect(write.status == 421, "a rebound write: \(write.status)")
+        let noHost = try await RawHTTP.send(port: r.port, "GET /session HTTP/1.0\r\n\(cookie)\r\n\r\n")
+        #expect(noHost.status == 421 || noHost.status == 400, "no Host at all: \(noHost.status)")
+        for host in ["127.0.0.1:\(r.port)", "localhost:\(r.port)", "LOCALHOST", "hotcold.local:\(r.port)", "[::1]:\(r.port)"] {
+            #expect(try await get("/session", host: host, [cookie]).status == 200, "\(host)")
+        }
+        #expect(try await get("/events", host: "localhost:\(r.port)", [cookie]).status == 200)
+    }
+
+    @Test("a pairing link works once and expires within minutes; the cookie is a session token of its own")
+    func linkOnce() async throws {
+        let r = try await Running()
+        defer { r.stop() }
+        let d = try r.server.store.pair(name: "phone", uid: 0, user: "root", writer: true, days: 1, linkMinutes: 10)
+        let link = try #require(d.link)
+        let first = try await RawHTTP.get(r.port, "/pair?t=\(link)")
+        #expect(first.status == 303)
+        let setCookie = try #require(first.headers["set-cookie"])
+        #expect(!setCookie.contains(link), "the session is not the link")
+        let session = String(setCookie.dropFirst("hc_token=".count).prefix { $0 != ";" })
+        #expect(session.count == 43 && session != d.token, "a fresh session token at the link's opening")
+        let again = try await RawHTTP.get(r.port, "/pair?t=\(link)")
+        #expect(again.status == 403 && again.headers["set-cookie"] == nil, "the link works once")
+        #expect(try await RawHTTP.get(r.port, "/session", headers: ["Cookie: hc_token=\(link)"]).body.contains(#""access":"local""#),
+                "the link is no credential")
+        let s = try await RawHTTP.get(r.port, "/session", headers: ["Cookie: hc_token=\(session)"])
+        #expect(s.body.contains(#""access":"paired""#), "\(s.body)")
+        // Revocable: revoking the device ends the session.
+        #expect(try r.server.store.revoke(name: "phone") == 1)
+        #expect(try await RawHTTP.get(r.port, "/session", headers: ["Cookie: hc_token=\(session)"]).body.contains(#""access":"local""#))
+        // Expired: a link made 11 minutes ago.
+        let old = try r.server.store.pair(name: "late", uid: 0, user: "root", writer: true, days: 1, linkMinutes: 10,
+                                          now: Date().addingTimeInterval(-11 * 60))
+        #expect(try await RawHTTP.get(r.port, "/pair?t=\(try #require(old.link))").status == 403, "an expired link")
+    }
+
+    @Test("the writer rule is checked at each write: a user taken out of the writers stops writing through a phone paired earlier")
+    func writerEachWrite() async throws {
+        let dir = try TemporaryDirectory("rule")
+        defer { dir.remove() }
+        let config = dir.path("hotcoldd.toml")
+        try #"[socket]\#nallowed_users = ["nobody"]\#nallowed_groups = []\#n"#.write(toFile: config, atomically: false, encoding: .utf8)
+        let r = try await Running(daemonConfig: config)
+        defer { r.stop() }
+        let nobody = try #require(getpwnam("nobody")).pointee.pw_uid
+        let d = try r.server.store.pair(name: "phone", uid: nobody, user: "nobody", writer: true, days: 1)
+        let headers = ["Content-Type: application/json", "Cookie: hc_token=\(d.token)", "Origin: http://127.0.0.1:\(r.port)"]
+        let body = #"{"cmd":"hunt","targets":["-30.2748,153.1338,Web Banana"]}"#
+        let ok = try await RawHTTP.post(r.port, "/api/command", body: body, headers: headers)
+        #expect(ok.status == 200, "nobody is a writer by the rule: \(ok.body)")
+        try #"[socket]\#nallowed_users = []\#nallowed_groups = []\#n"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let refused = try await RawHTTP.post(r.port, "/api/command", body: body, headers: headers)
+        #expect(refused.status == 403 && refused.body.contains("may not write"), "\(refused.status) \(refused.body)")
+        #expect(try await RawHTTP.get(r.port, "/session", headers: [headers[1]]).body.contains(#""writer":false"#))
+    }
+}
+
+/// Raw client sockets for hostile connections.
+enum Sockets {
+    static func connect(port: Int, host: String = "127.0.0.1", from source: String? = nil, blocking: Bool = true) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestFailure("socket: \(String(cString: strerror(errno)))") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let rc = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard rc == 0 else { close(fd); throw TestFailure("bind \(source): \(String(cString: strerror(errno)))") }
+        }
+        if !blocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = UInt16(port).bigEndian
+        addr.sin_addr.s_addr = inet_addr(host)
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard rc == 0 || (!blocking && errno == EINPROGRESS) else {
+            close(fd)
+            throw TestFailure("connect to \(host):\(port): \(String(cString: strerror(errno)))")
+        }
+        return fd
+    }
+
+    static func send(_ fd: Int32, _ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Closes with a reset (SO_LINGER 0): the peer's next write fails.
+    static func reset(_ fd: Int32) {
+        var l = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, socklen_t(MemoryLayout<linger>.size))
+        close(fd)
+    }
+}
