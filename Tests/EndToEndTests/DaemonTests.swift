@@ -50,10 +50,18 @@ import Glibc
         #expect(!prox.isEmpty)
         #expect(prox.allSatisfy { ($0["target"] as? [String: Any])?["name"] as? String == "Roadside Thing" })
         // Every event the client saw is in the log, in the same order.
+        // The log's writer has a thread of its own: wait until it has written what the socket sent.
         let events = got.filter { ["PROXIMITY", "ARRIVED", "DEPARTED", "GPS"].contains(LineClient.object($0)?["class"] as? String ?? "") }
-        let log = daemon.logLines
+        var log: [String] = []
         var i = 0
-        for line in log where i < events.count && line == events[i] { i += 1 }
+        let logDeadline = Date().addingTimeInterval(20)
+        repeat {
+            log = daemon.logLines
+            i = 0
+            for line in log where i < events.count && line == events[i] { i += 1 }
+            if i == events.count { break }
+            usleep(20_000)
+        } while Date() < logDeadline
         #expect(i == events.count, "log \(log.count) lines, socket \(events.count) events")
     }
 
