@@ -7,6 +7,7 @@
 // accepted event or status have a topic with no wildcard and a payload that is valid JSON.
 import Foundation
 import FuzzSupport
+import HotColdCore
 import HotColdMQTT
 import HotColdProtocol
 import HotColdScreen
@@ -31,18 +32,21 @@ func fuzz(_ bytes: UnsafeRawBufferPointer) {
                 if let p = OwnTracksLayout.location(snapshot, tid: "d", topics: topics) { checkPublication(p) }
                 if let p = HotColdLayout.location(snapshot, topics: topics) { checkPublication(p) }
                 checkPublication(HotColdLayout.nearest(snapshot, topics: topics))
-                let located = snapshot.targetCoordinates
-                let regions = snapshot.targets.compactMap { t in located[t.target.id].map { (ref: t.target, at: $0) } }
-                checkPublication(OwnTracksLayout.setWaypoints(regions, radius: 100, phoneTopic: "owntracks/u/phone"))
-                for c in snapshot.targetCoordinates.values {
-                    fuzzCheck(c.isValid, "target coordinate \(c) from \(line)")
+                // The phone's regions at the targets' own coordinates (protocol 1.9).
+                let places = snapshot.targets.compactMap { t in
+                    t.coordinate.map { PhoneRegions.Place(id: t.target.id, name: t.target.name, at: $0, distance: t.distanceM) }
+                }
+                let waypoints = places.enumerated().map { OwnTracksLayout.waypoint($1, radius: 100, tst: 1_735_689_600 - $0) }
+                checkPublication(OwnTracksLayout.setWaypoints(waypoints, phoneTopic: "owntracks/u/phone"))
+                for p in places {
+                    fuzzCheck(Coordinate(latitude: p.lat, longitude: p.lon).isValid, "target coordinate \(p.lat),\(p.lon) from \(line)")
                 }
             }
         }
         if let event = try? EventMessage.decode(line: line) { model.apply(event) }
         if let e = try? EventMessage(bridgeLine: String(line)) {
             HotColdLayout.publications(for: e, topics: topics).forEach(checkPublication)
-            if let p = OwnTracksLayout.transition(e, waypoint: nil, accuracy: 9.5, tid: "d", topics: topics) { checkPublication(p) }
+            if let p = OwnTracksLayout.transition(e, waypoint: nil, accuracy: 9.5, tid: "d", wtst: 1_735_689_600, topics: topics) { checkPublication(p) }
         }
     }
     for (w, h) in [(1, 1), (20, 6), (40, 12), (80, 24)] {
