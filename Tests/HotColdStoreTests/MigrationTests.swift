@@ -39,3 +39,45 @@ import Testing
         #expect(mode == "wal")
     }
 }
+
+/// v7 rebuilds `feed_item` so a shared rating may be 0 stars: what a v6 database held (items,
+/// the likes on them, the id counter) is kept.
+@Suite struct FeedZeroStarsMigrationTests {
+    @Test func aV6FeedKeepsItsItemsLikesAndIdsAndTakesZeroStars() throws {
+        let dir = try TemporaryDirectory("hotcold-migration-v7"); defer { dir.remove() }
+        let path = dir.path("v6.sqlite")
+        let queue = try DatabaseQueue(path: path)
+        try StoreMigrations.migrator.migrate(queue, upTo: "v6-friends")
+        try queue.write { db in
+            for seq in 1...3 {
+                try db.execute(sql: """
+                    INSERT INTO feed_item (author, device, seq, time, kind, place_id, place_name, place_kind, rating, received_at)
+                    VALUES ('jane', 'ute', ?, '2026-11-25 10:00:00.000', 'record', 'p', 'P', 'bigthing', 4, '2026-11-25 10:00:00.000')
+                    """, arguments: [seq])
+            }
+            try db.execute(sql: "INSERT INTO feed_like (user, item_id, time) VALUES ('alice', 2, '2026-11-25 10:00:01.000')")
+            // The newest item was evicted: its id must not come back.
+            try db.execute(sql: "DELETE FROM feed_item WHERE id = 3")
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "UPDATE feed_item SET rating = 0 WHERE id = 1")
+            }
+        }
+        try queue.close()
+        let store = try Store.open(path: path)
+        try store.database.write { db in
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM feed_item") == 2)
+            #expect(try Int.fetchOne(db, sql: "SELECT item_id FROM feed_like WHERE user = 'alice'") == 2)
+            try db.execute(sql: "UPDATE feed_item SET rating = 0 WHERE id = 1")
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE feed_item SET rating = 6 WHERE id = 1") }
+            try db.execute(sql: """
+                INSERT INTO feed_item (author, device, seq, time, kind, place_id, place_name, place_kind, received_at)
+                VALUES ('jane', 'ute', 9, '2026-11-25 10:00:00.000', 'arrived', 'p', 'P', 'bigthing', '2026-11-25 10:00:00.000')
+                """)
+            #expect(db.lastInsertedRowID == 4)
+            // Deleting an item still takes its likes with it (the reference survived the rename).
+            try db.execute(sql: "DELETE FROM feed_item WHERE id = 2")
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM feed_like") == 0)
+            #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").isEmpty)
+        }
+    }
+}

@@ -111,7 +111,8 @@ extension DaemonCommands {
         }
         guard let store = store?.store, let place = try? store.placeRecord(id: placeID),
               let mine = try? store.userState(placeID: placeID, user: user) else { return }
-        let stars = mine.rating.map(\.stars).flatMap { (1...5).contains($0) ? $0 : nil }
+        // 0 stars is a rating (a poor one), shared like any other; nil only when not rated.
+        let stars = mine.rating.map(\.stars).flatMap { FeedItem.ratings.contains($0) ? $0 : nil }
         host.announce(.record(RecordEvent(time: Date(), user: user,
                                           place: .init(id: place.id, name: place.name, kind: place.kind.rawValue),
                                           rating: stars, note: mine.note?.text)))

@@ -36,7 +36,7 @@ extension FeedItem {
               !p.kind.isEmpty, p.kind.count <= 16 else {
             throw FriendMessageError("place id, name or kind empty or too long")
         }
-        if let r = w.rating, !(1...5).contains(r) { throw FriendMessageError("rating \(r) outside 1–5") }
+        if let r = w.rating, !FeedItem.ratings.contains(r) { throw FriendMessageError("rating \(r) outside 0–5") }
         if let n = w.note, n.count > FriendLimits.noteLength {
             throw FriendMessageError("a note of \(n.count) characters (over \(FriendLimits.noteLength))")
         }

@@ -13,7 +13,7 @@ enum FriendEventLine {
         guard let n = r.seq, n > 0, let seq = UInt64(exactly: n) else { return (nil, nil) }
         let note = r.note.map { String($0.prefix(FriendLimits.noteLength)) }
         let item = FeedItem(author: author, device: device, seq: n, time: r.time, kind: "record", place: r.place,
-                            rating: r.rating.flatMap { (1...5).contains($0) ? $0 : nil }, note: note,
+                            rating: r.rating.flatMap { FeedItem.ratings.contains($0) ? $0 : nil }, note: note,
                             noteWords: note.map { _ in r.noteWords.map { min(max($0, 0), FriendLimits.noteLength) } ?? 0 })
         return (seq, item)
     }

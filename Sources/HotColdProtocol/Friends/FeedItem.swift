@@ -14,6 +14,8 @@ import Foundation
 /// ```
 public struct FeedItem: Codable, Sendable, Equatable {
     public static let kinds = ["arrived", "record"]
+    /// Stars a shared rating may carry: the same 0–5 as `store` `rate` (0 is a rating, not its absence).
+    public static let ratings = 0...5
 
     public struct Place: Codable, Sendable, Equatable {
         public var id: String
@@ -34,7 +36,7 @@ public struct FeedItem: Codable, Sendable, Equatable {
     /// `arrived` or `record`.
     public var kind: String
     public var place: Place
-    /// 1–5 stars, when shared.
+    /// 0–5 stars, when shared (0 is a rating, the lowest one).
     public var rating: Int?
     /// At most 500 characters, when shared.
     public var note: String?
@@ -89,7 +91,7 @@ public struct FeedItem: Codable, Sendable, Equatable {
                   name: try p.requiredString("name", max: Limits.nameLength, what: "the place's name"),
                   kind: try p.requiredString("kind", max: 16, what: "the place's kind, such as bigthing"))
         }, "place", "an object with id, name and kind")
-        rating = try f.integer("rating", in: 1...5)
+        rating = try f.integer("rating", in: Self.ratings)
         note = try f.string("note", max: FriendLimits.noteLength, allowEmpty: true)
         club = try f.bool("club")
     }

@@ -78,7 +78,7 @@ public struct RecordEvent: FixedClassMessage, SequencedMessage, Equatable {
     public var time: Date
     public var user: String
     public var place: FeedItem.Place
-    /// 1–5 stars; absent when the place has no rating from this user.
+    /// 0–5 stars; absent when the place has no rating from this user.
     public var rating: Int?
     public var note: String?
     public var noteWords: Int?

@@ -18,6 +18,7 @@ public enum StoreMigrations {
         m.registerMigration("v4-visit-departure", migrate: v4VisitDeparture)
         m.registerMigration("v5-imported-by", migrate: v5ImportedBy)
         m.registerMigration("v6-friends", migrate: v6Friends)
+        m.registerMigration("v7-feed-zero-stars", migrate: v7FeedZeroStars)
         return m
     }
 
@@ -277,6 +278,33 @@ public enum StoreMigrations {
             CREATE TABLE feed_like_received (
                 item_seq INTEGER NOT NULL, liker TEXT NOT NULL, liked BOOLEAN NOT NULL, time DATETIME NOT NULL,
                 PRIMARY KEY (item_seq, liker)) WITHOUT ROWID;
+            """)
+    }
+
+    /// A shared rating may be 0 stars (the lowest, as `rate` allows), so `feed_item.rating`'s
+    /// CHECK widens to 0–5. SQLite cannot alter a CHECK: the table is rebuilt and renamed into
+    /// place (GRDB runs migrations with foreign keys off and checks them at the end, so
+    /// `feed_like`'s rows keep pointing at the same ids; the id counter carries over, so an
+    /// evicted item's id is never reused).
+    static func v7FeedZeroStars(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE feed_item_v7 (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                author TEXT NOT NULL, device TEXT NOT NULL, seq INTEGER NOT NULL,
+                time DATETIME NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('arrived', 'record')),
+                place_id TEXT NOT NULL, place_name TEXT NOT NULL, place_kind TEXT NOT NULL,
+                rating INTEGER CHECK (rating BETWEEN 0 AND 5),
+                note TEXT CHECK (length(note) <= 500),
+                club BOOLEAN NOT NULL DEFAULT 0,
+                received_at DATETIME NOT NULL,
+                UNIQUE (author, device, seq));
+            INSERT INTO feed_item_v7 SELECT id, author, device, seq, time, kind, place_id, place_name,
+                place_kind, rating, note, club, received_at FROM feed_item;
+            DELETE FROM sqlite_sequence WHERE name = 'feed_item_v7';
+            INSERT INTO sqlite_sequence (name, seq) SELECT 'feed_item_v7', seq FROM sqlite_sequence WHERE name = 'feed_item';
+            DROP TABLE feed_item;
+            ALTER TABLE feed_item_v7 RENAME TO feed_item;
+            CREATE INDEX feed_item_on_time ON feed_item(time, id);
             """)
     }
 }
