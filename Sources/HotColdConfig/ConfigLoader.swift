@@ -28,7 +28,7 @@ public enum ConfigLoader {
     /// Every section and its keys.
     static let known: [String: Set<String>] = [
         "gpsd": ["host", "port"],
-        "socket": ["path", "mode", "allowed_users", "allowed_groups", "max_clients", "max_clients_per_user",
+        "socket": ["path", "mode", "allowed_users", "allowed_groups", "proxies", "max_clients", "max_clients_per_user",
                    "write_burst", "writes_per_second"],
         "quotas": ["locations_per_user", "observations_per_user", "pending_submissions_per_user",
                    "notes_per_user", "manual_visits_per_user", "imported_places_per_user",
@@ -72,6 +72,7 @@ private struct TableReader {
             }
             if let v = try strings("socket.allowed_users") { c.socket.allowedUsers = v }
             if let v = try strings("socket.allowed_groups") { c.socket.allowedGroups = v }
+            if let v = try strings("socket.proxies") { c.socket.proxies = v }
             c.socket.maxClients = try count("socket.max_clients", 1...65_536) ?? c.socket.maxClients
             c.socket.maxClientsPerUser = try count("socket.max_clients_per_user", 1...65_536) ?? c.socket.maxClientsPerUser
             c.socket.writeBurst = try count("socket.write_burst", 1...100_000) ?? c.socket.writeBurst

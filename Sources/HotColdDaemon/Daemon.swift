@@ -239,7 +239,7 @@ public final class Daemon: Sendable {
 
     /// Who may write, with names resolved now (never while a client waits).
     private func authorisation(_ socket: Configuration.Socket) -> PeerAuthorisation {
-        let a = PeerAuthorisation(allowedUsers: socket.allowedUsers, allowedGroups: socket.allowedGroups)
+        let a = PeerAuthorisation(allowedUsers: socket.allowedUsers, allowedGroups: socket.allowedGroups, proxies: socket.proxies)
         if !a.unresolved.isEmpty {
             logger.warning("socket: allowed \(a.unresolved.joined(separator: ", ")) not found; ignored until a reload finds them")
         }

@@ -24,7 +24,7 @@ import threading
 
 REPLIES = {"ERROR", "STORE", "TRACKING", "STATUS", "VERSION", "WATCH", "POLL", "OBSERVATIONS", "OUTBOX",
            "VISITS", "EXPORT", "CHUNK", "UPLOAD", "TARGETS", "PLACES", "PLACE", "NEAR", "IMPORT", "SUBMIT",
-           "RESULT", "FOLLOWING", "FEED"}
+           "RESULT", "FOLLOWING", "FEED", "ACTING"}
 
 
 def connect(path):

@@ -45,6 +45,8 @@ import Testing
         _ = try await expect(.observations, "OBSERVATIONS")
         _ = try await expect(.outbox, "OUTBOX")
         _ = try await expect(.report(ReportRequest(service: "route-test", state: "idle")), "REPORT")
+        // Root is a proxy; the in-process daemon's connection is root's.
+        _ = try await expect(.actFor(ActForRequest(uid: 0)), "ACTING")
         _ = try await expect(.submit(SubmitRequest(name: "Big Route", at: Coordinate(latitude: -30.3, longitude: 153.1), seenAt: now)), "SUBMIT")
         _ = try await expect(.sync(SyncRequest(.pending)), "SYNC")
         _ = try await expect(.follow(FollowRequest(who: ute)), "RESULT")

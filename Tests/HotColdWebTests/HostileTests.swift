@@ -3,6 +3,7 @@ import HotColdTestSupport
 import Synchronization
 import Testing
 @testable import HotColdWeb
+import HotColdProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -134,6 +135,33 @@ struct HostileTests {
         let old = try r.server.store.pair(name: "late", uid: 0, user: "root", writer: true, days: 1, linkMinutes: 10,
                                           now: Date().addingTimeInterval(-11 * 60))
         #expect(try await RawHTTP.get(r.port, "/pair?t=\(try #require(old.link))").status == 403, "an expired link")
+    }
+
+    @Test("a phone's note is kept as the note of the user who paired it, not hotcold-web's own user's")
+    func writesKeepTheirAuthor() async throws {
+        let dir = try TemporaryDirectory("author")
+        defer { dir.remove() }
+        let config = dir.path("hotcoldd.toml")
+        try #"[socket]\#nallowed_users = ["nobody"]\#nallowed_groups = []\#n"#.write(toFile: config, atomically: false, encoding: .utf8)
+        let r = try await Running(daemonConfig: config)
+        defer { r.stop() }
+        let nobody = try #require(getpwnam("nobody")).pointee.pw_uid
+        let d = try r.server.store.pair(name: "phone", uid: nobody, user: "nobody", writer: true, days: 1)
+        let headers = ["Content-Type: application/json", "Cookie: hc_token=\(d.token)", "Origin: http://127.0.0.1:\(r.port)"]
+        let note = #"{"cmd":"store","op":"note","id":"halans:d0577fb8cf","text":"typed on nobody's phone"}"#
+        let ok = try await RawHTTP.post(r.port, "/api/command", body: note, headers: headers)
+        #expect(ok.status == 200, "\(ok.body)")
+        // The phone's own read shows it: the page reads as its user too.
+        let read = try await RawHTTP.post(r.port, "/api/read", body: #"{"cmd":"place","id":"halans:d0577fb8cf"}"#, headers: headers)
+        #expect(read.status == 200 && read.body.contains("typed on nobody's phone"), "\(read.status) \(read.body)")
+        // Kept for nobody: hotcold-web's own user (root here) has no such note.
+        let c = try LineClient(path: r.daemon.socketPath)
+        try c.send(.place(PlaceRequest(id: "halans:d0577fb8cf")))
+        #expect(!(try c.line(ofClass: "PLACE")).contains("typed on nobody's phone"))
+        try c.send(.actFor(ActForRequest(uid: nobody)))
+        _ = try c.line(ofClass: ActingReply.wireClass)
+        try c.send(.place(PlaceRequest(id: "halans:d0577fb8cf")))
+        #expect(try c.line(ofClass: "PLACE").contains("typed on nobody's phone"))
     }
 
     @Test("the writer rule is checked at each write: a user taken out of the writers stops writing through a phone paired earlier")

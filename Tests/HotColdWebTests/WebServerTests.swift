@@ -16,7 +16,9 @@ struct WebServerTests {
         let task: Task<Void, any Error>
 
         init(maxClients: Int = 16, hosts: [String] = [], daemonConfig: String? = nil) async throws {
-            daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--target=-30.2748,153.1338,Web Banana"])
+            // The daemon reads the same configuration hotcold-web checks writers against.
+            daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--target=-30.2748,153.1338,Web Banana"]
+                                       + (daemonConfig.map { ["--config", $0] } ?? []))
             dir = try TemporaryDirectory("web")
             var c = WebConfiguration()
             c.daemon.socket = daemon.socketPath

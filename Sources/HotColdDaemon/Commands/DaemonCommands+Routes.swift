@@ -57,6 +57,8 @@ extension DaemonCommands {
         case .feed(let r): return .store { try self.feed(r, $0.store, user: user) }
         case .like(let r): return .store { try self.like(r, $0.store, user: user) }
         case .likeReceived(let r): return .store { try self.likeReceived(r, $0.store) }
+        // A proxy's connection becomes a user's: the account is looked up off the loop.
+        case .actFor(let a): return .work { try self.actFor(a, client) }
         }
     }
 
@@ -71,6 +73,22 @@ extension DaemonCommands {
         try services.record(r, from: client.id)
         noteOwnDevice(r.device)
         return WireCoding.line(ReportReply(service: r.service))
+    }
+
+    func actFor(_ a: ActForRequest, _ client: ClientInfo) throws -> String {
+        guard client.via == nil else {
+            throw ProtocolError(.notAllowed, command: "act_for", "this connection already acts for \(client.recordedName); open a new one")
+        }
+        guard authorisation.withLock({ $0.mayActForOthers(client) }) else {
+            throw ProtocolError(.notAllowed, command: "act_for",
+                "not allowed for \(Self.who(client)): only users in proxies (config [socket]) may act for another user")
+        }
+        guard let account = ActingClients.account(a.uid, via: client) else {
+            throw ProtocolError(.notFound, command: "act_for", field: "uid", "no user on this box has uid \(a.uid)")
+        }
+        acting.act(client, as: account)
+        logger.debug("socket: \(client) acts for \(account.recordedName)")
+        return WireCoding.line(ActingReply(uid: account.uid, user: account.recordedName, writer: mayWrite(account)))
     }
 
     func change(_ r: StoreRequest, _ store: StoreRPC, user: String) throws -> String {

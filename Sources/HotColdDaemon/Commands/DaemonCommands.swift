@@ -32,6 +32,8 @@ public final class DaemonCommands: SocketCommandHandler {
     let followed: FollowedDevices
     /// Where the last hunt or roam is kept across restarts (nil: not kept).
     let savedTracking: SavedTracking?
+    /// Connections a proxy said act for another user (`act_for`).
+    let acting = ActingClients()
 
     public struct StatusExtras: Sendable {
         public var logStatus: EventLogStatus?
@@ -76,6 +78,7 @@ public final class DaemonCommands: SocketCommandHandler {
 
     public func disconnected(_ client: ClientInfo, reason: String) {
         staging.forget(client.id)
+        acting.forget(client.id)
         services.closed(client.id)
         host.publisher?.cancelCatchUp(client: client.id)
     }
@@ -83,7 +86,9 @@ public final class DaemonCommands: SocketCommandHandler {
     /// One line in, the reply out (or later, for work off the loop). Decoding and validation
     /// are the protocol's; authorisation, write charging and where the work runs are applied
     /// here, once for every command; what each command does is its entry in ``route(_:for:)``.
-    public func handle(line: String, from client: ClientInfo) -> [String] {
+    public func handle(line: String, from peer: ClientInfo) -> [String] {
+        // After `act_for`, the connection is the user it acts for, in everything below.
+        let client = acting.identity(of: peer)
         let request: Request
         switch Request.decode(line: line) {
         case .failure(let e): return [Self.error(e)]
@@ -250,10 +255,11 @@ public final class DaemonCommands: SocketCommandHandler {
 
     // MARK: - Helpers
 
-    private func mayWrite(_ client: ClientInfo) -> Bool { authorisation.withLock { $0.isAuthorised(client) } }
+    func mayWrite(_ client: ClientInfo) -> Bool { authorisation.withLock { $0.isAuthorised(client) } }
 
     /// Root or the daemon's own user: may read every user's personal records.
-    static func isAdministrator(_ client: ClientInfo) -> Bool { client.uid == 0 || client.uid == getuid() }
+    /// A connection acting for a user (`act_for`) is that user only, whoever it is.
+    static func isAdministrator(_ client: ClientInfo) -> Bool { client.via == nil && (client.uid == 0 || client.uid == getuid()) }
 
     /// The name a client's changes are recorded under (`#UID` for a uid with no passwd entry).
     static func user(_ client: ClientInfo) -> String { client.recordedName }
@@ -264,6 +270,6 @@ public final class DaemonCommands: SocketCommandHandler {
     }
 
     static func who(_ c: ClientInfo) -> String {
-        "uid \(c.uid)\(c.userName.map { " (\($0))" } ?? "")"
+        "uid \(c.uid)\(c.userName.map { " (\($0))" } ?? "")\(c.via.map { " (through \($0))" } ?? "")"
     }
 }

@@ -29,9 +29,14 @@ public struct ClientInfo: Sendable, Hashable, CustomStringConvertible {
     /// to another uid).
     public let userName: String?
     public let connectedAt: Date
+    /// The proxy's user when this identity was claimed with `act_for` (the uid, groups and
+    /// name are then the account's, from the user database); nil for the peer itself. A
+    /// proxied identity is never the daemon's administrator.
+    public let via: String?
 
     public init(id: ClientID, pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = [], userName: String?,
-                connectedAt: Date = Date()) {
+                connectedAt: Date = Date(), via: String? = nil) {
+        self.via = via
         self.id = id
         self.pid = pid
         self.uid = uid
@@ -46,6 +51,6 @@ public struct ClientInfo: Sendable, Hashable, CustomStringConvertible {
     public var recordedName: String { userName ?? CurrentUser.unknownUserName(uid: uid) }
 
     public var description: String {
-        "\(id) pid \(pid) uid \(uid)\(userName.map { " (\($0))" } ?? "") gid \(gid)"
+        "\(id) pid \(pid) uid \(uid)\(userName.map { " (\($0))" } ?? "") gid \(gid)\(via.map { " via \($0)" } ?? "")"
     }
 }

@@ -16,6 +16,8 @@ import Glibc
 public struct PeerAuthorisation: Sendable {
     public let allowedUsers: [String]
     public let allowedGroups: [String]
+    /// Users (names, or decimal uids) whose connections may `act_for` another user.
+    public let proxies: [String]
     /// The daemon's own uid (defaults to `getuid()`), always allowed.
     public let ownUID: UInt32
     let uids: Set<UInt32>
@@ -23,9 +25,10 @@ public struct PeerAuthorisation: Sendable {
     /// Configured names that did not resolve (reported by the daemon; re-resolved on reload).
     public let unresolved: [String]
 
-    public init(allowedUsers: [String] = [], allowedGroups: [String] = [], ownUID: UInt32 = getuid()) {
+    public init(allowedUsers: [String] = [], allowedGroups: [String] = [], proxies: [String] = [], ownUID: UInt32 = getuid()) {
         self.allowedUsers = allowedUsers
         self.allowedGroups = allowedGroups
+        self.proxies = proxies
         self.ownUID = ownUID
         var uids = Set<UInt32>(), gids = Set<UInt32>(), unresolved: [String] = []
         for u in allowedUsers {
@@ -44,6 +47,16 @@ public struct PeerAuthorisation: Sendable {
         if client.uid == 0 || client.uid == ownUID || uids.contains(client.uid) { return true }
         if gids.contains(client.gid) { return true }
         return client.groups.contains { gids.contains($0) }
+    }
+
+    /// Whether `client` may act for another user (`act_for`). Pure: proxies are matched by the
+    /// name resolved at connect (a dynamic user has a uid only while its service runs), or by
+    /// uid; a connection already acting for someone is not a proxy.
+    public func mayActForOthers(_ client: ClientInfo) -> Bool {
+        guard client.via == nil else { return false }
+        if client.uid == 0 || client.uid == ownUID { return true }
+        if let name = client.userName, proxies.contains(name) { return true }
+        return proxies.contains(String(client.uid))
     }
 
     /// One-shot form of `isAuthorised(_:)`.

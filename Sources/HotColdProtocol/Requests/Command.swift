@@ -17,6 +17,8 @@ public enum Command: String, Sendable, CaseIterable, Codable {
     case likeReceived = "like_received"
     /// `hotcold-sync`'s outbox and catalogue ops (``SyncRequest``).
     case sync
+    /// A trusted proxy acts for one user on this connection (``ActForRequest``).
+    case actFor = "act_for"
 
     /// Whether the command changes state, and so needs a user allowed to write.
     public var writes: Bool {

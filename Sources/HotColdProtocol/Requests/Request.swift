@@ -43,6 +43,7 @@ public enum Request: Sendable, Equatable {
     case like(LikeRequest)
     case likeReceived(LikeReceivedRequest)
     case sync(SyncRequest)
+    case actFor(ActForRequest)
 
     public var command: Command {
         switch self {
@@ -74,6 +75,7 @@ public enum Request: Sendable, Equatable {
         case .feed: .feed
         case .like(let l): l.like ? .like : .unlike
         case .likeReceived: .likeReceived
+        case .actFor: .actFor
         case .sync: .sync
         }
     }
@@ -158,6 +160,7 @@ public enum Request: Sendable, Equatable {
             case .like(let r): try r.encode(to: encoder)
             case .likeReceived(let r): try r.encode(to: encoder)
             case .sync(let r): try r.encode(to: encoder)
+            case .actFor(let r): try r.encode(to: encoder)
             }
         }
     }
@@ -195,6 +198,7 @@ public enum Request: Sendable, Equatable {
         case .unlike: return .like(try LikeRequest(decoder, like: false))
         case .likeReceived: return .likeReceived(try LikeReceivedRequest(decoder))
         case .sync: return .sync(try SyncRequest(decoder))
+        case .actFor: return .actFor(try ActForRequest(decoder))
         }
     }
 }

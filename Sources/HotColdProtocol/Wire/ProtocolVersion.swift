@@ -20,11 +20,12 @@
 /// `GAP` line in the replayed range. Minor 9 added the live `FIX` class (each accepted fix, to
 /// watchers naming it; unnumbered, never logged), the `LIKE_RECEIVED` event, `lat`/`lon` (the
 /// target's own position) on `STATUS` and `TARGETS` targets, `report`'s `device` (the car's name
-/// on the broker) and `own` on `feed` entries, whose ids are then that name's.
+/// on the broker) and `own` on `feed` entries, whose ids are then that name's. Minor 10 added
+/// `act_for` (a trusted proxy, `hotcold-web`, acts for the user who paired a phone) and `ACTING`.
 public enum ProtocolVersion {
     public static let release = "0.1.0"
     public static let major = 1
-    public static let minor = 9
+    public static let minor = 10
 
     /// The greeting as a reply value.
     public static var reply: VersionReply {

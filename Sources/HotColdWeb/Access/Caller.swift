@@ -14,6 +14,13 @@ public enum Caller: Sendable, Equatable {
         return false
     }
 
+    /// The Unix user the daemon should take this caller's requests as (`act_for`): the user
+    /// who paired the device. Nil for a local browser, which is hotcold-web's own user.
+    public var actsFor: UInt32? {
+        if case .paired(let d) = self { return d.uid }
+        return nil
+    }
+
     /// Identifies the caller for rate limiting: the device, else the address.
     func key(address: String) -> String {
         if case .paired(let d) = self { return "device:" + d.token }

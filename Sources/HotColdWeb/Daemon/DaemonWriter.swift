@@ -59,7 +59,10 @@ public struct DaemonWriter: Sendable {
         }
     }
 
-    public func send(_ body: String, kind: Kind = .write) async -> Outcome {
+    /// `actingFor`: the user who paired the device; the daemon is told (`act_for`) before the
+    /// request, so a write is kept as that user's, under that user's writer rule, and a read
+    /// shows that user's notes — never hotcold-web's own.
+    public func send(_ body: String, kind: Kind = .write, actingFor uid: UInt32? = nil) async -> Outcome {
         let (request, cls): (Request, String)
         switch validate(body, kind: kind) {
         case .failure(let o): return o
@@ -71,6 +74,10 @@ public struct DaemonWriter: Sendable {
                 do throws(ClientError) {
                     let c = try LineClient(path: path)
                     c.maxLineBytes = 1 << 20
+                    if let uid {
+                        try c.send(.actFor(ActForRequest(uid: uid)))
+                        _ = try c.line(ofClass: ActingReply.wireClass, timeout: 10)
+                    }
                     try c.send(request)
                     k.resume(returning: .done(try c.line(ofClass: cls, timeout: 10)))
                 } catch {

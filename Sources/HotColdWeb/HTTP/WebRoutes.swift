@@ -130,14 +130,15 @@ struct WebRoutes: Sendable {
     /// A read from the page (anyone who may see the page): the daemon's reply line itself, or a
     /// refusal as an ``Outcome``.
     private func read(_ request: Request, _ context: WebContext) async throws -> Response {
-        guard server.caller(request, context).mayRead else {
+        let caller = server.caller(request, context)
+        guard caller.mayRead else {
             return json(.unauthorized, Outcome(ok: false, code: "not_allowed", message: "this device is not paired"))
         }
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
             return json(.unsupportedMediaType, Outcome(ok: false, code: "bad_type", message: "send application/json"))
         }
         let body = try await request.body.collect(upTo: context.maxUploadSize)
-        switch await server.writer.send(String(buffer: body), kind: .read) {
+        switch await server.writer.send(String(buffer: body), kind: .read, actingFor: caller.actsFor) {
         case .done(let line):
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: line)))
         case .refused(let code, let message):
@@ -175,7 +176,7 @@ struct WebRoutes: Sendable {
             return json(.tooManyRequests, Outcome(ok: false, code: "rate", message: "too many writes from this device; wait a moment"))
         }
         let body = try await request.body.collect(upTo: context.maxUploadSize)
-        switch await server.writer.send(String(buffer: body)) {
+        switch await server.writer.send(String(buffer: body), actingFor: caller.actsFor) {
         case .done(let line): return json(.ok, Outcome(ok: true, reply: line))
         case .refused(let code, let message): return json(.unprocessableContent, Outcome(ok: false, code: code, message: message))
         case .invalid(let message): return json(.badRequest, Outcome(ok: false, code: "bad_request", message: message))
