@@ -60,9 +60,9 @@ let package = Package(
             name: "HotColdStore",
             dependencies: ["HotColdCore", "HotColdProtocol", "HotColdFormats", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Big Things web API: HTTP client (async-http-client), outbox delivery, catalogue sync,
-        // over the database file or over the daemon's socket.
+        // over the daemon's socket (the database is the daemon's: no GRDB here).
         .target(name: "HotColdSync", dependencies: [
-            "HotColdCore", "HotColdProtocol", "HotColdStore", "HotColdConfig",
+            "HotColdCore", "HotColdProtocol", "HotColdFormats", "HotColdConfig",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -129,7 +129,7 @@ let package = Package(
         .executableTarget(
             name: "hotcold",
             dependencies: [
-                "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdSync", "HotColdScreen",
+                "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdScreen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The web sync service: the outbox and the catalogue through the daemon's socket, the

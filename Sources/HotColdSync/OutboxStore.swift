@@ -1,17 +1,17 @@
 import Foundation
 import HotColdProtocol
-import HotColdStore
+import HotColdFormats
 
 /// What ``Syncer`` needs from the database: the catalogue's ETag and its all-or-nothing
 /// replacement, and the outbox's state machine, its items as the protocol's ``QueuedRequest``.
 ///
-/// Two implementations: ``Store`` itself (`hotcold sync --db`, offline work on a file, the
-/// tests), and ``DaemonOutboxStore`` over the daemon's socket — on an installed system only the
+/// Two implementations: ``DaemonOutboxStore`` over the daemon's socket, and the tests' store
+/// over a database file (Tests/HotColdSyncTests) — on an installed system only the
 /// daemon can open its database, so `hotcold-sync` asks it.
 ///
 /// ```swift
-/// let direct: any OutboxStore = try Store.open(path: "hc.sqlite")
-/// let viaDaemon: any OutboxStore = DaemonOutboxStore(socketPath: "/run/hotcold/hotcold.sock")
+/// let store: any OutboxStore = DaemonOutboxStore(socketPath: "/run/hotcold/hotcold.sock")
+/// let report = await Syncer(store: store, client: client).sync()
 /// ```
 public protocol OutboxStore: Sendable {
     /// Where the data lives, for messages ("/var/lib/hotcold/hotcold.sqlite", "the daemon at /run/hotcold/hotcold.sock").
@@ -32,20 +32,4 @@ public protocol OutboxStore: Sendable {
     func queuedRequest(id: Int64) throws -> QueuedRequest?
     /// How many items wait, and when the first of them may go.
     func pendingOutbox() throws -> OutboxPendingSummary
-}
-
-extension Store: OutboxStore {
-    public var location: String { path }
-
-    public func catalogueETag() throws -> String? { try syncValue(Store.catalogueETagKey) }
-
-    public func pendingOutbox() throws -> OutboxPendingSummary { try outboxPendingSummary() }
-
-    public func nextQueuedRequest(after afterID: Int64) throws -> QueuedRequest? {
-        try nextPendingOutboxItem(after: afterID).map { QueuedRequest($0) }
-    }
-
-    public func queuedRequest(id: Int64) throws -> QueuedRequest? {
-        try outboxItem(id: id).map { QueuedRequest($0, payload: Data()) }
-    }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import HotColdStore
+import HotColdFormats
 
 /// The daemon's periodic sync, off the engine's path: a task of its own that syncs every
 /// `interval` seconds, sooner when an outbox item comes due, and at once when nudged (the

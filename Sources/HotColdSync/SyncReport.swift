@@ -1,7 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdProtocol
-import HotColdStore
+import HotColdFormats
 
 /// What one sync did: the catalogue pull, then the outbox drain.
 ///

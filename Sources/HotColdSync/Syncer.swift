@@ -1,7 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdProtocol
-import HotColdStore
+import HotColdFormats
 
 /// Keeps the local catalogue current and delivers the outbox, exactly once as the server sees it.
 ///

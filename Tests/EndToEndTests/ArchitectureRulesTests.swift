@@ -149,9 +149,12 @@ import Testing
                                                            "HotColdMQTT", "HotColdWeb"])
             #expect(bad.isEmpty, "\(module) reaches \(bad): networking belongs to the companion processes")
         }
-        for module in ["hotcold-mqtt", "hotcold-web"] {
+        for module in ["hotcold-mqtt", "hotcold-web", "hotcold-sync", "HotColdSync"] {
             let bad = (reach[module] ?? []).intersection(["GRDB", "HotColdStore", "HotColdDaemon"])
             #expect(bad.isEmpty, "\(module) reaches \(bad): companions reach the data through the socket only")
         }
+        // The command-line client syncs nothing itself (hotcold-sync does): no HTTP, no TLS.
+        let clientNet = (reach["hotcold"] ?? []).intersection(["AsyncHTTPClient", "NIOSSL", "NIOCore", "HotColdSync", "Hummingbird"])
+        #expect(clientNet.isEmpty, "hotcold reaches \(clientNet): the web API is hotcold-sync's")
     }
 }

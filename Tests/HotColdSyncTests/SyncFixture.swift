@@ -22,11 +22,5 @@ struct SyncFixture {
                options: .init(retry: SyncFixture.fastRetry, maxWait: maxWait, honourBackoff: false, user: "tester"))
     }
 
-    /// Runs the built `hotcold` with `--db` pointing at this fixture's database.
-    @discardableResult
-    func hotcold(_ args: [String]) throws -> ProcessResult {
-        try Subprocess.run(Binaries.url("hotcold"), args + ["--db", dbPath])
-    }
-
     func remove() { dir.remove() }
 }

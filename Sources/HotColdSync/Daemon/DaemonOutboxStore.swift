@@ -1,6 +1,6 @@
 import Foundation
 import HotColdProtocol
-import HotColdStore
+import HotColdFormats
 
 /// The outbox and the catalogue through the daemon's socket (the `sync` command, PROTOCOL.md):
 /// what `hotcold-sync` uses on an installed system, where only the daemon can open its

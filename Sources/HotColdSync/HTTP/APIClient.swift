@@ -68,6 +68,10 @@ public final class APIClient: Sendable {
             decompression: .enabled(limit: .ratio(Self.maxCompressionRatio)))
         // HTTP/1.1 only: a handful of small requests per sync gain nothing from HTTP/2.
         config.httpVersion = .http1Only
+        // A server that refuses the connection is down: say so now. (The client would otherwise
+        // retry connecting until the deadline and report "did not finish within 30 s"; the
+        // syncer's own backoff decides when to try again.)
+        config.connectionPool.retryConnectionEstablishment = false
         http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: config)
     }
 

@@ -9,6 +9,6 @@ enum StoreCommands {
         AddCommand.self, RenameCommand.self, DeleteCommand.self,
         ObserveCommand.self, ObservationsCommand.self,
         ImportCommand.self, ExportCommand.self, AboutCommand.self,
-        SubmitCommand.self, OutboxCommand.self, SyncCommand.self,
+        SubmitCommand.self, OutboxCommand.self,
     ]
 }

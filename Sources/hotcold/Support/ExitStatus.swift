@@ -5,7 +5,6 @@ import HotColdConfig
 import HotColdCore
 import HotColdProtocol
 import HotColdStore
-import HotColdSync
 
 /// How `hotcold` ends, in sysexits.h's words, so a script can tell "fix your command" (64) from
 /// "the daemon is down" (69), "try again later" (75) and "you may not" (77). Every subcommand's
@@ -48,7 +47,6 @@ struct ExitStatus: RawRepresentable, Hashable, Sendable, ExpressibleByIntegerLit
         case let e as any CodedError: self = e.isUnreadableInput ? .noInput : Self(code: e.code, command: (e as? ProtocolError)?.command)
         case let e as TrackReadError: self = Self(for: e)
         case is ConfigError: self = .configuration
-        case is TransportError: self = .unavailable
         case is JSONSyntaxError, is ImportIssue, is PointTargetError: self = .dataError
         default: self = DatabaseFailure(error).map { Self(for: $0.kind) } ?? .software
         }

@@ -59,6 +59,6 @@ struct SubmitCommand: ParsableCommand {
         _ = saved
         var line = "Queued \(name) for the Big Things web API"
         if let picture { line += " with \(picture.filename) (\(picture.data.count) bytes)" }
-        print(line + "; `hotcold outbox` lists it, `hotcold sync` sends it.")
+        print(line + "; `hotcold outbox` lists it, hotcold-sync sends it.")
     }
 }
