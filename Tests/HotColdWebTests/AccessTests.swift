@@ -1,4 +1,5 @@
 import Foundation
+import HotColdProtocol
 import HotColdTestSupport
 import Testing
 @testable import HotColdWeb
@@ -53,15 +54,20 @@ struct AccessTests {
         let c = ControlSocket(path: dir.path("c.sock"), store: store, rule: WriterRule(allowedUsers: [], allowedGroups: ["nogroup-x"]),
                               daemonSocket: sock, tokenDays: 1, baseURL: "http://127.0.0.1:8470")
         let stranger = PeerCredentials(uid: 54321, gid: 54321, groups: [])
-        #expect(c.answer(ControlRequest(cmd: "pair", name: "x"), peer: stranger) is ControlError)
+        let refused = try #require(c.answer(.pair(name: "x"), peer: stranger) as? ErrorReply)
+        #expect(refused.code == .notAllowed && refused.command == "pair")
         let reader = PeerCredentials(uid: 54321, gid: 54321, groups: [0])
-        let p = try #require(c.answer(ControlRequest(cmd: "pair", name: "phone"), peer: reader) as? PairedReply)
+        let p = try #require(c.answer(.pair(name: "phone"), peer: reader) as? WebPairedReply)
         #expect(p.writer == false && p.url == "http://127.0.0.1:8470/pair?t=\(p.token)" && !p.qr.isEmpty)
-        let root = try #require(c.answer(ControlRequest(cmd: "pair", name: "car"), peer: PeerCredentials(uid: 0, gid: 0, groups: [])) as? PairedReply)
+        let root = try #require(c.answer(.pair(name: "car"), peer: PeerCredentials(uid: 0, gid: 0, groups: [])) as? WebPairedReply)
         #expect(root.writer)
-        #expect(c.answer(ControlRequest(cmd: "pair", name: "a\nb"), peer: reader) is ControlError)
-        #expect(c.answer(ControlRequest(cmd: "revoke", name: "car"), peer: reader) is ControlError, "another user's device")
-        let list = try #require(c.answer(ControlRequest(cmd: "list"), peer: reader) as? DevicesReply)
+        // A name with a newline never reaches the socket's owner: the protocol refuses it, naming the field.
+        guard case .failure(let bad) = WebControlRequest.decode(line: #"{"cmd":"pair","name":"a\nb"}"#) else {
+            Issue.record("a name with a newline was accepted"); return
+        }
+        #expect(bad.code == .badField && bad.field == "name")
+        #expect((c.answer(.revoke(name: "car"), peer: reader) as? ErrorReply)?.code == .notAllowed, "another user's device")
+        let list = try #require(c.answer(.list, peer: reader) as? WebDevicesReply)
         #expect(list.devices.map(\.name) == ["phone"])
     }
 

@@ -76,7 +76,9 @@ public final class ControlSocket: @unchecked Sendable {
         var tv = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(c, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        guard let peer = PeerCredentials(socket: c) else { return reply(c, ControlError("no peer credentials")) }
+        guard let peer = PeerCredentials(socket: c) else {
+            return reply(c, ErrorReply(ProtocolError(.internal, command: nil, "no peer credentials")))
+        }
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while !buffer.contains(10) && buffer.count <= 4096 {
@@ -84,47 +86,46 @@ public final class ControlSocket: @unchecked Sendable {
             if n <= 0 { break }
             buffer.append(contentsOf: chunk[..<n])
         }
-        guard let nl = buffer.firstIndex(of: 10), nl <= 4096,
-              let req = try? JSONDecoder().decode(ControlRequest.self, from: Data(buffer[..<nl])) else {
-            return reply(c, ControlError("expected one JSON line such as {\"cmd\":\"pair\",\"name\":\"phone\"}"))
+        guard let nl = buffer.firstIndex(of: 10), nl <= 4096 else {
+            return reply(c, ErrorReply(ProtocolError(.badJSON, command: nil, "expected one JSON line such as {\"cmd\":\"pair\",\"name\":\"phone\"}")))
         }
-        reply(c, answer(req, peer: peer))
+        switch WebControlRequest.decode(line: String(decoding: buffer[..<nl], as: UTF8.self)) {
+        case .success(let req): reply(c, answer(req, peer: peer))
+        case .failure(let e): reply(c, ErrorReply(e))
+        }
     }
 
-    /// The reply to one request from `peer` (tested directly).
-    func answer(_ req: ControlRequest, peer: PeerCredentials) -> any Encodable {
+    /// The reply to one request from `peer` (tested directly): a PAIRED, DEVICES or REVOKED, or
+    /// an ERROR whose code says why (`not_allowed`, `internal`).
+    func answer(_ req: WebControlRequest, peer: PeerCredentials) -> any WireMessage {
+        func refuse(_ code: ErrorCode, _ message: String) -> ErrorReply {
+            ErrorReply(ProtocolError(code, command: req.command, message))
+        }
         let writer = rule.isWriter(peer)
         guard writer || mayRead(peer) else {
-            return ControlError("\(peer.userName) may not read the daemon's socket \(daemonSocket), so may not pair a device")
+            return refuse(.notAllowed, "\(peer.userName) may not read the daemon's socket \(daemonSocket), so may not pair a device")
         }
-        switch req.cmd {
-        case "pair":
-            let name = (req.name ?? "device").trimmingCharacters(in: .whitespaces)
-            guard !name.isEmpty, name.count <= 40, name.allSatisfy({ $0.isLetter || $0.isNumber || " -_.".contains($0) }) else {
-                return ControlError("a device name is 1–40 letters, digits, spaces, - _ or .")
-            }
+        switch req {
+        case .pair(let name):
             do {
                 let d = try store.pair(name: name, uid: peer.uid, user: peer.userName, writer: writer, days: tokenDays,
                                        linkMinutes: linkMinutes)
                 let link = d.link ?? ""
                 let url = "\(baseURL)/pair?t=\(link)"
                 let qr = (try? QRCode(text: url)).map { QRTerminal.lines($0) } ?? []
-                return PairedReply(name: d.name, user: d.user, writer: d.writer, expires: d.expires, url: url, token: link,
-                                   linkExpires: d.linkExpires, qr: qr)
+                return WebPairedReply(name: d.name, user: d.user, writer: d.writer, expires: d.expires, url: url, token: link,
+                                      linkExpires: d.linkExpires, qr: qr)
             } catch {
-                return ControlError(error.description)
+                return refuse(.internal, error.description)
             }
-        case "list":
-            return DevicesReply(devices: store.all.filter { peer.uid == 0 || $0.uid == peer.uid }
+        case .list:
+            return WebDevicesReply(devices: store.all.filter { peer.uid == 0 || $0.uid == peer.uid }
                 .map { .init(name: $0.name, user: $0.user, writer: $0.writer, expires: $0.expires) })
-        case "revoke":
-            guard let name = req.name else { return ControlError("revoke needs a name") }
+        case .revoke(let name):
             guard peer.uid == 0 || store.all.filter({ $0.name == name }).allSatisfy({ $0.uid == peer.uid }) else {
-                return ControlError("\(name) was paired by another user")
+                return refuse(.notAllowed, "\(name) was paired by another user")
             }
-            do { return RevokedReply(count: try store.revoke(name: name)) } catch { return ControlError(error.description) }
-        default:
-            return ControlError("unknown command \(req.cmd.prefix(40)); expected pair, list or revoke")
+            do { return WebRevokedReply(count: try store.revoke(name: name)) } catch { return refuse(.internal, error.description) }
         }
     }
 
@@ -135,8 +136,8 @@ public final class ControlSocket: @unchecked Sendable {
         return peer.uid == st.st_uid || peer.gid == st.st_gid || peer.groups.contains(st.st_gid)
     }
 
-    private func reply(_ c: Int32, _ value: any Encodable) {
-        let bytes = Array(ControlCoding.line(value).utf8)
+    private func reply(_ c: Int32, _ value: any WireMessage) {
+        let bytes = Array((WireCoding.line(value) + "\n").utf8)
         _ = bytes.withUnsafeBytes { send(c, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 }

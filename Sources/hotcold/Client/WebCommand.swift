@@ -7,8 +7,8 @@ import HotColdProtocol
 /// The token is minted by hotcold-web itself, on its control socket, which learns who asks
 /// from the kernel (SO_PEERCRED): the device may write only when that user is a writer on the
 /// daemon's socket. This command only carries the request and shows the answer (the link as
-/// text and as a QR code). Its reply types mirror hotcold-web's control lines (HotColdWeb's
-/// `ControlMessages.swift`); the client does not link the web server.
+/// text and as a QR code). The lines are the protocol's (`WebControlRequest` and its replies,
+/// one definition for both ends); the client does not link the web server.
 struct WebCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "web",
@@ -30,61 +30,33 @@ struct WebControlOptions: ParsableArguments {
     @Option(help: "hotcold-web's control socket.")
     var control: String = "/run/hotcold-web/control.sock"
 
-    /// Sends one request line and returns the reply line; an ERROR reply throws its message.
-    func ask(_ json: String) throws -> String {
+    /// Sends one request and decodes its reply as `M`; an ERROR reply throws its message, with
+    /// the exit status its code means (77 for `not_allowed`).
+    func ask<M: FixedClassMessage>(_ request: WebControlRequest, expecting: M.Type) throws -> M {
         let c: LineClient
         do { c = try LineClient(path: control) } catch {
             throw CLIError("cannot reach hotcold-web at \(control) (is hotcold-web running? --control PATH)", code: .unavailable)
         }
-        try c.send(json)
+        try c.send(request.line)
         guard let line = try c.readLine(timeout: 10) else {
             throw CLIError("hotcold-web closed the control connection without a reply", code: .unavailable)
         }
-        if let e = try? JSONDecoder().decode(Reply.self, from: Data(line.utf8)), e.class == "ERROR" {
-            throw CLIError("hotcold-web: \(e.message ?? "refused")", code: .noPermission)
+        do { return try WireCoding.decode(M.self, from: line) } catch {
+            guard WireCoding.className(of: line) == ErrorReply.wireClass else {
+                throw CLIError("hotcold-web sent a reply this client cannot read", code: .protocolError)
+            }
+            throw CLIError("hotcold-web: \(error.message)", code: ExitStatus(for: error))
         }
-        return line
-    }
-
-    struct Reply: Decodable {
-        var `class`: String
-        var message: String?
-        var name: String?
-        var user: String?
-        var writer: Bool?
-        var expires: String?
-        var url: String?
-        var qr: [String]?
-        var count: Int?
-        var devices: [Device]?
-    }
-
-    struct Device: Decodable {
-        var name: String
-        var user: String
-        var writer: Bool
-        var expires: String
     }
 
     /// An ISO-8601 time from hotcold-web, as a person reads it: the box's own zone, medium date
     /// and short time ("23 Feb 2027, 10:04"); the text itself when it does not parse.
-    static func localTime(_ iso: String?) -> String {
-        guard let iso else { return "?" }
-        let p = ISO8601DateFormatter()
-        p.formatOptions = [.withInternetDateTime]
-        let q = ISO8601DateFormatter()
-        q.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        guard let d = p.date(from: iso) ?? q.date(from: iso) else { return iso }
+    static func localTime(_ d: Date) -> String {
         let f = DateFormatter()
         f.dateStyle = .medium
         f.timeStyle = .short
         f.timeZone = .current
         return f.string(from: d) + " " + (TimeZone.current.abbreviation(for: d) ?? "")
-    }
-
-    static func quoted(_ s: String) -> String {
-        let data = (try? JSONEncoder().encode(s)) ?? Data("\"\"".utf8)
-        return String(decoding: data, as: UTF8.self)
     }
 }
 
@@ -108,22 +80,18 @@ struct WebPairCommand: ParsableCommand {
 
     /// A bad name is a usage mistake (64), said before asking hotcold-web: not "not allowed" (77).
     func validate() throws {
-        guard !name.isEmpty, name.count <= 40, name.allSatisfy({ $0.isLetter || $0.isNumber || " -_.".contains($0) }) else {
-            throw ValidationError("--name \"\(name)\": a device name is 1 to 40 letters, digits, spaces, - _ or . (for example \"my phone\")")
+        guard WebControlRequest.isDeviceName(name) else {
+            throw ValidationError("--name \"\(name)\": \(WebControlRequest.nameRule)")
         }
     }
 
     func run() throws {
-        let line = try options.ask(#"{"cmd":"pair","name":\#(WebControlOptions.quoted(name))}"#)
-        guard let r = try? JSONDecoder().decode(WebControlOptions.Reply.self, from: Data(line.utf8)), r.class == "PAIRED",
-              let url = r.url else {
-            throw CLIError("hotcold-web sent a reply this client cannot read", code: .protocolError)
-        }
-        if !noQr, let qr = r.qr, !qr.isEmpty { print(qr.joined(separator: "\n")) }
-        print("Open on the device: \(url)")
-        print("Paired \(r.name ?? name) for \(r.user ?? "?") until \(WebControlOptions.localTime(r.expires)); "
-            + ((r.writer ?? false) ? "it may change the hunt." : "read-only (you are not a writer on hotcoldd's socket)."))
-        if let warning = Self.onlyHereWarning(url) { warn(warning) }
+        let r = try options.ask(.pair(name: name), expecting: WebPairedReply.self)
+        if !noQr, !r.qr.isEmpty { print(r.qr.joined(separator: "\n")) }
+        print("Open on the device: \(r.url)")
+        print("Paired \(r.name) for \(r.user) until \(WebControlOptions.localTime(r.expires)); "
+            + (r.writer ? "it may change the hunt." : "read-only (you are not a writer on hotcoldd's socket)."))
+        if let warning = Self.onlyHereWarning(r.url) { warn(warning) }
     }
 
     /// A link to 127.0.0.1, ::1 or localhost opens only on the box itself: no phone can follow it.
@@ -149,10 +117,7 @@ struct WebDevicesCommand: ParsableCommand {
     @OptionGroup var options: WebControlOptions
 
     func run() throws {
-        let line = try options.ask(#"{"cmd":"list"}"#)
-        guard let r = try? JSONDecoder().decode(WebControlOptions.Reply.self, from: Data(line.utf8)), let list = r.devices else {
-            throw CLIError("hotcold-web sent a reply this client cannot read", code: .protocolError)
-        }
+        let list = try options.ask(.list, expecting: WebDevicesReply.self).devices
         if list.isEmpty { print("No paired devices.") }
         for d in list { print("\(d.name)\t\(d.user)\t\(d.writer ? "writer" : "read-only")\tuntil \(WebControlOptions.localTime(d.expires))") }
     }
@@ -167,14 +132,13 @@ struct WebRevokeCommand: ParsableCommand {
     @Argument(help: "The device's name.") var name: String
 
     func run() throws {
-        let line = try options.ask(#"{"cmd":"revoke","name":\#(WebControlOptions.quoted(name))}"#)
-        let r = try? JSONDecoder().decode(WebControlOptions.Reply.self, from: Data(line.utf8))
-        let count = r?.count ?? 0
+        guard WebControlRequest.isDeviceName(name) else {
+            throw ValidationError("\"\(name)\": \(WebControlRequest.nameRule)")
+        }
+        let count = try options.ask(.revoke(name: name), expecting: WebRevokedReply.self).count
         guard count > 0 else {
             // A typo must not look like success: name the devices there are.
-            let listed = try? options.ask(#"{"cmd":"list"}"#)
-            let names = listed.flatMap { try? JSONDecoder().decode(WebControlOptions.Reply.self, from: Data($0.utf8)) }?
-                .devices?.map(\.name) ?? []
+            let names = (try? options.ask(.list, expecting: WebDevicesReply.self))?.devices.map(\.name) ?? []
             let known = Array(Set(names)).sorted()
             throw CLIError("no paired device is named \(name); " + (known.isEmpty ? "none is paired"
                 : "paired: \(known.joined(separator: ", ")) (hotcold web devices lists them)") + ". Nothing was revoked.")
