@@ -143,7 +143,7 @@ let package = Package(
         // Prints throughput figures; not a test (machines are shared and noisy).
         .executableTarget(
             name: "hotcold-bench",
-            dependencies: ["HotColdCore", "GPSInput", "HotColdStore", "HotColdTestSupport", "HotColdMQTT"]),
+            dependencies: ["HotColdCore", "HotColdProtocol", "GPSInput", "HotColdStore", "HotColdTestSupport", "HotColdMQTT"]),
         // Test helpers shared by the test targets: data paths, temp dirs, subprocesses, gpsd.
         .target(name: "HotColdTestSupport", dependencies: ["HotColdProtocol"], path: "Sources/HotColdTestSupport"),
         .testTarget(
