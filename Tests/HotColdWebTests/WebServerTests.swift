@@ -59,7 +59,7 @@ struct WebServerTests {
         #expect(session.body.contains(#""access":"local""#) && session.body.contains(#""writer":false"#))
     }
 
-    @Test("reads: a place with this box's own note, rating and visits; the hunt list; a search; nothing else passes")
+    @Test("reads: a place with this box's own note, rating and visits; the hunt list; a search; the feed, follows and observations; observe and rename pass; nothing else passes")
     func reads() async throws {
         let r = try await Running()
         defer { r.stop() }
@@ -80,10 +80,24 @@ struct WebServerTests {
         let fav = try await RawHTTP.post(r.port, "/api/command", body: #"{"cmd":"store","op":"fav","id":"halans:d0577fb8cf"}"#,
                                          headers: [json, cookie, origin])
         #expect(fav.status == 200 && fav.body.contains("STORE"), "a favourite is a write the page may send: \(fav.body)")
+        // The later screens' writes: an observation; a rename of a place that is not there.
+        let observe = try await RawHTTP.post(r.port, "/api/command",
+                                             body: #"{"cmd":"store","op":"observe","classification":"bird","title":"Kookaburra","date":"2026-11-25T10:00:00Z"}"#,
+                                             headers: [json, cookie, origin])
+        #expect(observe.status == 200 && observe.body.contains("Kookaburra"), "\(observe.body)")
+        let rename = try await RawHTTP.post(r.port, "/api/command", body: #"{"cmd":"store","op":"rename","id":"location:custom-00000000","name":"X"}"#,
+                                            headers: [json, cookie, origin])
+        #expect(rename.status == 422 && rename.body.contains("not_found"), "the daemon's refusal, forwarded: \(rename.body)")
         let missing = try await RawHTTP.post(r.port, "/api/read", body: #"{"cmd":"place","id":"nowhere:0000"}"#, headers: [json])
         #expect(missing.status == 404 && missing.body.contains("not_found"), "\(missing.body)")
         #expect(try await RawHTTP.post(r.port, "/api/read", body: #"{"cmd":"status"}"#, headers: [json]).status == 400,
-                "only place, targets, near and search pass")
+                "only the page's reads pass")
+        for (body, cls) in [(#"{"cmd":"feed","limit":20}"#, "FEED"), (#"{"cmd":"following"}"#, "FOLLOWING"), (#"{"cmd":"observations"}"#, "OBSERVATIONS")] {
+            let read = try await RawHTTP.post(r.port, "/api/read", body: body, headers: [json, cookie])
+            #expect(read.status == 200 && read.body.hasPrefix(#"{"class":"\#(cls)""#), "\(body): \(read.body)")
+        }
+        #expect(try await RawHTTP.post(r.port, "/api/read", body: #"{"cmd":"following","all":true}"#, headers: [json]).status == 400,
+                "every user's follows are the bridge's view, not the page's")
         #expect(try await RawHTTP.post(r.port, "/api/read", body: note, headers: [json, cookie, origin]).status == 400,
                 "no write passes as a read")
         #expect(try await RawHTTP.post(r.port, "/api/read", body: #"{"cmd":"place","id":"halans:d0577fb8cf"}"#,
@@ -92,7 +106,7 @@ struct WebServerTests {
         #expect(session.body.contains(#""time_zone":"\#(TimeZone.current.identifier)""#), "the box's zone: \(session.body)")
     }
 
-    @Test("writes: refused unpaired; a writer's paired device needs this Origin and JSON; the daemon does it")
+    @Test("writes: refused unpaired; a writer's paired device needs this Origin and JSON; the daemon does it; a follow passes, uploads and the bridge's commands do not")
     func writes() async throws {
         let r = try await Running()
         defer { r.stop() }
@@ -107,8 +121,14 @@ struct WebServerTests {
         #expect(try await RawHTTP.post(r.port, "/api/command", body: body, headers: ["Content-Type: text/plain", cookie, origin]).status == 415)
         let done = try await RawHTTP.post(r.port, "/api/command", body: body, headers: [json, cookie, origin])
         #expect(done.status == 200 && done.body.contains("TRACKING"), "\(done.body)")
-        let refused = try await RawHTTP.post(r.port, "/api/command", body: #"{"cmd":"store","op":"delete","id":"x"}"#, headers: [json, cookie, origin])
-        #expect(refused.status == 400, "only hunt, roam and store seen, unseen, fav, unfav, rate, note and add pass")
+        let refused = try await RawHTTP.post(r.port, "/api/command", body: #"{"cmd":"upload","purpose":"photo","size":10}"#, headers: [json, cookie, origin])
+        #expect(refused.status == 400, "only the page's own writes pass: \(refused.body)")
+        let bridge = try await RawHTTP.post(r.port, "/api/command", body: #"{"cmd":"like_received","item_seq":1,"liker":"bob/car","like":true,"time":"2026-11-25T10:03:00Z"}"#,
+                                            headers: [json, cookie, origin])
+        #expect(bridge.status == 400, "the bridge's commands never pass: \(bridge.body)")
+        // A later screen's write (the rest are in `reads`: this device's write rate is spent).
+        let follow = try await RawHTTP.post(r.port, "/api/command", body: #"{"cmd":"follow","who":"jane/ute"}"#, headers: [json, cookie, origin])
+        #expect(follow.status == 200 && follow.body.contains("RESULT"), "\(follow.body)")
         let reader = try r.server.store.pair(name: "ro", uid: 1000, user: "jane", writer: false, days: 1)
         #expect(try await RawHTTP.post(r.port, "/api/command", body: body, headers: [json, "Cookie: hc_token=\(reader.token)", origin]).status == 403)
     }
