@@ -16,7 +16,7 @@
    *   tier_name?: string, trend?: string, eta_s?: number, etaAt?: number, arrived?: boolean, age_s?: number, stale?: boolean,
    *   fix?: number, seq?: number}} Target
    * @typedef {{text: string, ok: boolean, at: number, cause: string}} Result
-   * @typedef {{id: string, name: string, result: Result | null, filled?: boolean}} Sheet
+   * @typedef {{id: string, name: string, result: Result | null, filled?: boolean, hint?: boolean, confirm?: boolean, renameFilled?: boolean}} Sheet
    */
   const hc = {
     seqs: [], passages: [], updates: [], tierUpdates: [], opens: 0, targets: new Map(), status: null, statusAt: 0,
@@ -41,7 +41,18 @@
     mine: { rows: [], more: false, asked: false, loading: false, error: null, token: 0, query: null },
     /** @type {Result | null} */ mineResult: null,
     /** @type {{rows: any[], error: string | null, token: number, at: number}} */
-    nearMe: { rows: [], error: null, token: 0, at: 0 }
+    nearMe: { rows: [], error: null, token: 0, at: 0 },
+    /** @type {{rows: any[], error: string | null, token: number, at: number, loading: boolean, asked: boolean}} */
+    caches: { rows: [], error: null, token: 0, at: 0, loading: false, asked: false },
+    /** @type {{items: any[], following: any[], error: string | null, ferror: string | null, token: number, at: number, asked: boolean, pending: Set<string>}} */
+    friends: { items: [], following: [], error: null, ferror: null, token: 0, at: 0, asked: false, pending: new Set() },
+    /** @type {Result | null} */ friendResult: null,
+    /** @type {{rows: any[], total: number, error: string | null, token: number, asked: boolean, sending: boolean}} */
+    obs: { rows: [], total: 0, error: null, token: 0, asked: false, sending: false },
+    /** @type {Result | null} */ obsResult: null,
+    /** @type {string | null} */ obsSheet: null,
+    // New names typed in the sheet, per place: a name belongs to the place it was typed for.
+    /** @type {Map<string, string>} */ renames: new Map()
   };
   /** @type {any} */ (window).hotcold = hc;
 
@@ -552,8 +563,9 @@
       const s = hc.sheet, p = s && hc.places.get(s.id);
       if (!p || !p.mine) return;
       const id = s.id, name = s.name, seen = (p.mine.visits || []).length > 0;
-      if (!seen) write({ cmd: "store", op: "seen", id: id }, "marking " + name + " seen", () => "Marked " + name + " seen.", sheetResult(id)).then(() => reloadPlace(id));
-      else write({ cmd: "store", op: "unseen", id: id }, "marking " + name + " not seen", (r) => "Marked " + name + " not seen (" + r.result + (r.result === 1 ? " visit" : " visits") + " removed).", sheetResult(id)).then(() => reloadPlace(id));
+      const word = p.detail && p.detail.geocache ? "found" : "seen";
+      if (!seen) write({ cmd: "store", op: "seen", id: id }, "marking " + name + " " + word, () => "Marked " + name + " " + word + ".", sheetResult(id)).then(() => reloadPlace(id));
+      else write({ cmd: "store", op: "unseen", id: id }, "marking " + name + " not " + word, (r) => "Marked " + name + " not " + word + " (" + r.result + (r.result === 1 ? " visit" : " visits") + " removed).", sheetResult(id)).then(() => reloadPlace(id));
     });
   }
   // A reply shown in the sheet only while it is still open for the place written to.
@@ -563,6 +575,7 @@
   function openSheet(id, name) {
     hc.sheet = { id: id, name: name, result: null };
     noteBox().value = hc.drafts.has(id) ? hc.drafts.get(id) : "";
+    renameBox().value = hc.renames.get(id) || "";
     reloadPlace(id);
     renderSheet();
   }
@@ -601,15 +614,32 @@
       show($("s-fav-btn"), true);
       setText($("s-fav-btn"), m.favourite ? "Remove from favourites" : "Add to favourites");
       const visits = m.visits || [];
-      setText($("s-seen"), visits.length ? "Seen " + fmtTime(visits.map((v) => v.visited_at).sort().pop()) + (visits.length > 1 ? " (" + visits.length + " visits)" : "") : "Not seen yet");
+      // A cache is found, not seen: the button names the cache it marks.
+      const cache = !!(p.detail && p.detail.geocache);
+      setText($("s-seen"), visits.length ? (cache ? "Found " : "Seen ") + fmtTime(visits.map((v) => v.visited_at).sort().pop()) + (visits.length > 1 ? " (" + visits.length + " visits)" : "")
+        : cache ? "Not found yet" : "Not seen yet");
       show($("s-seen-btn"), true);
-      setText($("s-seen-btn"), visits.length ? "Mark not seen" : "Mark seen now");
+      setText($("s-seen-btn"), cache ? (visits.length ? "Mark " + s.name + " not found" : "Mark " + s.name + " found") : visits.length ? "Mark not seen" : "Mark seen now");
       setText($("s-rating"), m.rating && m.rating.stars ? "Your rating: " + m.rating.stars + " of 5" : "Not rated");
       // The note box starts from the place's current note unless something was typed for it.
       if (!hc.drafts.has(s.id) && !s.filled) { noteBox().value = (m.note && m.note.text) || ""; s.filled = true; }
     }
     button("s-seen-btn").disabled = !can;
     button("s-fav-btn").disabled = !can;
+    const g = p && p.detail && p.detail.geocache;
+    show($("s-hint-row"), !!g);
+    if (g) {
+      show($("s-hint-btn"), !!g.hint && !s.hint);
+      setText($("s-hint-btn"), "Show the hint for " + g.code);
+      setText($("s-hint"), !g.hint ? "No hint for this cache." : s.hint ? "Hint: " + g.hint : "The hint is hidden.");
+    }
+    // Hunt this place: hidden when it is the whole hunt already (nothing to do).
+    const tr = hc.status && hc.status.targets, writer = !!(hc.session && hc.session.writer);
+    const alone = mode() === "hunt" && !!tr && tr.length === 1 && tr[0].target.id === s.id;
+    show($("s-hunt"), writer && !!(p && p.detail) && !alone);
+    setText($("s-hunt"), (mode() === "hunt" ? "Hunt only " : "Hunt ") + s.name);
+    button("s-hunt").disabled = !can;
+    renderOwn(s, p, can);
     show($("s-unrate"), !!(m && m.rating && m.rating.stars));
     button("s-unrate").disabled = !can;
     const stars = $("s-stars");
@@ -649,8 +679,11 @@
     if (b && b.status) cat.push(b.status);
     if (b && b.year) cat.push("since " + b.year);
     if (b && b.coord_precision === "town") cat.push("position: the town, not the thing");
+    const g = d && d.geocache;
+    if (g) cat.push(cacheFacts(g));
     setText($("s-cat"), cat.join(" · "));
-    setText($("s-desc"), (b && b.description) || (d && d.geocache && d.geocache.hint ? "Hint: " + d.geocache.hint : ""));
+    // A cache's hint is not here: it stays hidden until asked for (renderSheet).
+    setText($("s-desc"), (b && b.description) || (g ? plain(g.short_description || g.long_description, g.description_is_html) : ""));
     const tags = b ? (b.tags || []).concat(b.category ? [b.category] : []) : [];
     setText($("s-tags"), tags.length ? "Tags: " + tags.join(", ") : "");
     const photo = /** @type {HTMLAnchorElement} */ ($("s-photo"));
@@ -706,10 +739,13 @@
     renderFocus(); renderBar(); renderStale(); renderRadar(focus); renderList(focus); renderPassage(); renderWrites(focus); renderSheet();
     renderAbout();
     if (hc.screen === "mine") renderMine();
+    if (hc.screen === "caches") renderCaches();
+    if (hc.screen === "friends") renderFriends();
+    if (hc.screen === "obs") renderObs();
   }
 
   // ---- Screens: Live, Big Things, About (the address's #fragment) ------------------------------
-  const SCREENS = ["things", "near", "mine", "about"];
+  const SCREENS = ["things", "near", "caches", "friends", "mine", "obs", "about"];
   function route() {
     const h = location.hash.replace(/^#/, "");
     hc.screen = SCREENS.includes(h) ? h : "live";
@@ -720,6 +756,9 @@
     if (hc.screen === "things" && !hc.things.asked) search(false);
     if (hc.screen === "mine") searchMine(false);
     if (hc.screen === "near") loadNearMe(true);
+    if (hc.screen === "caches") loadCaches(true);
+    if (hc.screen === "friends") loadFriends(true);
+    if (hc.screen === "obs") loadObs();
     render();
   }
 
@@ -922,6 +961,339 @@
     setText($("a-net"), se && se.tile_url ? "Map tiles come from " + new URL(se.tile_url.replace(/[{}]/g, "")).origin + "; nothing else leaves the box." : "Nothing leaves the box: no map tiles are set.");
   }
 
+  // ---- Rows kept per key ------------------------------------------------------------------------
+  /**
+   * Draws a list's rows in the items' order, each kept per key and updated in place (never
+   * rebuilt: a tap that starts on a row and ends on its replacement would be lost). Handlers
+   * look their item up by the row's key, so they act on what the row shows now.
+   * @param {string} listId
+   * @param {any[]} items
+   * @param {(x: any) => string} key
+   * @param {(li: HTMLLIElement) => void} make builds a new row's children and handlers
+   * @param {(li: HTMLLIElement, x: any) => void} fill sets its text from the item, on every redraw
+   */
+  function keyedRows(listId, items, key, make, fill) {
+    const ul = $(listId), cache = rowsOf(listId), keep = new Set();
+    let prev = null;
+    for (const x of items) {
+      const id = key(x);
+      let li = cache.get(id);
+      if (!li) { li = document.createElement("li"); li.dataset.id = id; make(li); cache.set(id, li); }
+      fill(li, x);
+      const at = prev ? prev.nextSibling : ul.firstChild;
+      if (at !== li) ul.insertBefore(li, at);
+      prev = li;
+      keep.add(id);
+    }
+    for (const [id, li] of cache) if (!keep.has(id)) { li.remove(); cache.delete(id); }
+  }
+  /** A row's parts, made once. @type {(li: HTMLElement, tags: string[]) => void} */
+  function rowParts(li, tags) { for (const t of tags) { const e = document.createElement(t.split(".")[0]); e.className = t.split(".")[1] || ""; if (e instanceof HTMLButtonElement) e.type = "button"; li.appendChild(e); } }
+  /** The row's part of a class. @type {(li: HTMLElement, cls: string) => HTMLElement} */
+  const part = (li, cls) => /** @type {HTMLElement} */ (li.querySelector("." + cls));
+  /** Whether writes can reach the box now: a writer's device, the stream and the tracker up. */
+  function canWrite() { return !!(hc.session && hc.session.writer && hc.sse && hc.link && hc.link.up); }
+  function freshFix() { const f = lastFix(), age = fixAge(); return f && age != null && age <= STALE_S ? f : null; }
+  function quoted(s) { return "“" + s + "”"; }
+
+  // ---- Geocaches: the caches nearest the daemon's own fix; each opens the place sheet ---------
+  async function loadCaches(now) {
+    const t = hc.caches;
+    if (!now && Date.now() - t.at < 10000) return;
+    t.at = Date.now();
+    const token = ++t.token;
+    t.loading = true;
+    renderCaches();
+    // No lat/lon: the daemon measures from its own last fix (and says so when it has none).
+    const { status, j } = await post("/api/read", { cmd: "near", kinds: ["geocache"], limit: 50 });
+    if (token !== t.token) return;
+    t.loading = false;
+    t.asked = true;
+    if (status === 200 && j && Array.isArray(j.result)) { t.rows = j.result; t.error = null; }
+    else { t.rows = []; t.error = !lastFix() ? "The geocaches are listed nearest first from the car: waiting for a GPS fix." : why(status, j, "reading the geocaches").text; }
+    renderCaches();
+  }
+
+  function renderCaches() {
+    const t = hc.caches;
+    keyedRows("c-list", t.rows, (r) => r.target.id, (li) => {
+      rowParts(li, ["span", "span"]);
+      li.addEventListener("click", () => { const r = t.rows.find((x) => x.target.id === li.dataset.id); if (r) openSheet(r.target.id, r.target.name || r.target.id); });
+    }, (li, r) => {
+      setText(/** @type {HTMLElement} */ (li.firstChild), r.target.name || r.target.id);
+      setText(/** @type {HTMLElement} */ (li.lastChild), r.target.id + " · " + fmtDist(r.distance_m) + " " + point(r.bearing_deg));
+    });
+    setText($("c-head"), t.error || (!t.asked ? "reading…" : !t.rows.length ? "No geocache is stored: import a GPX file on the box (hotcold import)." :
+      "The " + t.rows.length + (t.rows.length === 1 ? " geocache" : " geocaches") + " nearest the car, nearest first (every 10 s)"));
+    $("c-head").className = t.error ? "bad" : "";
+  }
+
+  // A cache listing's description as text: the listing may be HTML, read into an inert document
+  // (no script runs, nothing loads) only to take its words, as `hotcold show` strips it.
+  function plain(s, html) {
+    if (!s) return "";
+    const text = html ? (new DOMParser().parseFromString(s, "text/html").body.textContent || "") : s;
+    const t = text.replace(/\s+/g, " ").trim();
+    return t.length > 600 ? t.slice(0, 600) + "…" : t;
+  }
+  function cacheFacts(g) {
+    const n = (v) => (v == null ? "?" : String(Math.round(v * 10) / 10));
+    return [g.cache_type || "geocache", g.container ? g.container + " container" : "", "D" + n(g.difficulty) + "/T" + n(g.terrain),
+      g.archived ? "archived" : g.available ? "available" : "disabled", g.owner ? "by " + g.owner : ""].filter(Boolean).join(" · ");
+  }
+
+  // ---- Friends: whom this box follows and their finds, with who liked what ----------------------
+  async function loadFriends(now) {
+    const t = hc.friends;
+    if (!now && Date.now() - t.at < 15000) return;
+    t.at = Date.now();
+    const token = ++t.token;
+    const [a, b] = await Promise.all([post("/api/read", { cmd: "following" }), post("/api/read", { cmd: "feed", limit: 50 })]);
+    // A write since (a like, a follow) makes this answer older than what the page shows.
+    if (token !== t.token) return;
+    t.asked = true;
+    if (a.status === 200 && a.j && Array.isArray(a.j.following)) { t.following = a.j.following; t.ferror = null; } else t.ferror = why(a.status, a.j, "reading whom you follow").text;
+    if (b.status === 200 && b.j && Array.isArray(b.j.items)) { t.items = b.j.items; t.error = null; } else t.error = why(b.status, b.j, "reading the feed").text;
+    renderFriends();
+  }
+
+  const FRIEND_ID = /^[A-Za-z0-9._-]{1,64}\/[A-Za-z0-9._-]{1,64}$/;
+  function whoBox() { return /** @type {HTMLInputElement} */ ($("fr-who")); }
+  function author(x) { return x.own ? "This car" : x.author + "/" + x.device; }
+  function findName(x) { return (x.own ? "this car's" : x.author + "/" + x.device + "'s") + " find at " + x.place.name; }
+
+  function renderFriends() {
+    const t = hc.friends, can = canWrite(), writer = !!(hc.session && hc.session.writer);
+    const who = whoBox().value.trim(), b = button("fr-follow");
+    const already = t.following.some((f) => f.who === who);
+    show($("fr-add"), writer);
+    setText(b, !who ? "Type a friend's USER/DEVICE to follow" : !FRIEND_ID.test(who) ? "USER/DEVICE, such as jane/ute" : already ? "Already following " + who : "Follow " + who);
+    b.disabled = !can || !who || !FRIEND_ID.test(who) || already || t.pending.has("follow");
+    // A reply fades after a while (as the live screen's does): the lists below say what is so now.
+    if (hc.friendResult && hc.friendResult.ok && Date.now() - hc.friendResult.at > 15000) hc.friendResult = null;
+    const r = hc.friendResult;
+    setText($("fr-result"), r ? r.text : "");
+    $("fr-result").className = r ? (r.ok ? "ok" : "bad") : "";
+    keyedRows("fr-following", t.following, (f) => f.who, (li) => {
+      rowParts(li, ["span", "span.sub", "button.unfollow"]);
+      part(li, "unfollow").addEventListener("click", () => unfollow(li.dataset.id || ""));
+    }, (li, f) => {
+      setText(/** @type {HTMLElement} */ (li.firstChild), f.who);
+      setText(part(li, "sub"), "following since " + fmtTime(f.since));
+      const ub = /** @type {HTMLButtonElement} */ (part(li, "unfollow"));
+      show(ub, writer);
+      setText(ub, "Unfollow " + f.who);
+      ub.disabled = !can || t.pending.has("follow");
+    });
+    setText($("fr-fhead"), t.ferror || (!t.asked ? "reading…" : !t.following.length ? "You follow nobody yet." : "You follow " + t.following.length + (t.following.length === 1 ? " car" : " cars")));
+    $("fr-fhead").className = t.ferror ? "bad" : "";
+    keyedRows("fr-feed", t.items, (x) => x.id, (li) => {
+      rowParts(li, ["span", "span.sub", "span.likes", "button.like"]);
+      part(li, "like").addEventListener("click", () => { const x = t.items.find((i) => i.id === li.dataset.id); if (x) like(x); });
+    }, (li, x) => {
+      setText(/** @type {HTMLElement} */ (li.firstChild), author(x) + (x.kind === "arrived" ? " arrived at " : " recorded ") + x.place.name);
+      setText(part(li, "sub"), [fmtTime(x.time), x.rating ? "★".repeat(x.rating) + "☆".repeat(5 - x.rating) : "", x.note ? quoted(x.note) : ""].filter(Boolean).join(" · "));
+      const likers = x.likers || [];
+      setText(part(li, "likes"), !x.likes ? "No likes yet" : "Liked by " + likers.join(", ") + (x.likes > likers.length ? " and " + (x.likes - likers.length) + " more" : ""));
+      const lb = /** @type {HTMLButtonElement} */ (part(li, "like"));
+      // A car's own finds get their likes from friends; there is nothing here to press.
+      show(lb, writer && !x.own);
+      setText(lb, (x.liked_by_me ? "Take back your like of " : "Like ") + findName(x));
+      lb.disabled = !can || t.pending.has(x.id);
+    });
+    setText($("fr-head"), t.error || (!t.asked ? "" : !t.items.length ? "No finds in the feed yet." : "Finds, newest first"));
+    $("fr-head").className = t.error ? "bad" : "";
+  }
+
+  // A write from the Friends screen: the item or friend is pending (its button greyed, so a
+  // second tap sends nothing) until the daemon answers; then the feed is read afresh.
+  function friendWrite(key, request, what, done) {
+    const t = hc.friends;
+    t.pending.add(key);
+    t.token++;
+    return write(request, what, done, (res) => { hc.friendResult = res; }).then((r) => {
+      t.pending.delete(key);
+      loadFriends(true);
+      return r;
+    });
+  }
+  function follow() {
+    const who = whoBox().value.trim();
+    if (!FRIEND_ID.test(who)) return;
+    friendWrite("follow", { cmd: "follow", who: who }, "following " + who, (r) => (r.new ? "Now following " + who + "." : "Already following " + who + "."))
+      .then((r) => { if (r && whoBox().value.trim() === who) whoBox().value = ""; });
+  }
+  function unfollow(who) {
+    friendWrite("follow", { cmd: "unfollow", who: who }, "unfollowing " + who, (r) => (r.new ? "Stopped following " + who + "." : "You were not following " + who + "."));
+  }
+  function like(x) {
+    const name = findName(x), on = !x.liked_by_me;
+    friendWrite(x.id, { cmd: on ? "like" : "unlike", item: x.id }, (on ? "liking " : "taking back your like of ") + name,
+      (r) => (on ? (r.new ? "Liked " : "You already liked ") + name + "." : (r.new ? "Took back your like of " : "You had not liked ") + name + "."));
+  }
+
+  // ---- Field observations: what was seen, newest first; a note at the car's fix ----------------
+  async function loadObs() {
+    const t = hc.obs, token = ++t.token;
+    const { status, j } = await post("/api/read", { cmd: "observations" });
+    if (token !== t.token) return;
+    t.asked = true;
+    if (status === 200 && j && Array.isArray(j.result)) {
+      // The daemon lists them oldest first; the newest are what matters in the field.
+      t.rows = j.result.slice().reverse().slice(0, MAX_ROWS);
+      t.total = j.result.length;
+      t.error = null;
+    } else t.error = why(status, j, "reading the observations").text;
+    renderObs();
+  }
+
+  function obsWhere(o) {
+    if (o.latitude == null || o.longitude == null) return "";
+    const f = lastFix();
+    return o.latitude.toFixed(5) + ", " + o.longitude.toFixed(5) + (f ? " · " + fmtDist(approxDistance(f.lat, f.lon, o.latitude, o.longitude)) + " from the car" : "");
+  }
+
+  function renderObs() {
+    const t = hc.obs;
+    keyedRows("o-list", t.rows, (o) => o.id, (li) => {
+      rowParts(li, ["span", "span"]);
+      li.addEventListener("click", () => { hc.obsSheet = li.dataset.id || null; renderObsSheet(); });
+    }, (li, o) => {
+      setText(/** @type {HTMLElement} */ (li.firstChild), o.title);
+      setText(/** @type {HTMLElement} */ (li.lastChild), o.classification + " · " + fmtTime(o.observed_at) + (o.latitude != null ? " · " + fmtDist(lastFix() ? approxDistance(lastFix().lat, lastFix().lon, o.latitude, o.longitude) : NaN) : ""));
+    });
+    setText($("o-head"), t.error || (!t.asked ? "reading…" : !t.rows.length ? "No observations yet." :
+      t.total + (t.total === 1 ? " observation" : " observations") + ", newest first" + (t.total > t.rows.length ? " (the newest " + t.rows.length + ")" : "")));
+    $("o-head").className = t.error ? "bad" : "";
+    const writer = !!(hc.session && hc.session.writer), f = freshFix();
+    const kind = /** @type {HTMLSelectElement} */ ($("o-class")).value, title = /** @type {HTMLInputElement} */ ($("o-title")).value.trim();
+    show($("o-add"), writer);
+    const b = button("o-add-btn");
+    setText(b, !f ? "Adding needs a current GPS fix" : !kind ? "Choose what kind it was" : !title ? "Type what it was" : "Add " + quoted(title) + " (" + kind + ") at the car's position");
+    b.disabled = !f || !kind || !title || !canWrite() || t.sending;
+    if (hc.obsResult && hc.obsResult.ok && Date.now() - hc.obsResult.at > 15000) hc.obsResult = null;
+    const r = hc.obsResult;
+    setText($("o-result"), r ? r.text : "");
+    $("o-result").className = r ? (r.ok ? "ok" : "bad") : "";
+    renderObsSheet();
+  }
+
+  function addObs() {
+    const f = freshFix(), t = hc.obs;
+    const kind = /** @type {HTMLSelectElement} */ ($("o-class")).value, title = /** @type {HTMLInputElement} */ ($("o-title")).value.trim();
+    const desc = /** @type {HTMLTextAreaElement} */ ($("o-desc")).value.trim();
+    if (!f || !kind || !title || t.sending) return;
+    const lat = f.lat, lon = f.lon;
+    /** @type {any} */
+    const req = { cmd: "store", op: "observe", classification: kind, title: title, date: new Date().toISOString(), lat: lat, lon: lon };
+    if (desc) req.description = desc;
+    t.sending = true;
+    write(req, "adding " + quoted(title), (r) => "Added " + quoted(title) + " (" + kind + ") at " + lat.toFixed(5) + ", " + lon.toFixed(5) + ", " + fmtTime(r.result.observed_at) + ".",
+      (res) => { hc.obsResult = res; }).then((r) => {
+      t.sending = false;
+      if (r) {
+        // Cleared only if nobody typed something else meanwhile.
+        if (/** @type {HTMLInputElement} */ ($("o-title")).value.trim() === title) {
+          /** @type {HTMLInputElement} */ ($("o-title")).value = "";
+          /** @type {HTMLTextAreaElement} */ ($("o-desc")).value = "";
+        }
+        loadObs();
+      }
+      renderObs();
+    });
+  }
+
+  function renderObsSheet() {
+    const o = hc.obsSheet ? hc.obs.rows.find((x) => x.id === hc.obsSheet) : null;
+    show($("o-sheet"), !!o);
+    if (!o) return;
+    setText($("o-name"), o.title);
+    setText($("o-kind"), o.classification + (o.user ? " · recorded by " + o.user : ""));
+    setText($("o-when"), "Seen " + fmtTime(o.observed_at));
+    setText($("o-where"), obsWhere(o) || "No position recorded");
+    setText($("o-text"), o.description || "");
+  }
+
+  // ---- The sheet's own place: rename and delete (delete asks first, naming the place) ---------
+  function renameBox() { return /** @type {HTMLInputElement} */ ($("s-rename")); }
+  function renderOwn(s, p, can) {
+    const loc = p && p.detail && p.detail.location, writer = !!(hc.session && hc.session.writer);
+    const custom = !!loc && loc.origin === "custom";
+    // Only its creator may change a place (the daemon's rule); say so rather than offer a button.
+    const user = hc.session && hc.session.user;
+    const mayChange = custom && writer && (!user || !loc.created_by || loc.created_by === user);
+    show($("s-own"), mayChange);
+    setText($("s-owner"), custom && writer && !mayChange ? "Only " + loc.created_by + ", who added it, may rename or delete it." : "");
+    if (!mayChange) return;
+    const cur = p.detail.place.name, box = renameBox();
+    if (!hc.renames.has(s.id) && !s.renameFilled) { box.value = cur; s.renameFilled = true; }
+    const nn = box.value.trim(), rb = button("s-rename-btn");
+    setText(rb, nn && nn !== cur ? "Rename " + quoted(cur) + " to " + quoted(nn) : "Type a new name to rename " + quoted(cur));
+    rb.disabled = !can || !nn || nn === cur;
+    show($("s-delete"), !s.confirm);
+    setText($("s-delete"), "Delete " + quoted(cur) + "…");
+    button("s-delete").disabled = !can;
+    show($("s-confirm"), !!s.confirm);
+    setText($("s-confirm-q"), "Delete " + quoted(cur) + " from the box for good?");
+    setText($("s-confirm-yes"), "Yes, delete " + quoted(cur));
+    button("s-confirm-yes").disabled = !can;
+    setText($("s-confirm-no"), "No, keep " + quoted(cur));
+  }
+
+  function setupMoreScreens() {
+    $("fr-who").addEventListener("input", renderFriends);
+    $("fr-follow").addEventListener("click", follow);
+    for (const id of ["o-class", "o-title"]) $(id).addEventListener("input", renderObs);
+    $("o-class").addEventListener("change", renderObs);
+    $("o-add-btn").addEventListener("click", addObs);
+    $("o-close").addEventListener("click", () => { hc.obsSheet = null; renderObsSheet(); });
+    $("s-hint-btn").addEventListener("click", () => { if (hc.sheet) { hc.sheet.hint = true; renderSheet(); } });
+    $("s-hunt").addEventListener("click", () => {
+      const s = hc.sheet;
+      if (!s) return;
+      const id = s.id, name = s.name, only = mode() === "hunt";
+      write({ cmd: "hunt", targets: [id] }, "hunting " + name + (only ? " only" : ""), (r) => trackingReply(r, "Now hunting " + name + (only ? " only" : "")), sheetResult(id));
+    });
+    $("s-rename").addEventListener("input", () => { if (hc.sheet) { hc.renames.set(hc.sheet.id, renameBox().value); renderSheet(); } });
+    $("s-rename-btn").addEventListener("click", () => {
+      const s = hc.sheet, p = s && hc.places.get(s.id);
+      if (!s || !p || !p.detail) return;
+      // The name goes to the place the sheet was opened for, whatever has the focus now.
+      const id = s.id, cur = p.detail.place.name, name = renameBox().value.trim();
+      if (!name || name === cur) return;
+      write({ cmd: "store", op: "rename", id: id, name: name }, "renaming " + quoted(cur) + " to " + quoted(name),
+        (r) => "Renamed " + quoted(cur) + " to " + quoted(r.result.name) + ".", sheetResult(id)).then((r) => {
+        if (!r) return;
+        hc.renames.delete(id);
+        if (hc.sheet && hc.sheet.id === id) { hc.sheet.name = r.result.name; hc.sheet.renameFilled = false; }
+        reloadPlace(id);
+        searchMine(false);
+      });
+    });
+    $("s-delete").addEventListener("click", () => {
+      if (!hc.sheet) return;
+      hc.sheet.confirm = true;
+      renderSheet();
+      // The question sits at the sheet's foot: bring it into view where the finger is.
+      $("s-confirm").scrollIntoView({ block: "nearest" });
+    });
+    $("s-confirm-no").addEventListener("click", () => { if (hc.sheet) { hc.sheet.confirm = false; renderSheet(); } });
+    $("s-confirm-yes").addEventListener("click", () => {
+      const s = hc.sheet, p = s && hc.places.get(s.id);
+      if (!s || !p || !p.detail) return;
+      const id = s.id, cur = p.detail.place.name;
+      write({ cmd: "store", op: "delete", id: id }, "deleting " + quoted(cur), (r) => "Deleted " + quoted(r.result.name) + ".",
+        (res) => { hc.mineResult = res; sheetResult(id)(res); }).then((r) => {
+        if (r) {
+          if (hc.sheet && hc.sheet.id === id) closeSheet();
+          hc.places.delete(id);
+          hc.renames.delete(id);
+          searchMine(false);
+        } else if (hc.sheet && hc.sheet.id === id) { hc.sheet.confirm = false; renderSheet(); }
+      });
+    });
+  }
+
   function connect() {
     const es = new EventSource("/events");
     es.onopen = () => { hc.sse = true; hc.opens++; hc.newTimeline = false; render(); };
@@ -960,10 +1332,14 @@
     $("radar-mode").addEventListener("click", () => { hc.courseUp = !hc.courseUp; localStorage.setItem("hc-course-up", hc.courseUp ? "1" : "0"); render(); });
     setupWrites();
     setupScreens();
+    setupMoreScreens();
     session();
     connect();
     route();
-    setInterval(() => { render(); loadNear(); if (hc.screen === "near") loadNearMe(false); }, 1000);
+    setInterval(() => { render(); loadNear(); if (hc.screen === "near") loadNearMe(false);
+      if (hc.screen === "caches") loadCaches(false);
+      if (hc.screen === "friends") loadFriends(false);
+    }, 1000);
     render();
   });
   window.addEventListener("resize", render);
