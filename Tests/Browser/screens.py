@@ -11,6 +11,8 @@ hotcold-web, the car parked near Coffs Harbour with three geocaches imported aro
     after a confirmation that names it;
   * Field lists the observations and adds one at the car's fix (the button says what and
     where); a row opens its detail in the box's local time;
+  * Submit (from Big Things) queues a new Big Thing at the car's position in the daemon's
+    outbox, the button naming it;
   * each screen and page, with long names, at 320, 360, 390 and 800 px wide (and landscape):
     nothing outside the viewport, nothing that matters clipped.
 
@@ -35,6 +37,7 @@ CACHES = [
 ]
 FARMER = "The Australian Farmer (also known as the Big Farmer)"
 MINE = "The paddock gate where the Australian Farmer's road turns off the Eyre Highway"
+WOMBAT = "Big Wombat (the concrete one outside the Coffs Harbour showground's northern gate)"
 BIRD = "Wedge-tailed eagle circling over the banana plantation east of the highway"
 SIZES = [(320, 568), (360, 740), (390, 844), (800, 480), (568, 320)]
 MATTERS = "button, .pill, #banner, #nav .tab, select, input, .rows li span, #c-head, #fr-head, #fr-fhead, #fr-result, #o-head, #o-result, #m-result, #s-name, #s-hint, #s-seen, #s-confirm-q, #s-result, #o-name, #o-kind, #o-when, #o-where"
@@ -229,6 +232,20 @@ def main():
               "its detail: what, kind, who, when (local time), where, notes (%r)" % text(page, "o-where"))
         click(page, "o-close")
 
+        # ---- Submit a new Big Thing (no photo: see README) ----
+        click(page, "n-things")
+        wait_until(lambda: page.find_element("id", "t-submit").is_displayed(), 10, "Big Things")
+        click(page, "t-submit")
+        wait_until(lambda: text(page, "u-send") == "Type the Big Thing's name", 10, "Submit")
+        page.find_element("id", "u-name").send_keys(WOMBAT)
+        page.find_element("id", "u-by").send_keys("Test Driver")
+        check(text(page, "u-send") == "Submit “%s” at the car's position" % WOMBAT, "the button names what it submits and where")
+        click(page, "u-send")
+        wait_until(lambda: text(page, "u-result").startswith("Queued “%s” at " % WOMBAT), 10, "queued")
+        out = [o for o in stack.daemon({"cmd": "outbox"}, "OUTBOX")["result"] if o.get("name") == WOMBAT]
+        check(len(out) == 1 and out[0]["state"] == "pending", "the daemon's outbox holds it for the next sync (%s)" % [o.get("kind") for o in out])
+        check(page.find_element("id", "u-name").get_attribute("value") == "", "the form is cleared for the next one")
+
         # ---- Layouts, with long names everywhere ----
         stack.daemon({"cmd": "follow", "who": "jane/ute"}, "RESULT")
         stack.daemon({"cmd": "follow", "who": "koala-crossing-family-wagon/the-long-white-one"}, "RESULT")
@@ -275,6 +292,13 @@ def main():
             wait_until(lambda: page.find_element("id", "o-sheet").is_displayed(), 5, "the observation")
             fits(page, where, "an observation's detail")
             click(page, "o-close")
+            go(page, "submit")
+            if not page.find_element("id", "u-name").get_attribute("value"):
+                page.find_element("id", "u-name").send_keys(WOMBAT)
+            wait_until(lambda: text(page, "u-send").startswith("Submit “"), 5, "Submit")
+            fits(page, where, "Submit", ", #u-what, label")
+            if shot:
+                page.save_screenshot(os.path.join(args.screenshots, "submit-%dx%d.png" % (w, h)))
     finally:
         if car:
             car.stop()

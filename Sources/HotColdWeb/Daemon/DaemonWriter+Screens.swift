@@ -5,7 +5,8 @@ import HotColdProtocol
 /// stay as they were; every one is the daemon's existing request, forwarded unchanged.
 ///
 /// Writes: `store` with `rename`, `delete` (a place of one's own) and `observe` (a field
-/// observation); `like`/`unlike` of a feed item; `follow`/`unfollow` of a friend's device.
+/// observation); `like`/`unlike` of a feed item; `follow`/`unfollow` of a friend's device;
+/// `submit` of a new Big Thing (without a photo).
 /// Reads: `feed`, `following` and `observations`. Never the bridge's own commands
 /// (`friend_fix`, `feed_item`, `like_received`), `report`, `sync`, `import` or uploads: the page
 /// has no business speaking for the broker, the web API or a file.
@@ -18,6 +19,9 @@ extension DaemonWriter {
             default: return nil
             }
         case (.write, .like), (.write, .follow): return "RESULT"
+        // A photo names an upload made earlier on the same connection; each forwarded request
+        // has a connection of its own, so only a submission without one passes here.
+        case (.write, .submit(let s)): return s.photo == nil ? "SUBMIT" : nil
         case (.read, .feed): return "FEED"
         case (.read, .following(let f)):
             // `all` is the bridge's view over every user: not the page's.

@@ -50,6 +50,7 @@
     /** @type {{rows: any[], total: number, error: string | null, token: number, asked: boolean, sending: boolean}} */
     obs: { rows: [], total: 0, error: null, token: 0, asked: false, sending: false },
     /** @type {Result | null} */ obsResult: null,
+    /** @type {{result: Result | null, sending: boolean}} */ submit: { result: null, sending: false },
     /** @type {string | null} */ obsSheet: null,
     // New names typed in the sheet, per place: a name belongs to the place it was typed for.
     /** @type {Map<string, string>} */ renames: new Map()
@@ -742,16 +743,17 @@
     if (hc.screen === "caches") renderCaches();
     if (hc.screen === "friends") renderFriends();
     if (hc.screen === "obs") renderObs();
+    if (hc.screen === "submit") renderSubmit();
   }
 
   // ---- Screens: Live, Big Things, About (the address's #fragment) ------------------------------
-  const SCREENS = ["things", "near", "caches", "friends", "mine", "obs", "about"];
+  const SCREENS = ["things", "near", "caches", "friends", "mine", "obs", "submit", "about"];
   function route() {
     const h = location.hash.replace(/^#/, "");
     hc.screen = SCREENS.includes(h) ? h : "live";
     show($("main"), hc.screen === "live");
     for (const x of SCREENS) show($(x), hc.screen === x);
-    for (const x of ["live"].concat(SCREENS)) $("n-" + x).classList.toggle("current", hc.screen === x);
+    for (const x of ["live"].concat(SCREENS)) if (document.getElementById("n-" + x)) $("n-" + x).classList.toggle("current", hc.screen === x);
     /** @type {HTMLSelectElement} */ ($("n-pick")).value = hc.screen === "live" ? "" : hc.screen;
     if (hc.screen === "things" && !hc.things.asked) search(false);
     if (hc.screen === "mine") searchMine(false);
@@ -1240,7 +1242,37 @@
     setText($("s-confirm-no"), "No, keep " + quoted(cur));
   }
 
+  // ---- Submit: a new Big Thing for the catalogue, at the car's position ------------------------
+  function renderSubmit() {
+    const t = hc.submit, f = freshFix(), name = /** @type {HTMLInputElement} */ ($("u-name")).value.trim();
+    const b = button("u-send"), writer = !!(hc.session && hc.session.writer);
+    show(b, writer);
+    setText(b, !f ? "Submitting needs a current GPS fix" : !name ? "Type the Big Thing's name" : "Submit " + quoted(name) + " at the car's position");
+    b.disabled = !f || !name || !canWrite() || t.sending;
+    if (!writer) setText($("u-what"), "This device may not submit: it was not paired by a writer.");
+    const r = t.result;
+    setText($("u-result"), r ? r.text : "");
+    $("u-result").className = r ? (r.ok ? "ok" : "bad") : "";
+  }
+  function sendSubmit() {
+    const t = hc.submit, f = freshFix(), name = /** @type {HTMLInputElement} */ ($("u-name")).value.trim();
+    const by = /** @type {HTMLInputElement} */ ($("u-by")).value.trim();
+    if (!f || !name || t.sending) return;
+    /** @type {any} */
+    const req = { cmd: "submit", name: name, lat: f.lat, lon: f.lon, seen_at: new Date().toISOString() };
+    if (by) req.by = by;
+    t.sending = true;
+    write(req, "submitting " + quoted(name), (r) => "Queued " + quoted(r.result.name) + " at " + r.result.latitude.toFixed(5) + ", " + r.result.longitude.toFixed(5)
+      + " for the Big Things catalogue: it goes with the box's next sync.", (res) => { t.result = res; }).then((r) => {
+      t.sending = false;
+      if (r && /** @type {HTMLInputElement} */ ($("u-name")).value.trim() === name) /** @type {HTMLInputElement} */ ($("u-name")).value = "";
+      renderSubmit();
+    });
+  }
+
   function setupMoreScreens() {
+    $("u-name").addEventListener("input", renderSubmit);
+    $("u-send").addEventListener("click", sendSubmit);
     $("fr-who").addEventListener("input", renderFriends);
     $("fr-follow").addEventListener("click", follow);
     for (const id of ["o-class", "o-title"]) $(id).addEventListener("input", renderObs);
