@@ -11,8 +11,8 @@ hotcold-web, the car parked near Coffs Harbour with three geocaches imported aro
     after a confirmation that names it;
   * Field lists the observations and adds one at the car's fix (the button says what and
     where); a row opens its detail in the box's local time;
-  * Submit (from Big Things) queues a new Big Thing at the car's position in the daemon's
-    outbox, the button naming it;
+  * Submit (from Big Things) queues a new Big Thing with its photo at the car's position in
+    the daemon's outbox, the button naming it; a photo over 10 MB leaves nothing to press;
   * each screen and page, with long names, at 320, 360, 390 and 800 px wide (and landscape):
     nothing outside the viewport, nothing that matters clipped.
 
@@ -232,7 +232,7 @@ def main():
               "its detail: what, kind, who, when (local time), where, notes (%r)" % text(page, "o-where"))
         click(page, "o-close")
 
-        # ---- Submit a new Big Thing (no photo: see README) ----
+        # ---- Submit a new Big Thing with a photo ----
         click(page, "n-things")
         wait_until(lambda: page.find_element("id", "t-submit").is_displayed(), 10, "Big Things")
         click(page, "t-submit")
@@ -240,10 +240,23 @@ def main():
         page.find_element("id", "u-name").send_keys(WOMBAT)
         page.find_element("id", "u-by").send_keys("Test Driver")
         check(text(page, "u-send") == "Submit “%s” at the car's position" % WOMBAT, "the button names what it submits and where")
+        big = os.path.join(stack.dir, "huge.jpg")
+        with open(big, "wb") as f:
+            f.write(b"\xff\xd8\xff\xe0" + b"\0" * (10 * 1024 * 1024 + 10))
+        page.find_element("id", "u-photo").send_keys(big)
+        wait_until(lambda: text(page, "u-photo-info").startswith("This photo is 10.0 MB"), 5, "the photo refused")
+        check(not page.find_element("id", "u-send").is_enabled(), "a photo over 10 MB: nothing to press (%r)" % text(page, "u-photo-info"))
+        photo = os.path.join(stack.dir, "wombat.jpg")
+        with open(photo, "wb") as f:
+            f.write(b"\xff\xd8\xff\xe0" + os.urandom(100_000) + b"\xff\xd9")   # several chunks of 32 KiB
+        page.find_element("id", "u-photo").send_keys(photo)
+        wait_until(lambda: text(page, "u-send") == "Submit “%s” with its photo at the car's position" % WOMBAT, 5, "the photo taken")
         click(page, "u-send")
-        wait_until(lambda: text(page, "u-result").startswith("Queued “%s” at " % WOMBAT), 10, "queued")
+        wait_until(lambda: text(page, "u-result").startswith("Queued “%s” with its photo at " % WOMBAT), 20, "queued")
         out = [o for o in stack.daemon({"cmd": "outbox"}, "OUTBOX")["result"] if o.get("name") == WOMBAT]
         check(len(out) == 1 and out[0]["state"] == "pending", "the daemon's outbox holds it for the next sync (%s)" % [o.get("kind") for o in out])
+        check(len(out) == 1 and "wombat.jpg" in str(out[0]["request"]) and "100006" in str(out[0]["request"]),
+              "with the photo, every byte (%s)" % str(out[0]["request"])[:200] if out else "no item")
         check(page.find_element("id", "u-name").get_attribute("value") == "", "the form is cleared for the next one")
 
         # ---- Layouts, with long names everywhere ----

@@ -497,12 +497,13 @@
   }
 
   // Sends one write; `what` names it ("hunting Big Banana"), `done` words the daemon's reply.
-  async function write(request, what, done, onto) {
+  // `send` carries it when it is not a plain JSON command (a photo: sendSubmit).
+  async function write(request, what, done, onto, send) {
     const entry = { request: request, what: what, t: Date.now() };
     hc.writes.push(entry);
     const set = (res) => { hc.result = res; if (onto) onto(res); render(); };
     set({ text: what.charAt(0).toUpperCase() + what.slice(1) + "…", ok: true, at: Date.now(), cause: "write" });
-    const { status, j } = await post("/api/command", request);
+    const { status, j } = await (send ? send() : post("/api/command", request));
     let reply = null;
     if (j && j.ok && j.reply) { try { reply = JSON.parse(j.reply); } catch (x) { reply = null; } }
     entry.status = status; entry.reply = reply;
@@ -1243,12 +1244,19 @@
   }
 
   // ---- Submit: a new Big Thing for the catalogue, at the car's position ------------------------
+  const PHOTO_MAX = 10 << 20;
+  function photoFile() { const fl = /** @type {HTMLInputElement} */ ($("u-photo")).files; return fl && fl.length ? fl[0] : null; }
   function renderSubmit() {
     const t = hc.submit, f = freshFix(), name = /** @type {HTMLInputElement} */ ($("u-name")).value.trim();
-    const b = button("u-send"), writer = !!(hc.session && hc.session.writer);
+    const b = button("u-send"), writer = !!(hc.session && hc.session.writer), photo = photoFile();
+    const big = !!photo && photo.size > PHOTO_MAX, odd = !!photo && !["image/jpeg", "image/png", "image/webp"].includes(photo.type);
+    setText($("u-photo-info"), !photo ? "" : big ? "This photo is " + (photo.size / 1048576).toFixed(1) + " MB: the box takes up to 10 MB." :
+      odd ? "The box takes JPEG, PNG or WebP photos." : photo.name + ", " + (photo.size / 1048576).toFixed(1) + " MB");
+    $("u-photo-info").className = big || odd ? "bad" : "";
     show(b, writer);
-    setText(b, !f ? "Submitting needs a current GPS fix" : !name ? "Type the Big Thing's name" : "Submit " + quoted(name) + " at the car's position");
-    b.disabled = !f || !name || !canWrite() || t.sending;
+    setText(b, !f ? "Submitting needs a current GPS fix" : !name ? "Type the Big Thing's name" :
+      "Submit " + quoted(name) + (photo && !big && !odd ? " with its photo" : "") + " at the car's position");
+    b.disabled = !f || !name || !canWrite() || t.sending || big || odd;
     if (!writer) setText($("u-what"), "This device may not submit: it was not paired by a writer.");
     const r = t.result;
     setText($("u-result"), r ? r.text : "");
@@ -1261,17 +1269,34 @@
     /** @type {any} */
     const req = { cmd: "submit", name: name, lat: f.lat, lon: f.lon, seen_at: new Date().toISOString() };
     if (by) req.by = by;
+    const photo = photoFile();
+    // With a photo: the request in the address, the photo as the body, its own type (no form
+    // of another site can send an image type without a preflight this page never grants).
+    const send = photo ? async () => {
+      try {
+        const r = await fetch("/api/submit-photo?submit=" + encodeURIComponent(JSON.stringify(req)) + "&filename=" + encodeURIComponent(photo.name),
+          { method: "POST", headers: { "Content-Type": photo.type }, body: photo, credentials: "same-origin" });
+        let j = null;
+        try { j = await r.json(); } catch (x) { j = null; }
+        return { status: r.status, j: j };
+      } catch (x) { return { status: 0, j: null }; }
+    } : undefined;
     t.sending = true;
-    write(req, "submitting " + quoted(name), (r) => "Queued " + quoted(r.result.name) + " at " + r.result.latitude.toFixed(5) + ", " + r.result.longitude.toFixed(5)
-      + " for the Big Things catalogue: it goes with the box's next sync.", (res) => { t.result = res; }).then((r) => {
+    write(req, "submitting " + quoted(name) + (photo ? " with its photo" : ""), (r) => "Queued " + quoted(r.result.name) + (r.result.photo_path ? " with its photo" : "") + " at "
+      + r.result.latitude.toFixed(5) + ", " + r.result.longitude.toFixed(5) + " for the Big Things catalogue: it goes with the box's next sync.",
+    (res) => { t.result = res; }, send).then((r) => {
       t.sending = false;
-      if (r && /** @type {HTMLInputElement} */ ($("u-name")).value.trim() === name) /** @type {HTMLInputElement} */ ($("u-name")).value = "";
+      if (r && /** @type {HTMLInputElement} */ ($("u-name")).value.trim() === name) {
+        /** @type {HTMLInputElement} */ ($("u-name")).value = "";
+        /** @type {HTMLInputElement} */ ($("u-photo")).value = "";
+      }
       renderSubmit();
     });
   }
 
   function setupMoreScreens() {
     $("u-name").addEventListener("input", renderSubmit);
+    $("u-photo").addEventListener("change", renderSubmit);
     $("u-send").addEventListener("click", sendSubmit);
     $("fr-who").addEventListener("input", renderFriends);
     $("fr-follow").addEventListener("click", follow);
