@@ -90,7 +90,8 @@ def fits(page, where, what, extra=""):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
-    ap.add_argument("--screenshots", help="save each new screen at 390x844 and 800x480 here")
+    ap.add_argument("--screenshots", help="save each new screen at 390x844 here")
+    ap.add_argument("--all", action="store_true", help="with --screenshots: at 800x480 too")
     args = ap.parse_args()
     # The test writes faster than a person taps (the write rate is not what it checks).
     stack = Stack(os.path.abspath(args.bin), daemon_args=["--roam", "10km"],
@@ -269,7 +270,7 @@ def main():
             go(page, "caches")
             wait_until(lambda: len(ids(page, "c-list")) == 3, 10, "the caches")
             fits(page, where, "Geocaches")
-            shot = args.screenshots and (w, h) in ((390, 844), (800, 480))
+            shot = args.screenshots and ((w, h) == (390, 844) or (args.all and (w, h) == (800, 480)))
             if shot:
                 os.makedirs(args.screenshots, exist_ok=True)
                 page.save_screenshot(os.path.join(args.screenshots, "caches-%dx%d.png" % (w, h)))
