@@ -13,6 +13,8 @@ hotcold-web, the car parked near Coffs Harbour with three geocaches imported aro
     where); a row opens its detail in the box's local time;
   * Submit (from Big Things) queues a new Big Thing with its photo at the car's position in
     the daemon's outbox, the button naming it; a photo over 10 MB leaves nothing to press;
+  * a new name typed for one place stays with it (another place's page shows its own);
+  * with the daemon gone, every screen says OLD DATA and offers nothing to press;
   * each screen and page, with long names, at 320, 360, 390 and 800 px wide (and landscape):
     nothing outside the viewport, nothing that matters clipped.
 
@@ -193,6 +195,23 @@ def main():
         wait_until(lambda: text(page, "s-result") == "Renamed “Gate” to “%s”." % MINE, 10, "renamed")
         wait_until(lambda: text(page, "s-name") == MINE, 10, "the sheet's new name")
         check(stack.daemon({"cmd": "place", "id": pid}, "PLACE")["result"]["detail"]["place"]["name"] == MINE, "the daemon has the new name")
+        # A name typed for this place stays with it: another place's page shows its own name.
+        other = stack.daemon({"cmd": "store", "op": "add", "name": "Other gate", "lat": car.lat, "lon": car.lon}, "STORE")["result"]["id"]
+        box = page.find_element("id", "s-rename")
+        box.clear()
+        box.send_keys("Half-typed name")
+        click(page, "s-close")
+        page.execute_script("window.hotcold.openSheet(arguments[0], 'Other gate')", other)
+        wait_until(lambda: page.find_element("id", "s-rename").get_attribute("value") == "Other gate", 10, "the other place's page")
+        check(text(page, "s-rename-btn") == "Type a new name to rename “Other gate”", "another place's page shows its own name, not the draft")
+        click(page, "s-close")
+        stack.daemon({"cmd": "store", "op": "delete", "id": other}, "STORE")
+        page.execute_script("window.hotcold.openSheet(arguments[0], arguments[1])", pid, MINE)
+        wait_until(lambda: text(page, "s-rename-btn") == "Rename “%s” to “Half-typed name”" % MINE, 10, "the draft back with its place")
+        check(True, "the draft is back on the place it was typed for")
+        box = page.find_element("id", "s-rename")
+        box.clear()
+        box.send_keys(MINE)
         check(text(page, "s-delete") == "Delete “%s”…" % MINE, "delete names the place")
         click(page, "s-delete")
         wait_until(lambda: page.find_element("id", "s-confirm").is_displayed(), 5, "the confirmation")
@@ -259,6 +278,30 @@ def main():
         check(len(out) == 1 and "wombat.jpg" in str(out[0]["request"]) and "100006" in str(out[0]["request"]),
               "with the photo, every byte (%s)" % str(out[0]["request"])[:200] if out else "no item")
         check(page.find_element("id", "u-name").get_attribute("value") == "", "the form is cleared for the next one")
+
+        # ---- The daemon gone: every screen's writes greyed, the banner says why ----
+        stack.stop_daemon()
+        wait_until(lambda: page.execute_script("return !!window.hotcold.link && !window.hotcold.link.up"), 20, "the tracker gone")
+        for screen, btn in (("friends", "fr-follow"), ("obs", "o-add-btn"), ("submit", "u-send")):
+            go(page, screen)
+            # Each form filled, so only the daemon's absence can leave nothing to press.
+            if screen == "friends":
+                page.find_element("id", "fr-who").send_keys("bob/car")
+            if screen == "submit":
+                page.find_element("id", "u-name").send_keys("Big Anything")
+            if screen == "obs":
+                page.find_element("id", "o-title").send_keys("Anything")
+            wait_until(lambda: page.find_element("id", "banner").is_displayed(), 5, "the banner")
+            check(text(page, "banner").startswith("OLD DATA — the box's tracker") and not page.find_element("id", btn).is_enabled(),
+                  "%s with the daemon gone: %r, nothing to press" % (screen, text(page, "banner")))
+        stack.start_daemon()
+        wait_until(lambda: page.execute_script("return !!window.hotcold.link && window.hotcold.link.up && !document.body.classList.contains('stale')"), 30, "the tracker back")
+        go(page, "friends")
+        page.find_element("id", "fr-who").clear()
+        go(page, "submit")
+        page.find_element("id", "u-name").clear()
+        go(page, "obs")
+        page.find_element("id", "o-title").clear()
 
         # ---- Layouts, with long names everywhere ----
         stack.daemon({"cmd": "follow", "who": "jane/ute"}, "RESULT")
