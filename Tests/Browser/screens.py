@@ -14,6 +14,8 @@ hotcold-web, the car parked near Coffs Harbour with three geocaches imported aro
   * Submit (from Big Things) queues a new Big Thing with its photo at the car's position in
     the daemon's outbox, the button naming it; a photo over 10 MB leaves nothing to press;
   * a new name typed for one place stays with it (another place's page shows its own);
+  * a long press on the radar adds a place of one's own at that spot (the dialog names how far
+    and which way; the daemon has it there);
   * with the daemon gone, every screen says OLD DATA and offers nothing to press;
   * each screen and page, with long names, at 320, 360, 390 and 800 px wide (and landscape):
     nothing outside the viewport, nothing that matters clipped.
@@ -27,7 +29,7 @@ import tempfile
 from datetime import datetime, timezone
 
 sys.path.insert(0, os.path.dirname(__file__))
-from harness import CLIPPED_JS, OUTSIDE_JS, Car, Stack, browser, check, offset, set_viewport, wait_until  # noqa: E402
+from harness import CLIPPED_JS, OUTSIDE_JS, Car, Stack, browser, check, meridian_distance, offset, set_viewport, wait_until  # noqa: E402
 
 HOME = (-30.2930, 153.1300)
 # (code, name, north m, east m, hint)
@@ -40,6 +42,7 @@ CACHES = [
 FARMER = "The Australian Farmer (also known as the Big Farmer)"
 MINE = "The paddock gate where the Australian Farmer's road turns off the Eyre Highway"
 WOMBAT = "Big Wombat (the concrete one outside the Coffs Harbour showground's northern gate)"
+LOOKOUT = "Lookout over the creek"
 BIRD = "Wedge-tailed eagle circling over the banana plantation east of the highway"
 SIZES = [(320, 568), (360, 740), (390, 844), (800, 480), (568, 320)]
 MATTERS = "button, .pill, #banner, #nav .tab, select, input, .rows li span, #c-head, #fr-head, #fr-fhead, #fr-result, #o-head, #o-result, #m-result, #s-name, #s-hint, #s-seen, #s-confirm-q, #s-result, #o-name, #o-kind, #o-when, #o-where"
@@ -278,6 +281,28 @@ def main():
         check(len(out) == 1 and "wombat.jpg" in str(out[0]["request"]) and "100006" in str(out[0]["request"]),
               "with the photo, every byte (%s)" % str(out[0]["request"])[:200] if out else "no item")
         check(page.find_element("id", "u-name").get_attribute("value") == "", "the form is cleared for the next one")
+
+        # ---- A long press on the radar adds a place there ----
+        go(page, "")
+        wait_until(lambda: page.execute_script("return document.querySelectorAll('#radar .blip').length") > 0, 10, "the radar")
+        x, y, rng = page.execute_script("const r = document.getElementById('radar'), p = new DOMPoint(0, -50).matrixTransform(r.getScreenCTM());"
+                                        "return [p.x, p.y, window.hotcold.radarRange]")
+        page.execute_script("document.getElementById('radar').dispatchEvent(new PointerEvent('pointerdown', {clientX: arguments[0], clientY: arguments[1], bubbles: true, pointerId: 1}))", x, y)
+        wait_until(lambda: page.find_element("id", "here").is_displayed(), 5, "the long press")
+        page.execute_script("document.getElementById('radar').dispatchEvent(new PointerEvent('pointerup', {bubbles: true, pointerId: 1}))")
+        half = page.execute_script("return arguments[0] < 1000 ? Math.round(arguments[0]) + ' m' : (arguments[0] / 1000).toFixed(1) + ' km'", rng / 2)
+        check(text(page, "h-where").startswith("A place of your own %s N of the car" % half), "the press names the spot: %r" % text(page, "h-where"))
+        check(text(page, "h-add") == "Type a name to add it" and not page.find_element("id", "h-add").is_enabled(), "nothing to add without a name")
+        page.find_element("id", "h-name").send_keys(LOOKOUT)
+        check(text(page, "h-add") == "Add “%s” there" % LOOKOUT, "the button names what it adds")
+        click(page, "h-add")
+        wait_until(lambda: text(page, "w-result").startswith("Added “%s” at " % LOOKOUT), 10, "added there")
+        check(not page.find_element("id", "here").is_displayed(), "done: the question goes")
+        got = stack.daemon({"cmd": "search", "kinds": ["location"], "text": LOOKOUT}, "PLACES")["result"]
+        off = meridian_distance(car.lat, got[0]["place"]["latitude"]) if got else None
+        check(len(got) == 1 and abs(off - rng / 2) < 0.01 * rng and abs(got[0]["place"]["longitude"] - car.lon) < 1e-5,
+              "the daemon has it where the finger was: %.0f m north, half the radar's %d m (%s)" % (off or -1, rng, got[:1] and got[0]["place"]["id"]))
+        stack.daemon({"cmd": "store", "op": "delete", "id": got[0]["place"]["id"]}, "STORE")
 
         # ---- The daemon gone: every screen's writes greyed, the banner says why ----
         stack.stop_daemon()

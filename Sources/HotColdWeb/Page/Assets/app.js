@@ -367,29 +367,30 @@
 
   // Optional map tiles (page.tile_url): the 3×3 Web Mercator tiles around the fix at the zoom
   // whose tile spans about the radar's range, placed in radar units (100 = range).
-  function tiles(r, f, range, up) {
+  function tiles(r, f, range, up, cache = tileCache) {
     const lat = f.lat * Math.PI / 180, mPerPx0 = 156543.034 * Math.cos(lat);
     const z = Math.max(1, Math.min(18, Math.round(Math.log2(mPerPx0 * 256 / range))));
     const n = Math.pow(2, z), xf = (f.lon + 180) / 360 * n;
     const yf = (1 - Math.log(Math.tan(lat) + 1 / Math.cos(lat)) / Math.PI) / 2 * n;
     const tileM = mPerPx0 * 256 / n, unit = 100 * tileM / range;
     const g = svg("g", { transform: "rotate(" + (-up) + ")" }, r);
-    if (tileCache.size > 64) tileCache.clear();
+    if (cache.size > 64) cache.clear();
     for (let dx = -1; dx <= 1; dx++) {
       for (let dy = -1; dy <= 1; dy++) {
         const tx = Math.floor(xf) + dx, ty = Math.floor(yf) + dy;
         if (ty < 0 || ty >= n) continue;
         const url = hc.session.tile_url.replace("{z}", z).replace("{x}", ((tx % n) + n) % n).replace("{y}", ty);
         // The same element for the same tile on every redraw: asked for once, never again.
-        let img = tileCache.get(url);
-        if (!img) { img = document.createElementNS(SVG, "image"); img.setAttribute("href", url); img.setAttribute("opacity", "0.5"); tileCache.set(url, img); }
+        let img = cache.get(url);
+        if (!img) { img = document.createElementNS(SVG, "image"); img.setAttribute("href", url); img.setAttribute("opacity", "0.5"); cache.set(url, img); }
         img.setAttribute("x", ((tx - xf) * unit).toFixed(1)); img.setAttribute("y", ((ty - yf) * unit).toFixed(1));
         img.setAttribute("width", unit.toFixed(1)); img.setAttribute("height", unit.toFixed(1));
         g.appendChild(img);
       }
     }
   }
-  const tileCache = new Map();
+  // Near me's map keeps tiles of its own: one image element cannot sit in both pictures.
+  const tileCache = new Map(), mapTileCache = new Map();
 
   // The list: every tracked target and friend, nearest first, then (while hunting) the places
   // near the car that are not in the hunt. It scrolls; its head says how many there are.
@@ -745,6 +746,7 @@
     if (hc.screen === "friends") renderFriends();
     if (hc.screen === "obs") renderObs();
     if (hc.screen === "submit") renderSubmit();
+    renderHere();
   }
 
   // ---- Screens: Live, Big Things, About (the address's #fragment) ------------------------------
@@ -950,7 +952,97 @@
     }
     for (const [id, li] of cache) if (!keep.has(id)) { li.remove(); cache.delete(id); }
     setText($("nr-head"), t.error || (!t.rows.length ? "Nothing near the car." : "The " + t.rows.length + " nearest, from the car's last fix (every 10 s)"));
+    renderNearMap();
     $("nr-head").className = t.error ? "bad" : "";
+  }
+
+  // With map tiles set (`[page] tile_url`), Near me draws its places on the map, north up, the
+  // car at the centre; the range fits the farthest. Without tiles there is the list only (and
+  // the radar on Live).
+  hc.mapRange = 1000;
+  function renderNearMap() {
+    const t = hc.nearMe, f = lastFix(), on = !!(hc.session && hc.session.tile_url && f && !t.error && t.rows.length);
+    show($("nr-map-box"), on);
+    if (!on) return;
+    const m = $("nr-map");
+    while (m.firstChild) m.removeChild(m.firstChild);
+    const range = hc.mapRange = niceRange(t.rows.reduce((x, r) => Math.max(x, r.distance_m || 0), 0) * 1.1 || 1000);
+    tiles(m, f, range, 0, mapTileCache);
+    svg("circle", { class: "ring", r: 100 }, m);
+    svg("text", { class: "label", x: 4, y: -102 }, m).textContent = fmtDist(range);
+    svg("path", { class: "car", d: "M0,-9 L6,7 L0,3 L-6,7 Z", transform: "rotate(" + (course() || 0) + ")" }, m);
+    for (const r of t.rows) {
+      const a = r.bearing_deg * Math.PI / 180, d = 100 * Math.min(1, r.distance_m / range);
+      const friend = r.target.kind === "friend", x = d * Math.sin(a), y = -d * Math.cos(a);
+      const dot = friend ? svg("rect", { class: "dot friend", x: -5, y: -5, width: 10, height: 10, transform: "translate(" + x.toFixed(1) + "," + y.toFixed(1) + ") rotate(45)" }, m)
+        : svg("circle", { class: "dot", r: 6, cx: x.toFixed(1), cy: y.toFixed(1) }, m);
+      dot.dataset.id = r.target.id;
+      svg("title", {}, dot).textContent = (r.target.name || r.target.id) + " " + fmtDist(r.distance_m);
+      dot.addEventListener("click", () => { if (friend) { setFocus(r.target.id); location.hash = ""; } else openSheet(r.target.id, r.target.name || r.target.id); });
+    }
+  }
+
+  // ---- A long press on the radar or the map: add a place of one's own there ------------------
+  // The point is measured from the fix the picture was drawn around, at the moment of the press,
+  // and kept as a latitude and longitude: the car driving on does not move it.
+  const PRESS_MS = 700;
+  /** @type {{lat: number, lon: number, m: number, deg: number} | null} */
+  hc.here = null;
+  /** @type {Result | null} */ hc.hereResult = null;
+  function longPress(el, rangeOf, upOf) {
+    /** @type {{x: number, y: number, timer: number} | null} */
+    let press = null;
+    const cancel = () => { if (press) { clearTimeout(press.timer); press = null; } };
+    el.addEventListener("pointerdown", (ev) => {
+      const e = /** @type {PointerEvent} */ (ev);
+      cancel();
+      if (!(hc.session && hc.session.writer) || !freshFix()) return;
+      const x = e.clientX, y = e.clientY;
+      press = { x: x, y: y, timer: setTimeout(() => { press = null; pressAt(/** @type {SVGSVGElement} */ (/** @type {unknown} */ (el)), x, y, rangeOf(), upOf()); }, PRESS_MS) };
+    });
+    el.addEventListener("pointermove", (ev) => {
+      const e = /** @type {PointerEvent} */ (ev);
+      if (press && Math.hypot(e.clientX - press.x, e.clientY - press.y) > 10) cancel();
+    });
+    for (const n of ["pointerup", "pointercancel", "pointerleave"]) el.addEventListener(n, cancel);
+    el.addEventListener("contextmenu", (e) => e.preventDefault());
+  }
+  function pressAt(el, cx, cy, range, up) {
+    const f = freshFix(), ctm = el.getScreenCTM();
+    if (!f || !ctm) return;
+    const p = new DOMPoint(cx, cy).matrixTransform(ctm.inverse());
+    const m = Math.hypot(p.x, p.y) / 100 * range, deg = ((Math.atan2(p.x, -p.y) * 180 / Math.PI + up) % 360 + 360) % 360;
+    // Spherical forward step: metres off at most for a point on the radar (the daemon measures
+    // the place ellipsoidally from then on).
+    const R = 6371008.8, d = m / R, b = deg * Math.PI / 180, la = f.lat * Math.PI / 180, lo = f.lon * Math.PI / 180;
+    const la2 = Math.asin(Math.sin(la) * Math.cos(d) + Math.cos(la) * Math.sin(d) * Math.cos(b));
+    const lo2 = lo + Math.atan2(Math.sin(b) * Math.sin(d) * Math.cos(la), Math.cos(d) - Math.sin(la) * Math.sin(la2));
+    hc.here = { lat: la2 * 180 / Math.PI, lon: ((lo2 * 180 / Math.PI + 540) % 360) - 180, m: m, deg: deg };
+    hc.hereResult = null;
+    renderHere();
+    $("h-name").focus();
+  }
+  function renderHere() {
+    const h = hc.here;
+    show($("here"), !!h);
+    if (!h) return;
+    setText($("h-where"), "A place of your own " + fmtDist(h.m) + " " + point(h.deg) + " of the car (" + h.lat.toFixed(5) + ", " + h.lon.toFixed(5) + ")");
+    const name = /** @type {HTMLInputElement} */ ($("h-name")).value.trim(), b = button("h-add");
+    setText(b, name ? "Add " + quoted(name) + " there" : "Type a name to add it");
+    b.disabled = !name || !canWrite();
+    const r = hc.hereResult;
+    setText($("h-result"), r ? r.text : "");
+    $("h-result").className = r ? (r.ok ? "ok" : "bad") : "";
+  }
+  function addHere() {
+    const h = hc.here, name = /** @type {HTMLInputElement} */ ($("h-name")).value.trim();
+    if (!h || !name) return;
+    write({ cmd: "store", op: "add", name: name, lat: h.lat, lon: h.lon }, "adding " + quoted(name),
+      (r) => "Added " + quoted(r.result.name) + " at " + h.lat.toFixed(5) + ", " + h.lon.toFixed(5) + ".",
+      (res) => { hc.hereResult = res; hc.mineResult = res; }).then((r) => {
+      if (r && hc.here === h) { hc.here = null; /** @type {HTMLInputElement} */ ($("h-name")).value = ""; }
+      renderHere();
+    });
   }
 
   function renderAbout() {
@@ -1295,6 +1387,11 @@
   }
 
   function setupMoreScreens() {
+    longPress($("radar"), () => hc.radarRange, () => (hc.courseUp && course() != null ? /** @type {number} */ (course()) : 0));
+    longPress($("nr-map"), () => hc.mapRange, () => 0);
+    $("h-name").addEventListener("input", renderHere);
+    $("h-add").addEventListener("click", addHere);
+    $("h-cancel").addEventListener("click", () => { hc.here = null; renderHere(); });
     $("u-name").addEventListener("input", renderSubmit);
     $("u-photo").addEventListener("change", renderSubmit);
     $("u-send").addEventListener("click", sendSubmit);
