@@ -1019,6 +1019,8 @@
     const lo2 = lo + Math.atan2(Math.sin(b) * Math.sin(d) * Math.cos(la), Math.cos(d) - Math.sin(la) * Math.sin(la2));
     hc.here = { lat: la2 * 180 / Math.PI, lon: ((lo2 * 180 / Math.PI + 540) % 360) - 180, m: m, deg: deg };
     hc.hereResult = null;
+    // A new spot starts with no name: a name belongs to the spot it was typed for.
+    /** @type {HTMLInputElement} */ ($("h-name")).value = "";
     renderHere();
     $("h-name").focus();
   }
@@ -1391,7 +1393,7 @@
     longPress($("nr-map"), () => hc.mapRange, () => 0);
     $("h-name").addEventListener("input", renderHere);
     $("h-add").addEventListener("click", addHere);
-    $("h-cancel").addEventListener("click", () => { hc.here = null; renderHere(); });
+    $("h-cancel").addEventListener("click", () => { hc.here = null; /** @type {HTMLInputElement} */ ($("h-name")).value = ""; renderHere(); });
     $("u-name").addEventListener("input", renderSubmit);
     $("u-photo").addEventListener("change", renderSubmit);
     $("u-send").addEventListener("click", sendSubmit);
