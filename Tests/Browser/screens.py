@@ -171,6 +171,8 @@ def main():
         wait_until(lambda: row(page, "fr-feed", "jane/ute/1234").find_element("css selector", ".likes").text == "Liked by root", 10, "who liked it")
         feed = stack.daemon({"cmd": "feed"}, "FEED")["items"][0]
         check(feed["likes"] == 1 and feed["likers"] == ["root"], "the daemon counts one like, by root (%s)" % feed["likers"])
+        sent = page.execute_script("return window.hotcold.writes.filter(w => w.request.cmd === 'like').length")
+        check(sent == 1, "two quick taps sent one like (%d)" % sent)
         check(row(page, "fr-feed", "jane/ute/1234").find_element("css selector", "button.like").text == "Take back your like of jane/ute's find at " + FARMER,
               "liked: the button now says it takes the like back")
         page.find_element("id", "fr-who").send_keys("")
