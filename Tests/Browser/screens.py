@@ -2,7 +2,7 @@
 """The screens beyond the live display (issue 27), in chromium against real gpsd, hotcoldd and
 hotcold-web, the car parked near Coffs Harbour with three geocaches imported around it:
 
-  * Geocaches lists what the daemon's `near` finds from its own fix, nearest first; a cache's
+  * Geocaches lists the daemon's `search` nearest first from its own fix, found ones marked; a cache's
     page keeps its hint hidden until asked (then shows it as `hotcold show` does), hunts it
     ("Hunt NAME") and marks it found ("Mark NAME found" / "Marked NAME found.");
   * Friends follows a car (the button names it), shows its finds with who liked them, likes an
@@ -115,8 +115,11 @@ def main():
         # ---- Geocaches ----
         click(page, "n-caches")
         wait_until(lambda: len(ids(page, "c-list")) == 3, 10, "the geocaches")
-        near = [r["target"]["id"] for r in stack.daemon({"cmd": "near", "kinds": ["geocache"], "limit": 50}, "NEAR")["result"]]
-        check(ids(page, "c-list") == near == [c[0] for c in CACHES], "the caches nearest first, as the daemon's near answers (%s)" % near)
+        fix = page.execute_script("return window.hotcold.status.gps.last_fix")
+        near = [r["place"]["id"] for r in stack.daemon({"cmd": "search", "kinds": ["geocache"], "sort": "distance", "lat": fix["lat"], "lon": fix["lon"], "limit": 50}, "PLACES")["result"]]
+        check(ids(page, "c-list") == near == [c[0] for c in CACHES], "the caches nearest first from the daemon's fix, as the daemon answers (%s)" % near)
+        line = row(page, "c-list", CACHES[0][0]).find_element("css selector", "span:last-child").text
+        check(line == "GC7TEST1 · 155 m NNE", "each with its code, distance and direction (%r)" % line)
         code, name, _, _, hint = CACHES[1]
         row(page, "c-list", code).click()
         wait_until(lambda: text(page, "s-hint-btn") == "Show the hint for " + code, 10, "the cache's page")
@@ -143,6 +146,8 @@ def main():
         wait_until(lambda: not page.find_element("id", "s-hunt").is_displayed(), 10, "no hunt button for the one cache hunted")
         check(True, "the cache hunted alone: nothing more to press")
         click(page, "s-close")
+        line = row(page, "c-list", code).find_element("css selector", "span:last-child").text
+        check(line.endswith(" · found"), "the list shows it found at once (%r)" % line)
 
         # ---- Friends ----
         now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")

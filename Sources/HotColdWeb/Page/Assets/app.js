@@ -42,8 +42,8 @@
     /** @type {Result | null} */ mineResult: null,
     /** @type {{rows: any[], error: string | null, token: number, at: number}} */
     nearMe: { rows: [], error: null, token: 0, at: 0 },
-    /** @type {{rows: any[], error: string | null, token: number, at: number, loading: boolean, asked: boolean}} */
-    caches: { rows: [], error: null, token: 0, at: 0, loading: false, asked: false },
+    /** @type {{rows: any[], more: boolean, asked: boolean, loading: boolean, error: string | null, token: number, query: any, at: number}} */
+    caches: { rows: [], more: false, asked: false, loading: false, error: null, token: 0, query: null, at: 0 },
     /** @type {{items: any[], following: any[], error: string | null, ferror: string | null, token: number, at: number, asked: boolean, pending: Set<string>}} */
     friends: { items: [], following: [], error: null, ferror: null, token: 0, at: 0, asked: false, pending: new Set() },
     /** @type {Result | null} */ friendResult: null,
@@ -586,13 +586,14 @@
     const s = hc.sheet, p = s && hc.places.get(s.id);
     hc.sheet = null;
     // The list shows what the sheet changed (favourite, rating, seen) without asking again.
-    for (const row of p && p.mine ? hc.things.rows.concat(hc.mine.rows).filter((r) => r.place.id === s.id) : []) {
+    for (const row of p && p.mine ? hc.things.rows.concat(hc.mine.rows, hc.caches.rows).filter((r) => r.place.id === s.id) : []) {
       row.favourite = p.mine.favourite;
       row.my_rating = p.mine.rating && p.mine.rating.stars ? p.mine.rating.stars : undefined;
       row.seen = (p.mine.visits || []).length > 0;
     }
     renderThings();
     renderMine();
+    renderCaches();
     renderSheet();
   }
   hc.openSheet = openSheet;
@@ -761,7 +762,7 @@
     if (hc.screen === "things" && !hc.things.asked) search(false);
     if (hc.screen === "mine") searchMine(false);
     if (hc.screen === "near") loadNearMe(true);
-    if (hc.screen === "caches") loadCaches(true);
+    if (hc.screen === "caches") searchCaches(false);
     if (hc.screen === "friends") loadFriends(true);
     if (hc.screen === "obs") loadObs();
     render();
@@ -1093,35 +1094,34 @@
   function freshFix() { const f = lastFix(), age = fixAge(); return f && age != null && age <= STALE_S ? f : null; }
   function quoted(s) { return "“" + s + "”"; }
 
-  // ---- Geocaches: the caches nearest the daemon's own fix; each opens the place sheet ---------
-  async function loadCaches(now) {
-    const t = hc.caches;
-    if (!now && Date.now() - t.at < 10000) return;
+  // ---- Geocaches: the caches nearest the daemon's last fix, found or not; each opens its page --
+  // The daemon's own `search` (nearest first from the fix the daemon reported, with this box's
+  // seen state: a cache seen is a cache found), a page of 50 at a time like Big Things. The
+  // first page is asked again every 15 s as the car moves; pages beyond it stay as they are.
+  function searchCaches(more) {
+    const f = lastFix(), t = hc.caches;
     t.at = Date.now();
-    const token = ++t.token;
-    t.loading = true;
-    renderCaches();
-    // No lat/lon: the daemon measures from its own last fix (and says so when it has none).
-    const { status, j } = await post("/api/read", { cmd: "near", kinds: ["geocache"], limit: 50 });
-    if (token !== t.token) return;
-    t.loading = false;
-    t.asked = true;
-    if (status === 200 && j && Array.isArray(j.result)) { t.rows = j.result; t.error = null; }
-    else { t.rows = []; t.error = !lastFix() ? "The geocaches are listed nearest first from the car: waiting for a GPS fix." : why(status, j, "reading the geocaches").text; }
-    renderCaches();
+    return page(t, f ? { cmd: "search", kinds: ["geocache"], sort: "distance", lat: f.lat, lon: f.lon }
+      : "The geocaches are listed nearest first from the car: waiting for a GPS fix.", more, renderCaches);
+  }
+  function refreshCaches() {
+    const t = hc.caches;
+    if (!t.loading && t.rows.length <= PAGE && Date.now() - t.at > 15000) searchCaches(false);
+  }
+
+  // Degrees from north, from the car to a place (spherical: for a compass point only).
+  function bearingTo(f, lat, lon) {
+    const r = Math.PI / 180, p1 = f.lat * r, p2 = lat * r, dl = (lon - f.lon) * r;
+    return Math.atan2(Math.sin(dl) * Math.cos(p2), Math.cos(p1) * Math.sin(p2) - Math.sin(p1) * Math.cos(p2) * Math.cos(dl)) / r;
   }
 
   function renderCaches() {
-    const t = hc.caches;
-    keyedRows("c-list", t.rows, (r) => r.target.id, (li) => {
-      rowParts(li, ["span", "span"]);
-      li.addEventListener("click", () => { const r = t.rows.find((x) => x.target.id === li.dataset.id); if (r) openSheet(r.target.id, r.target.name || r.target.id); });
-    }, (li, r) => {
-      setText(/** @type {HTMLElement} */ (li.firstChild), r.target.name || r.target.id);
-      setText(/** @type {HTMLElement} */ (li.lastChild), r.target.id + " · " + fmtDist(r.distance_m) + " " + point(r.bearing_deg));
-    });
-    setText($("c-head"), t.error || (!t.asked ? "reading…" : !t.rows.length ? "No geocache is stored: import a GPX file on the box (hotcold import)." :
-      "The " + t.rows.length + (t.rows.length === 1 ? " geocache" : " geocaches") + " nearest the car, nearest first (every 10 s)"));
+    const t = hc.caches, f = lastFix();
+    drawRows(t, "c-list", (r) => [r.place.id, r.distance != null ? fmtDist(r.distance) + (f ? " " + point(bearingTo(f, r.place.latitude, r.place.longitude)) : "") : "",
+      r.seen ? "found" : "", r.favourite ? "♥" : "", r.place.active ? "" : "gone"].filter(Boolean).join(" · "), searchCaches);
+    setText($("c-head"), t.error || (!t.asked || (t.loading && !t.rows.length) ? "reading…" : !t.rows.length ? "No geocache is stored: import a GPX file on the box (hotcold import)." :
+      t.rows.length + (t.more ? "+" : "") + (t.rows.length === 1 ? " geocache" : " geocaches") + ", nearest first from the car"
+      + (t.rows.length >= MAX_ROWS && !t.more ? " (the nearest " + MAX_ROWS + ")" : "")));
     $("c-head").className = t.error ? "bad" : "";
   }
 
@@ -1493,7 +1493,7 @@
     connect();
     route();
     setInterval(() => { render(); loadNear(); if (hc.screen === "near") loadNearMe(false);
-      if (hc.screen === "caches") loadCaches(false);
+      if (hc.screen === "caches") refreshCaches();
       if (hc.screen === "friends") loadFriends(false);
     }, 1000);
     render();
