@@ -232,6 +232,18 @@ class Stack:
         finally:
             s.close()
 
+    def write(self, req, cls=None, timeout=10):
+        """A write on the daemon's socket, sent again while the daemon's write rate refuses it
+        (a test writes faster than the rate a person could reach); returns the reply."""
+        got = {}
+
+        def taken():
+            got["r"] = self.daemon(req, cls)
+            # The daemon answers `busy` over `[socket] write_burst` / `writes_per_second`.
+            return not (got["r"].get("class") == "ERROR" and got["r"].get("code") == "busy")
+        wait_until(taken, timeout, "the daemon to take %s" % req.get("cmd"), step=0.2)
+        return got["r"]
+
     def import_file(self, path):
         """Imports a file (GPX caches, locations, observations…) through the daemon with the
         project's own client, `hotcold import` (upload, chunks and import on one connection)."""

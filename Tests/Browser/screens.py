@@ -5,8 +5,8 @@ hotcold-web, the car parked near Coffs Harbour with three geocaches imported aro
   * Geocaches lists the daemon's `search` nearest first from its own fix, found ones marked; a cache's
     page keeps its hint hidden until asked (then shows it as `hotcold show` does), hunts it
     ("Hunt NAME") and marks it found ("Mark NAME found" / "Marked NAME found.");
-  * Friends follows a car (the button names it), shows its finds with who liked them, likes an
-    item once (the button says what it does; liking twice is one like), and unfollows;
+  * Friends follows a car (the button names it), shows its finds with who liked them (50 at a
+    time, then "Show older finds"), likes an item once (the button says what it does; liking twice is one like), and unfollows;
   * My places renames a place of one's own (the button names old and new) and deletes it only
     after a confirmation that names it;
   * Field lists the observations and adds one at the car's fix (the button says what and
@@ -153,7 +153,13 @@ def main():
         now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
         item = {"author": "jane", "device": "ute", "seq": 1234, "time": now, "kind": "arrived",
                 "place": {"id": "halans:fea416510c", "name": FARMER, "kind": "bigthing"}, "rating": 4, "note": "Taller than the ute, and friendlier"}
-        check(stack.daemon({"cmd": "feed_item", "item": item}, "RESULT").get("new") is True, "a find from jane/ute is in the daemon's feed")
+        check(stack.write({"cmd": "feed_item", "item": item}, "RESULT").get("new") is True, "a find from jane/ute is in the daemon's feed")
+        # 50 older finds, a minute apart: with the newest, more than a page of 50.
+        t0 = datetime.now(timezone.utc).timestamp()
+        for i in range(50):
+            old = dict(item, seq=2000 + i, time=datetime.fromtimestamp(t0 - 60 * (i + 1), timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+                       place={"id": "halans:d0577fb8cf", "name": "Big Banana", "kind": "bigthing"}, note=None, rating=None)
+            stack.write({"cmd": "feed_item", "item": {k: v for k, v in old.items() if v is not None}}, "RESULT")
         click(page, "n-friends")
         wait_until(lambda: text(page, "fr-fhead") == "You follow nobody yet.", 10, "Friends")
         check(text(page, "fr-follow") == "Type a friend's USER/DEVICE to follow" and not page.find_element("id", "fr-follow").is_enabled(),
@@ -162,7 +168,13 @@ def main():
         check(text(page, "fr-follow") == "Follow jane/ute", "the button names whom it follows")
         click(page, "fr-follow")
         wait_until(lambda: text(page, "fr-result") == "Now following jane/ute.", 10, "followed")
-        wait_until(lambda: ids(page, "fr-following") == ["jane/ute"] and ids(page, "fr-feed") == ["jane/ute/1234"], 10, "the follow and the feed")
+        wait_until(lambda: ids(page, "fr-following") == ["jane/ute"] and len(ids(page, "fr-feed")) == 50, 10, "the follow and the feed (%r)" % page.execute_script("return [document.getElementById('fr-head').textContent, window.hotcold.friends.items.length]"))
+        check(ids(page, "fr-feed")[:2] == ["jane/ute/1234", "jane/ute/2000"], "newest first, 50 at a time")
+        page.find_element("css selector", "#fr-feed .more").click()
+        wait_until(lambda: len(ids(page, "fr-feed")) == 51, 10, "older finds")
+        shown = ids(page, "fr-feed")
+        check(len(set(shown)) == 51 and shown[-1] == "jane/ute/2049" and not page.find_elements("css selector", "#fr-feed .more"),
+              "Show older finds appends the rest, nothing twice, then nothing more to press")
         check([f["who"] for f in stack.daemon({"cmd": "following"}, "FOLLOWING")["following"]] == ["jane/ute"], "the daemon has the follow")
         li = row(page, "fr-feed", "jane/ute/1234")
         check(li.find_element("css selector", "span").text == "jane/ute arrived at " + FARMER and "★★★★☆" in li.find_element("css selector", ".sub").text,
@@ -189,7 +201,7 @@ def main():
         check(stack.daemon({"cmd": "following"}, "FOLLOWING")["following"] == [], "the daemon has no follow")
 
         # ---- My places: rename, delete with a confirmation ----
-        stack.daemon({"cmd": "store", "op": "add", "name": "Gate", "lat": car.lat, "lon": car.lon}, "STORE")
+        stack.write({"cmd": "store", "op": "add", "name": "Gate", "lat": car.lat, "lon": car.lon}, "STORE")
         click(page, "n-mine")
         wait_until(lambda: len(ids(page, "m-list")) == 1, 10, "My places")
         pid = ids(page, "m-list")[0]
@@ -206,7 +218,7 @@ def main():
         wait_until(lambda: text(page, "s-name") == MINE, 10, "the sheet's new name")
         check(stack.daemon({"cmd": "place", "id": pid}, "PLACE")["result"]["detail"]["place"]["name"] == MINE, "the daemon has the new name")
         # A name typed for this place stays with it: another place's page shows its own name.
-        other = stack.daemon({"cmd": "store", "op": "add", "name": "Other gate", "lat": car.lat, "lon": car.lon}, "STORE")["result"]["id"]
+        other = stack.write({"cmd": "store", "op": "add", "name": "Other gate", "lat": car.lat, "lon": car.lon}, "STORE")["result"]["id"]
         box = page.find_element("id", "s-rename")
         box.clear()
         box.send_keys("Half-typed name")
@@ -215,7 +227,7 @@ def main():
         wait_until(lambda: page.find_element("id", "s-rename").get_attribute("value") == "Other gate", 10, "the other place's page")
         check(text(page, "s-rename-btn") == "Type a new name to rename “Other gate”", "another place's page shows its own name, not the draft")
         click(page, "s-close")
-        stack.daemon({"cmd": "store", "op": "delete", "id": other}, "STORE")
+        stack.write({"cmd": "store", "op": "delete", "id": other}, "STORE")
         page.execute_script("window.hotcold.openSheet(arguments[0], arguments[1])", pid, MINE)
         wait_until(lambda: text(page, "s-rename-btn") == "Rename “%s” to “Half-typed name”" % MINE, 10, "the draft back with its place")
         check(True, "the draft is back on the place it was typed for")
@@ -309,7 +321,7 @@ def main():
         off = meridian_distance(car.lat, got[0]["place"]["latitude"]) if got else None
         check(len(got) == 1 and abs(off - rng / 2) < 0.01 * rng and abs(got[0]["place"]["longitude"] - car.lon) < 1e-5,
               "the daemon has it where the finger was: %.0f m north, half the radar's %d m (%s)" % (off or -1, rng, got[:1] and got[0]["place"]["id"]))
-        stack.daemon({"cmd": "store", "op": "delete", "id": got[0]["place"]["id"]}, "STORE")
+        stack.write({"cmd": "store", "op": "delete", "id": got[0]["place"]["id"]}, "STORE")
 
         # ---- The daemon gone: every screen's writes greyed, the banner says why ----
         stack.stop_daemon()
@@ -336,9 +348,9 @@ def main():
         page.find_element("id", "o-title").clear()
 
         # ---- Layouts, with long names everywhere ----
-        stack.daemon({"cmd": "follow", "who": "jane/ute"}, "RESULT")
-        stack.daemon({"cmd": "follow", "who": "koala-crossing-family-wagon/the-long-white-one"}, "RESULT")
-        stack.daemon({"cmd": "store", "op": "add", "name": MINE, "lat": car.lat, "lon": car.lon}, "STORE")
+        stack.write({"cmd": "follow", "who": "jane/ute"}, "RESULT")
+        stack.write({"cmd": "follow", "who": "koala-crossing-family-wagon/the-long-white-one"}, "RESULT")
+        stack.write({"cmd": "store", "op": "add", "name": MINE, "lat": car.lat, "lon": car.lon}, "STORE")
         for (w, h) in SIZES:
             set_viewport(page, w, h, w < 600 or h < 600)
             where = "%dx%d" % (w, h)
@@ -368,7 +380,7 @@ def main():
                 page.save_screenshot(os.path.join(args.screenshots, "cache-%dx%d.png" % (w, h)))
             click(page, "s-close")
             go(page, "friends")
-            wait_until(lambda: len(ids(page, "fr-feed")) == 1 and len(ids(page, "fr-following")) == 2, 10, "the feed")
+            wait_until(lambda: len(ids(page, "fr-feed")) >= 50 and len(ids(page, "fr-following")) == 2, 10, "the feed")
             fits(page, where, "Friends")
             if shot:
                 page.save_screenshot(os.path.join(args.screenshots, "friends-%dx%d.png" % (w, h)))

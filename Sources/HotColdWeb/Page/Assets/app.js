@@ -44,8 +44,8 @@
     nearMe: { rows: [], error: null, token: 0, at: 0 },
     /** @type {{rows: any[], more: boolean, asked: boolean, loading: boolean, error: string | null, token: number, query: any, at: number}} */
     caches: { rows: [], more: false, asked: false, loading: false, error: null, token: 0, query: null, at: 0 },
-    /** @type {{items: any[], following: any[], error: string | null, ferror: string | null, token: number, at: number, asked: boolean, pending: Set<string>}} */
-    friends: { items: [], following: [], error: null, ferror: null, token: 0, at: 0, asked: false, pending: new Set() },
+    /** @type {{items: any[], following: any[], error: string | null, ferror: string | null, token: number, at: number, asked: boolean, pending: Set<string>, more: boolean}} */
+    friends: { items: [], following: [], error: null, ferror: null, token: 0, at: 0, asked: false, pending: new Set(), more: false },
     /** @type {Result | null} */ friendResult: null,
     /** @type {{rows: any[], total: number, error: string | null, token: number, asked: boolean, sending: boolean}} */
     obs: { rows: [], total: 0, error: null, token: 0, asked: false, sending: false },
@@ -1145,12 +1145,34 @@
     if (!now && Date.now() - t.at < 15000) return;
     t.at = Date.now();
     const token = ++t.token;
-    const [a, b] = await Promise.all([post("/api/read", { cmd: "following" }), post("/api/read", { cmd: "feed", limit: 50 })]);
+    // As many as are shown (older pages included), up to the daemon's page of 200.
+    const limit = Math.min(FEED_MAX, Math.max(FEED_PAGE, t.items.length));
+    const [a, b] = await Promise.all([post("/api/read", { cmd: "following" }), post("/api/read", { cmd: "feed", limit: limit })]);
     // A write since (a like, a follow) makes this answer older than what the page shows.
     if (token !== t.token) return;
     t.asked = true;
     if (a.status === 200 && a.j && Array.isArray(a.j.following)) { t.following = a.j.following; t.ferror = null; } else t.ferror = why(a.status, a.j, "reading whom you follow").text;
-    if (b.status === 200 && b.j && Array.isArray(b.j.items)) { t.items = b.j.items; t.error = null; } else t.error = why(b.status, b.j, "reading the feed").text;
+    if (b.status === 200 && b.j && Array.isArray(b.j.items)) { t.items = b.j.items; t.more = b.j.items.length === limit && limit < FEED_MAX; t.error = null; }
+    else t.error = why(b.status, b.j, "reading the feed").text;
+    renderFriends();
+  }
+  const FEED_PAGE = 50, FEED_MAX = 200;
+
+  // The next 50 older finds. `before` is strict, so it is asked from a millisecond after the
+  // oldest shown (finds in the same millisecond are not skipped) and repeats are dropped by id.
+  async function olderFinds() {
+    const t = hc.friends, last = t.items[t.items.length - 1];
+    if (!last) return;
+    const token = ++t.token;
+    const before = new Date(Date.parse(last.time) + 1).toISOString();
+    const { status, j } = await post("/api/read", { cmd: "feed", limit: FEED_PAGE, before: before });
+    if (token !== t.token) return;
+    if (status === 200 && j && Array.isArray(j.items)) {
+      const have = new Set(t.items.map((x) => x.id));
+      t.items = t.items.concat(j.items.filter((x) => !have.has(x.id))).slice(0, FEED_MAX);
+      t.more = j.items.length === FEED_PAGE && t.items.length < FEED_MAX;
+      t.error = null;
+    } else t.error = why(status, j, "reading older finds").text;
     renderFriends();
   }
 
@@ -1198,7 +1220,17 @@
       setText(lb, (x.liked_by_me ? "Take back your like of " : "Like ") + findName(x));
       lb.disabled = !can || t.pending.has(x.id);
     });
-    setText($("fr-head"), t.error || (!t.asked ? "" : !t.items.length ? "No finds in the feed yet." : "Finds, newest first"));
+    const ul = $("fr-feed");
+    let older = /** @type {HTMLButtonElement | null} */ (ul.querySelector(".more"));
+    if (t.more && !older) {
+      older = document.createElement("button");
+      older.type = "button";
+      older.className = "more";
+      older.addEventListener("click", olderFinds);
+    }
+    if (older) { if (t.more) { setText(older, "Show older finds"); ul.appendChild(older); } else older.remove(); }
+    setText($("fr-head"), t.error || (!t.asked ? "" : !t.items.length ? "No finds in the feed yet." : "Finds, newest first"
+      + (t.items.length >= FEED_MAX ? " (the newest " + FEED_MAX + ")" : "")));
     $("fr-head").className = t.error ? "bad" : "";
   }
 
