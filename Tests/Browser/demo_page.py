@@ -15,18 +15,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from harness import browser, wait_until  # noqa: E402
+from harness import browser, check, wait_until  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    if not ok:
-        check.failed = True
-
-
-check.failed = False
 
 
 def main():

@@ -155,9 +155,10 @@ class Proxy:
 class Stack:
     """gpsd + hotcoldd + hotcold-web in a temporary directory; `stop()` ends them all.
     `daemon_args` replaces the default target (the Big Test Banana point); `proxy` puts a
-    `Proxy` between hotcold-web and the daemon; `web_env` adds to hotcold-web's environment."""
+    `Proxy` between hotcold-web and the daemon; `web_env` adds to hotcold-web's environment;
+    `web_config` is hotcold-web's configuration file's text (`--config`)."""
 
-    def __init__(self, bindir, web_args=(), extra_targets=(), daemon_args=None, proxy=False, web_env=None):
+    def __init__(self, bindir, web_args=(), extra_targets=(), daemon_args=None, proxy=False, web_env=None, web_config=None):
         self.bindir = bindir
         self.dir = tempfile.mkdtemp(prefix="hotcold-browser-")
         self.procs = {}
@@ -168,6 +169,11 @@ class Stack:
         self.log = os.path.join(self.dir, "events.jsonl")
         self.control = os.path.join(self.dir, "web-control.sock")
         self.web_args = list(web_args)
+        if web_config is not None:
+            path = os.path.join(self.dir, "hotcold-web.toml")
+            with open(path, "w") as f:
+                f.write(web_config)
+            self.web_args += ["--config", path]
         self.web_env = dict(web_env or {})
         self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self._spawn("gpsd", ["gpsd", "-N", "-n", "-S", str(self.gpsd_port), "udp://127.0.0.1:%d" % self.udp_port])
@@ -225,6 +231,27 @@ class Stack:
                 data += chunk
         finally:
             s.close()
+
+    def write(self, req, cls=None, timeout=10):
+        """A write on the daemon's socket, sent again while the daemon's write rate refuses it
+        (a test writes faster than the rate a person could reach); returns the reply."""
+        got = {}
+
+        def taken():
+            got["r"] = self.daemon(req, cls)
+            # The daemon answers `busy` over `[socket] write_burst` / `writes_per_second`.
+            return not (got["r"].get("class") == "ERROR" and got["r"].get("code") == "busy")
+        wait_until(taken, timeout, "the daemon to take %s" % req.get("cmd"), step=0.2)
+        return got["r"]
+
+    def import_file(self, path):
+        """Imports a file (GPX caches, locations, observations…) through the daemon with the
+        project's own client, `hotcold import` (upload, chunks and import on one connection)."""
+        r = subprocess.run([os.path.join(self.bindir, "hotcold"), "import", "--socket", self.sock, path],
+                           capture_output=True, text=True, timeout=60)
+        if r.returncode != 0:
+            raise AssertionError("hotcold import %s: %s" % (path, r.stderr.strip()))
+        return r.stdout
 
     def _listening(self, port):
         try:
@@ -403,3 +430,62 @@ class Car:
 def offset(lat, lon, north_m, east_m):
     """A point `north_m` north and `east_m` east of (lat, lon) (flat-earth; placing test points)."""
     return lat + north_m / 110_850.0, lon + east_m / (111_320.0 * math.cos(math.radians(lat)))
+
+
+def check(ok, what):
+    """Prints one line per check; `check.failed` records a failure (the script exits 1 at the end)."""
+    print(("ok   " if ok else "FAIL ") + what, flush=True)
+    if not ok:
+        check.failed = True
+    return ok
+
+
+check.failed = False
+
+
+# Elements outside the viewport. Inside a scrolling box (the list, the sheet's body) only the
+# box itself must lie within the viewport: its rows scroll.
+OUTSIDE_JS = """
+const W = window.innerWidth, H = window.innerHeight, bad = [];
+const scroller = (e) => { for (let p = e.parentElement; p; p = p.parentElement) { const o = getComputedStyle(p).overflowY; if (o === 'auto' || o === 'scroll') return p; } return null; };
+for (const e of document.querySelectorAll('body *')) {
+  const cs = getComputedStyle(e);
+  if (cs.display === 'none' || cs.visibility === 'hidden' || !e.getClientRects().length) continue;
+  if (e.closest('svg') && e.tagName.toLowerCase() !== 'svg') continue;
+  if (scroller(e)) continue;
+  const r = e.getBoundingClientRect();
+  if (r.width === 0 && r.height === 0) continue;
+  if (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5)
+    bad.push((e.id || e.tagName) + ' ' + [r.left, r.top, r.right, r.bottom].map(Math.round).join(','));
+}
+const d = document.documentElement;
+if (d.scrollWidth > W || d.scrollHeight > H) bad.push('document ' + d.scrollWidth + 'x' + d.scrollHeight);
+return bad;
+"""
+
+# Elements that matter, clipped: their text overflows their own box, or a box that hides
+# overflow (not a scrolling one) cuts them.
+CLIPPED_JS = """
+const sel = arguments[0], bad = [], W = window.innerWidth, H = window.innerHeight;
+const textBox = (e) => { const r = document.createRange(); r.selectNodeContents(e); const b = r.getBoundingClientRect(); return b.width ? b : e.getBoundingClientRect(); };
+for (const e of document.querySelectorAll(sel)) {
+  if (!e.getClientRects().length || getComputedStyle(e).visibility === 'hidden') continue;
+  if (e.textContent.trim() === '') continue;
+  const name = (e.id || e.tagName + '.' + e.className) + ' "' + e.textContent.slice(0, 30) + '"';
+  const r = textBox(e);
+  let scrolls = false;
+  for (let p = e; p && p !== document.body; p = p.parentElement) {
+    const cs = getComputedStyle(p);
+    if (p !== e && (cs.overflowY === 'auto' || cs.overflowY === 'scroll')) { scrolls = true; break; }
+    if (cs.overflow === 'visible') continue;
+    const q = p.getBoundingClientRect();
+    if (r.left < q.left - 1 || r.right > q.right + 1 || r.top < q.top - 2 || r.bottom > q.bottom + 2) {
+      bad.push(name + ' cut by ' + (p.id || p.tagName) + ' ' + [r.top, r.bottom, q.top, q.bottom].map(Math.round).join(','));
+      break;
+    }
+  }
+  // In a box that scrolls, a row scrolled away is not clipped: it is a swipe away.
+  if (!scrolls && (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1)) bad.push(name + ' outside the viewport');
+}
+return bad;
+"""

@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
 sys.path.insert(0, os.path.dirname(__file__))
-from harness import Car, Stack, browser, offset, set_viewport, wait_until  # noqa: E402
+from harness import CLIPPED_JS, OUTSIDE_JS, Car, Stack, browser, check, offset, set_viewport, wait_until  # noqa: E402
 
 FARMER = ("halans:fea416510c", "The Australian Farmer (also known as the Big Farmer)", -33.047014, 135.460447)
 LONG = ["halans:bec4869e91", "halans:ee1a037fe6", "halans:61dc9f21d6", "halans:214ecf7886", "halans:0c1d9378f5"]
@@ -33,63 +33,7 @@ MINE = "The paddock gate where the Australian Farmer's road turns off the Eyre H
 SIZES = [(320, 568), (568, 320), (360, 740), (740, 360), (390, 844), (844, 390), (800, 480), (480, 800)]
 BOX_ZONE = "Australia/Adelaide"
 
-# Elements outside the viewport. Inside a scrolling box (the list, the sheet's body) only the
-# box itself must lie within the viewport: its rows scroll.
-OUTSIDE_JS = """
-const W = window.innerWidth, H = window.innerHeight, bad = [];
-const scroller = (e) => { for (let p = e.parentElement; p; p = p.parentElement) { const o = getComputedStyle(p).overflowY; if (o === 'auto' || o === 'scroll') return p; } return null; };
-for (const e of document.querySelectorAll('body *')) {
-  const cs = getComputedStyle(e);
-  if (cs.display === 'none' || cs.visibility === 'hidden' || !e.getClientRects().length) continue;
-  if (e.closest('svg') && e.tagName.toLowerCase() !== 'svg') continue;
-  if (scroller(e)) continue;
-  const r = e.getBoundingClientRect();
-  if (r.width === 0 && r.height === 0) continue;
-  if (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5)
-    bad.push((e.id || e.tagName) + ' ' + [r.left, r.top, r.right, r.bottom].map(Math.round).join(','));
-}
-const d = document.documentElement;
-if (d.scrollWidth > W || d.scrollHeight > H) bad.push('document ' + d.scrollWidth + 'x' + d.scrollHeight);
-return bad;
-"""
-
-# Elements that matter, clipped: their text overflows their own box, or a box that hides
-# overflow (not a scrolling one) cuts them.
-CLIPPED_JS = """
-const sel = arguments[0], bad = [], W = window.innerWidth, H = window.innerHeight;
-const textBox = (e) => { const r = document.createRange(); r.selectNodeContents(e); const b = r.getBoundingClientRect(); return b.width ? b : e.getBoundingClientRect(); };
-for (const e of document.querySelectorAll(sel)) {
-  if (!e.getClientRects().length || getComputedStyle(e).visibility === 'hidden') continue;
-  if (e.textContent.trim() === '') continue;
-  const name = (e.id || e.tagName + '.' + e.className) + ' "' + e.textContent.slice(0, 30) + '"';
-  const r = textBox(e);
-  let scrolls = false;
-  for (let p = e; p && p !== document.body; p = p.parentElement) {
-    const cs = getComputedStyle(p);
-    if (p !== e && (cs.overflowY === 'auto' || cs.overflowY === 'scroll')) { scrolls = true; break; }
-    if (cs.overflow === 'visible') continue;
-    const q = p.getBoundingClientRect();
-    if (r.left < q.left - 1 || r.right > q.right + 1 || r.top < q.top - 2 || r.bottom > q.bottom + 2) {
-      bad.push(name + ' cut by ' + (p.id || p.tagName) + ' ' + [r.top, r.bottom, q.top, q.bottom].map(Math.round).join(','));
-      break;
-    }
-  }
-  // In a box that scrolls, a row scrolled away is not clipped: it is a swipe away.
-  if (!scrolls && (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1)) bad.push(name + ' outside the viewport');
-}
-return bad;
-"""
 MATTERS = "#f-name, #f-dist, #f-tiername, #f-trend, #f-eta, #f-dir, .pill, #banner, #passage, #list-head, #w-result, button, #targets li span, #s-name, #s-seen, #s-rating, #s-count"
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    if not ok:
-        check.failed = True
-    return ok
-
-
-check.failed = False
 
 
 def main():

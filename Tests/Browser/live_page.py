@@ -24,7 +24,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from harness import TARGET, Stack, browser, meridian_distance, set_viewport, wait_until  # noqa: E402
+from harness import TARGET, Stack, browser, check, meridian_distance, set_viewport, wait_until  # noqa: E402
 
 SPEED = 30.0          # m/s, due north
 STEP = 0.25           # s between fixes (wall clock and fix time alike)
@@ -59,15 +59,6 @@ def parse_metres(text):
     if t.endswith(" m"):
         return float(t[:-2])
     return None
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    if not ok:
-        check.failed = True
-
-
-check.failed = False
 
 
 def drive(stack, page, restart_at=None):

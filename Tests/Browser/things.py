@@ -21,19 +21,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from harness import Car, Stack, browser, offset, wait_until  # noqa: E402
+from harness import Car, Stack, browser, check, offset, wait_until  # noqa: E402
 
 BANANA = ("halans:d0577fb8cf", "Big Banana", -30.274764, 153.133797)
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    if not ok:
-        check.failed = True
-    return ok
-
-
-check.failed = False
 
 
 def rows(page):

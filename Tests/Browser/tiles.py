@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Optional map tiles under the radar (`[page] tile_url`), in chromium: the page asks the tile
 server (here a loopback stand-in) for Web Mercator tiles around the fix, the
-Content-Security-Policy lets exactly that origin through, and the browser reports no violation.
+Content-Security-Policy lets exactly that origin through, and the browser reports no violation;
+Near me draws its places on a map of the same tiles, fitting at 320 to 800 px.
 
 Usage: tiles.py --bin .build/debug"""
 
@@ -16,7 +17,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from harness import TARGET, Stack, browser, free_port, wait_until  # noqa: E402
+from harness import CLIPPED_JS, OUTSIDE_JS, TARGET, Stack, browser, check, free_port, set_viewport, wait_until  # noqa: E402
 
 # A 1×1 PNG (the page scales it to the tile's size).
 PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
@@ -82,6 +83,25 @@ def main():
         mode = page.find_element("id", "radar-mode").text
         print(("ok   " if mode == "Course up" else "FAIL ") + "the radar switches to course-up (%r)" % mode)
         failed |= mode != "Course up"
+        # Near me: its places on the map, north up, over tiles of its own.
+        page.execute_script("location.hash = '#near'")
+        wait_until(lambda: page.execute_script("return document.querySelectorAll('#nr-list li').length") > 0, 10, "Near me")
+        wait_until(lambda: page.execute_script("return document.querySelectorAll('#nr-map image').length") == 9, 10, "the map's tiles")
+        rows = page.execute_script("return [...document.querySelectorAll('#nr-list li')].map(l => l.dataset.id)")
+        dots = page.execute_script("return [...document.querySelectorAll('#nr-map .dot')].map(d => d.dataset.id)")
+        print(("ok   " if dots == rows else "FAIL ") + "Near me's map: nine tiles and a dot for each of the %d places listed" % len(rows))
+        failed |= dots != rows
+        check.failed = False
+        for (w, h) in ((320, 568), (390, 844), (800, 480), (568, 320)):
+            set_viewport(page, w, h, w < 600 or h < 600)
+            n = page.execute_script("window.dispatchEvent(new Event('resize')); return window.hotcold.renders")
+            wait_until(lambda: page.execute_script("return window.hotcold.renders") > n, 5, "a redraw")
+            bad = page.execute_script(OUTSIDE_JS) + page.execute_script(CLIPPED_JS, "#nr-head, .rows li span, .pill, button, select")
+            size = page.execute_script("return Math.round(document.getElementById('nr-map').getBoundingClientRect().height)")
+            check(not bad and size >= 100, "%dx%d: Near me with its map fits (map %d px) %s" % (w, h, size, bad[:4]))
+            if os.environ.get("HOTCOLD_SHOTS") and (w, h) == (390, 844):
+                page.save_screenshot(os.path.join(os.environ["HOTCOLD_SHOTS"], "near-map-390x844.png"))
+        failed |= check.failed
         logs = [l["message"] for l in page.get_log("browser") if "Content Security Policy" in l["message"]]
         print(("ok   " if not logs else "FAIL ") + "no Content-Security-Policy violation %s" % logs[:3])
         failed |= bool(logs)

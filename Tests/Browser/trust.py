@@ -29,21 +29,11 @@ import time
 from datetime import datetime, timezone
 
 sys.path.insert(0, os.path.dirname(__file__))
-from harness import Car, Stack, browser, offset, wait_until  # noqa: E402
+from harness import Car, Stack, browser, check, offset, wait_until  # noqa: E402
 
 BUNCH = ("halans:c0ec8df157", "Big Bunch of Bananas", -30.3195, 153.089)
 WINDMILL = ("halans:ab12c4892e", "The Big Windmill", -30.304254, 153.101708)
 BANANA = ("halans:d0577fb8cf", "Big Banana", -30.274764, 153.133797)
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    if not ok:
-        check.failed = True
-    return ok
-
-
-check.failed = False
 
 
 def js(page, script, *args):

@@ -25,7 +25,7 @@ struct BrowserTests {
         #expect(r.status == 0, "\(r.stdout)\n\(r.stderr.suffix(3000))")
     }
 
-    @Test("tiles around the fix, each asked for once, let through by the CSP; default focus, tap to focus, course-up",
+    @Test("tiles around the fix, each asked for once, let through by the CSP; default focus, tap to focus, course-up; Near me's map at 320-800 px",
           .enabled(if: haveBrowser), .timeLimit(.minutes(3)))
     func tiles() async throws {
         let script = TestData.repo("Tests/Browser/tiles.py")
@@ -53,6 +53,12 @@ struct BrowserTests {
           .enabled(if: haveBrowser), .timeLimit(.minutes(4)))
     func things() async throws {
         try await run("Tests/Browser/things.py")
+    }
+
+    @Test("Geocaches (hint hidden until asked, hunt it, mark it found), Friends (follow, likes by name, like once, unfollow), My places (rename, delete after a confirmation naming it), Field (list, detail, add at the fix), Submit a Big Thing with a photo, a long press on the radar adds a place there, nothing to press with the daemon gone; each at 320, 360, 390 and 800 px wide with long names",
+          .enabled(if: haveBrowser), .timeLimit(.minutes(5)))
+    func screens() async throws {
+        try await run("Tests/Browser/screens.py")
     }
 
     @Test("scripts/demo prints the live page's address and the page follows the 2024 drive live (ages by age_s); Ctrl-C stops it all",

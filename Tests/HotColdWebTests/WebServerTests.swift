@@ -1,4 +1,5 @@
 import Foundation
+import HotColdProtocol
 import HotColdTestSupport
 import Synchronization
 import Testing
@@ -61,7 +62,7 @@ struct WebServerTests {
         #expect(session.body.contains(#""access":"local""#) && session.body.contains(#""writer":false"#))
     }
 
-    @Test("reads: a place with this box's own note, rating and visits; the hunt list; a search; nothing else passes")
+    @Test("reads: a place with this box's own note, rating and visits; the hunt list; a search; the feed, follows and observations; observe and rename pass; nothing else passes")
     func reads() async throws {
         let r = try await Running()
         defer { r.stop() }
@@ -82,10 +83,24 @@ struct WebServerTests {
         let fav = try await RawHTTP.post(r.port, "/api/command", body: #"{"cmd":"store","op":"fav","id":"halans:d0577fb8cf"}"#,
                                          headers: [json, cookie, origin])
         #expect(fav.status == 200 && fav.body.contains("STORE"), "a favourite is a write the page may send: \(fav.body)")
+        // The later screens' writes: an observation; a rename of a place that is not there.
+        let observe = try await RawHTTP.post(r.port, "/api/command",
+                                             body: #"{"cmd":"store","op":"observe","classification":"bird","title":"Kookaburra","date":"2026-11-25T10:00:00Z"}"#,
+                                             headers: [json, cookie, origin])
+        #expect(observe.status == 200 && observe.body.contains("Kookaburra"), "\(observe.body)")
+        let rename = try await RawHTTP.post(r.port, "/api/command", body: #"{"cmd":"store","op":"rename","id":"location:custom-00000000","name":"X"}"#,
+                                            headers: [json, cookie, origin])
+        #expect(rename.status == 422 && rename.body.contains("not_found"), "the daemon's refusal, forwarded: \(rename.body)")
         let missing = try await RawHTTP.post(r.port, "/api/read", body: #"{"cmd":"place","id":"nowhere:0000"}"#, headers: [json])
         #expect(missing.status == 404 && missing.body.contains("not_found"), "\(missing.body)")
         #expect(try await RawHTTP.post(r.port, "/api/read", body: #"{"cmd":"status"}"#, headers: [json]).status == 400,
-                "only place, targets, near and search pass")
+                "only the page's reads pass")
+        for (body, cls) in [(#"{"cmd":"feed","limit":20}"#, "FEED"), (#"{"cmd":"following"}"#, "FOLLOWING"), (#"{"cmd":"observations"}"#, "OBSERVATIONS")] {
+            let read = try await RawHTTP.post(r.port, "/api/read", body: body, headers: [json, cookie])
+            #expect(read.status == 200 && read.body.hasPrefix(#"{"class":"\#(cls)""#), "\(body): \(read.body)")
+        }
+        #expect(try await RawHTTP.post(r.port, "/api/read", body: #"{"cmd":"following","all":true}"#, headers: [json]).status == 400,
+                "every user's follows are the bridge's view, not the page's")
         #expect(try await RawHTTP.post(r.port, "/api/read", body: note, headers: [json, cookie, origin]).status == 400,
                 "no write passes as a read")
         #expect(try await RawHTTP.post(r.port, "/api/read", body: #"{"cmd":"place","id":"halans:d0577fb8cf"}"#,
@@ -94,7 +109,7 @@ struct WebServerTests {
         #expect(session.body.contains(#""time_zone":"\#(TimeZone.current.identifier)""#), "the box's zone: \(session.body)")
     }
 
-    @Test("writes: refused unpaired; a writer's paired device needs this Origin and JSON; the daemon does it")
+    @Test("writes: refused unpaired; a writer's paired device needs this Origin and JSON; the daemon does it; a follow passes, uploads and the bridge's commands do not")
     func writes() async throws {
         let r = try await Running()
         defer { r.stop() }
@@ -109,10 +124,42 @@ struct WebServerTests {
         #expect(try await RawHTTP.post(r.port, "/api/command", body: body, headers: ["Content-Type: text/plain", cookie, origin]).status == 415)
         let done = try await RawHTTP.post(r.port, "/api/command", body: body, headers: [json, cookie, origin])
         #expect(done.status == 200 && done.body.contains("TRACKING"), "\(done.body)")
-        let refused = try await RawHTTP.post(r.port, "/api/command", body: #"{"cmd":"store","op":"delete","id":"x"}"#, headers: [json, cookie, origin])
-        #expect(refused.status == 400, "only hunt, roam and store seen, unseen, fav, unfav, rate, note and add pass")
+        let refused = try await RawHTTP.post(r.port, "/api/command", body: #"{"cmd":"upload","purpose":"photo","size":10}"#, headers: [json, cookie, origin])
+        #expect(refused.status == 400, "only the page's own writes pass: \(refused.body)")
+        let bridge = try await RawHTTP.post(r.port, "/api/command", body: #"{"cmd":"like_received","item_seq":1,"liker":"bob/car","like":true,"time":"2026-11-25T10:03:00Z"}"#,
+                                            headers: [json, cookie, origin])
+        #expect(bridge.status == 400, "the bridge's commands never pass: \(bridge.body)")
+        // A later screen's write (the rest are in `reads`: this device's write rate is spent).
+        let follow = try await RawHTTP.post(r.port, "/api/command", body: #"{"cmd":"follow","who":"jane/ute"}"#, headers: [json, cookie, origin])
+        #expect(follow.status == 200 && follow.body.contains("RESULT"), "\(follow.body)")
         let reader = try r.server.store.pair(name: "ro", uid: 1000, user: "jane", writer: false, days: 1)
         #expect(try await RawHTTP.post(r.port, "/api/command", body: body, headers: [json, "Cookie: hc_token=\(reader.token)", origin]).status == 403)
+    }
+
+    @Test("a new Big Thing with its photo: the gate of every write, an image type only, the submission with the photo's bytes")
+    func submitPhoto() async throws {
+        let r = try await Running()
+        defer { r.stop() }
+        let origin = "Origin: http://127.0.0.1:\(r.port)"
+        let device = try r.server.store.pair(name: "phone", uid: 0, user: "root", writer: true, days: 1)
+        let cookie = "Cookie: hc_token=\(device.token)"
+        let submit = #"{"cmd":"submit","name":"Big Wombat","lat":-35.28,"lon":149.13,"seen_at":"2026-11-25T10:00:00Z"}"#
+        let path = "/api/submit-photo?submit=" + submit.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! + "&filename=wombat.jpg"
+        let photo = String(repeating: "wombat ", count: 10_000)    // 70,000 bytes: three chunks
+        let jpeg = "Content-Type: image/jpeg"
+        #expect(try await RawHTTP.post(r.port, path, body: photo, headers: [jpeg, origin]).status == 403, "unpaired")
+        #expect(try await RawHTTP.post(r.port, path, body: photo, headers: [jpeg, cookie]).status == 403, "no Origin")
+        #expect(try await RawHTTP.post(r.port, path, body: photo, headers: ["Content-Type: text/plain", cookie, origin]).status == 415,
+                "a type another site's form can send")
+        let withPhoto = #"{"cmd":"submit","name":"X","lat":1,"lon":1,"seen_at":"2026-11-25T10:00:00Z","photo":{"upload":"u1","filename":"a.jpg","content_type":"image/jpeg"}}"#
+        let other = "/api/submit-photo?submit=" + withPhoto.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        #expect(try await RawHTTP.post(r.port, other, body: photo, headers: [jpeg, cookie, origin]).status == 400, "the photo is the body, never an upload id")
+        let done = try await RawHTTP.post(r.port, path, body: photo, headers: [jpeg, cookie, origin])
+        #expect(done.status == 200 && done.body.contains("SUBMIT") && done.body.contains("wombat.jpg"), "\(done.body)")
+        let outbox = try LineClient(path: r.daemon.socketPath)
+        try outbox.send(.outbox)
+        let line = try outbox.line(ofClass: "OUTBOX")
+        #expect(line.contains("Big Wombat") && line.contains("(70000 bytes)"), "every byte reached the daemon: \(line.prefix(400))")
     }
 
     @Test("the pairing link sets an HttpOnly SameSite cookie; an unknown token gets nothing")

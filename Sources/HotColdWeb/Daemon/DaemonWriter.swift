@@ -8,7 +8,8 @@ import HotColdProtocol
 /// `fav`, `unfav`, `rate`, `note` or `add` (a place of one's own where the car is). Reads (`Kind.read`): `place` (a place with this box's
 /// user's note, rating and visits, so the page shows what a write would change), `targets` (the
 /// whole hunt list when STATUS holds only the nearest 50), `near` (places around the car that
-/// are not tracked) and `search` (the Big Things list, a page at a time). The body is the daemon's own request format, decoded and validated by
+/// are not tracked) and `search` (the Big Things list, a page at a time); the later screens' own
+/// requests are in `DaemonWriter+Screens.swift`. The body is the daemon's own request format, decoded and validated by
 /// `Request.decode(line:)` — the protocol's one definition — before anything is sent.
 public struct DaemonWriter: Sendable {
     public let socketPath: String
@@ -30,6 +31,7 @@ public struct DaemonWriter: Sendable {
 
     /// Which requests the page may send, and the reply class each expects.
     static func replyClass(_ r: Request, kind: Kind = .write) -> String? {
+        if let c = screensReplyClass(r, kind: kind) { return c }
         switch (kind, r) {
         case (.write, .hunt), (.write, .roam): return "TRACKING"
         case (.write, .store(let s)):
@@ -52,8 +54,8 @@ public struct DaemonWriter: Sendable {
         case .success(let r):
             guard let cls = Self.replyClass(r, kind: kind) else {
                 return .failure(.invalid(kind == .write
-                    ? "the page may send hunt, roam and store (seen, unseen, fav, unfav, rate, note, add) only"
-                    : "the page may read place, targets, near and search only"))
+                    ? "the page may send hunt, roam, store (seen, unseen, fav, unfav, rate, note, add, rename, delete, observe), like, unlike, follow, unfollow and submit only"
+                    : "the page may read place, targets, near, search, feed, following and observations only"))
             }
             return .success((r, cls))
         }

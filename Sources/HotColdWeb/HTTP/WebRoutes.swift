@@ -5,7 +5,8 @@ import NIOCore
 import ServiceLifecycle
 
 /// The routes: `/` and its assets, `/events` (SSE), `/session`, `/pair`, `/api/command` (writes),
-/// `/api/read` (the reads the page needs: a place's own note, rating and visits; the hunt list).
+/// `/api/read` (the reads the page needs: a place's own note, rating and visits; the hunt list),
+/// `/api/submit-photo` (a new Big Thing with its photo: WebRoutes+Photo.swift).
 struct WebRoutes: Sendable {
     static let cookieName = "hc_token"
     let server: WebServer
@@ -19,6 +20,7 @@ struct WebRoutes: Sendable {
         router.get("/events") { request, context in try events(request, context) }
         router.post("/api/command") { request, context in try await command(request, context) }
         router.post("/api/read") { request, context in try await read(request, context) }
+        router.post("/api/submit-photo") { request, context in try await submitPhoto(request, context) }
     }
 
     private func asset(_ text: String, type: String) -> Response {
@@ -34,7 +36,7 @@ struct WebRoutes: Sendable {
         return asset(PageAssets.html, type: "text/html; charset=utf-8")
     }
 
-    private func json(_ status: HTTPResponse.Status, _ value: some Encodable) -> Response {
+    func json(_ status: HTTPResponse.Status, _ value: some Encodable) -> Response {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? e.encode(value)) ?? Data("{}".utf8)

@@ -7,7 +7,9 @@
 /// sees), `app.js` (follow `/events`, keep a model of the targets and friends from STATUS and
 /// events, each update applied only when it is not older than what it would replace; draw the
 /// focus, radar and list; writes from buttons that name their target; a place's sheet pinned to
-/// that place; `window.hotcold` exposes the model for the browser tests and the benchmark) and
+/// that place; the other screens — Big Things, Near me, Caches, Friends, My places, Field,
+/// Submit, About — each the daemon's own requests through `/api/read` and `/api/command`;
+/// `window.hotcold` exposes the model for the browser tests and the benchmark) and
 /// `app.css` (night theme by default, one sheet from 320 px phones to car displays, 48 px touch
 /// targets). The PageAssets build plugin embeds them as `html`, `notPaired`, `script` and
 /// `style` at build time.

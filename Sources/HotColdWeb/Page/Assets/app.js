@@ -16,7 +16,7 @@
    *   tier_name?: string, trend?: string, eta_s?: number, etaAt?: number, arrived?: boolean, age_s?: number, stale?: boolean,
    *   fix?: number, seq?: number}} Target
    * @typedef {{text: string, ok: boolean, at: number, cause: string}} Result
-   * @typedef {{id: string, name: string, result: Result | null, filled?: boolean}} Sheet
+   * @typedef {{id: string, name: string, result: Result | null, filled?: boolean, hint?: boolean, confirm?: boolean, renameFilled?: boolean}} Sheet
    */
   const hc = {
     seqs: [], passages: [], updates: [], tierUpdates: [], opens: 0, targets: new Map(), status: null, statusAt: 0,
@@ -41,7 +41,19 @@
     mine: { rows: [], more: false, asked: false, loading: false, error: null, token: 0, query: null },
     /** @type {Result | null} */ mineResult: null,
     /** @type {{rows: any[], error: string | null, token: number, at: number}} */
-    nearMe: { rows: [], error: null, token: 0, at: 0 }
+    nearMe: { rows: [], error: null, token: 0, at: 0 },
+    /** @type {{rows: any[], more: boolean, asked: boolean, loading: boolean, error: string | null, token: number, query: any, at: number}} */
+    caches: { rows: [], more: false, asked: false, loading: false, error: null, token: 0, query: null, at: 0 },
+    /** @type {{items: any[], following: any[], error: string | null, ferror: string | null, token: number, at: number, asked: boolean, pending: Set<string>, more: boolean}} */
+    friends: { items: [], following: [], error: null, ferror: null, token: 0, at: 0, asked: false, pending: new Set(), more: false },
+    /** @type {Result | null} */ friendResult: null,
+    /** @type {{rows: any[], total: number, error: string | null, token: number, asked: boolean, sending: boolean}} */
+    obs: { rows: [], total: 0, error: null, token: 0, asked: false, sending: false },
+    /** @type {Result | null} */ obsResult: null,
+    /** @type {{result: Result | null, sending: boolean}} */ submit: { result: null, sending: false },
+    /** @type {string | null} */ obsSheet: null,
+    // New names typed in the sheet, per place: a name belongs to the place it was typed for.
+    /** @type {Map<string, string>} */ renames: new Map()
   };
   /** @type {any} */ (window).hotcold = hc;
 
@@ -355,29 +367,30 @@
 
   // Optional map tiles (page.tile_url): the 3×3 Web Mercator tiles around the fix at the zoom
   // whose tile spans about the radar's range, placed in radar units (100 = range).
-  function tiles(r, f, range, up) {
+  function tiles(r, f, range, up, cache = tileCache) {
     const lat = f.lat * Math.PI / 180, mPerPx0 = 156543.034 * Math.cos(lat);
     const z = Math.max(1, Math.min(18, Math.round(Math.log2(mPerPx0 * 256 / range))));
     const n = Math.pow(2, z), xf = (f.lon + 180) / 360 * n;
     const yf = (1 - Math.log(Math.tan(lat) + 1 / Math.cos(lat)) / Math.PI) / 2 * n;
     const tileM = mPerPx0 * 256 / n, unit = 100 * tileM / range;
     const g = svg("g", { transform: "rotate(" + (-up) + ")" }, r);
-    if (tileCache.size > 64) tileCache.clear();
+    if (cache.size > 64) cache.clear();
     for (let dx = -1; dx <= 1; dx++) {
       for (let dy = -1; dy <= 1; dy++) {
         const tx = Math.floor(xf) + dx, ty = Math.floor(yf) + dy;
         if (ty < 0 || ty >= n) continue;
         const url = hc.session.tile_url.replace("{z}", z).replace("{x}", ((tx % n) + n) % n).replace("{y}", ty);
         // The same element for the same tile on every redraw: asked for once, never again.
-        let img = tileCache.get(url);
-        if (!img) { img = document.createElementNS(SVG, "image"); img.setAttribute("href", url); img.setAttribute("opacity", "0.5"); tileCache.set(url, img); }
+        let img = cache.get(url);
+        if (!img) { img = document.createElementNS(SVG, "image"); img.setAttribute("href", url); img.setAttribute("opacity", "0.5"); cache.set(url, img); }
         img.setAttribute("x", ((tx - xf) * unit).toFixed(1)); img.setAttribute("y", ((ty - yf) * unit).toFixed(1));
         img.setAttribute("width", unit.toFixed(1)); img.setAttribute("height", unit.toFixed(1));
         g.appendChild(img);
       }
     }
   }
-  const tileCache = new Map();
+  // Near me's map keeps tiles of its own: one image element cannot sit in both pictures.
+  const tileCache = new Map(), mapTileCache = new Map();
 
   // The list: every tracked target and friend, nearest first, then (while hunting) the places
   // near the car that are not in the hunt. It scrolls; its head says how many there are.
@@ -485,12 +498,13 @@
   }
 
   // Sends one write; `what` names it ("hunting Big Banana"), `done` words the daemon's reply.
-  async function write(request, what, done, onto) {
+  // `send` carries it when it is not a plain JSON command (a photo: sendSubmit).
+  async function write(request, what, done, onto, send) {
     const entry = { request: request, what: what, t: Date.now() };
     hc.writes.push(entry);
     const set = (res) => { hc.result = res; if (onto) onto(res); render(); };
     set({ text: what.charAt(0).toUpperCase() + what.slice(1) + "…", ok: true, at: Date.now(), cause: "write" });
-    const { status, j } = await post("/api/command", request);
+    const { status, j } = await (send ? send() : post("/api/command", request));
     let reply = null;
     if (j && j.ok && j.reply) { try { reply = JSON.parse(j.reply); } catch (x) { reply = null; } }
     entry.status = status; entry.reply = reply;
@@ -552,8 +566,9 @@
       const s = hc.sheet, p = s && hc.places.get(s.id);
       if (!p || !p.mine) return;
       const id = s.id, name = s.name, seen = (p.mine.visits || []).length > 0;
-      if (!seen) write({ cmd: "store", op: "seen", id: id }, "marking " + name + " seen", () => "Marked " + name + " seen.", sheetResult(id)).then(() => reloadPlace(id));
-      else write({ cmd: "store", op: "unseen", id: id }, "marking " + name + " not seen", (r) => "Marked " + name + " not seen (" + r.result + (r.result === 1 ? " visit" : " visits") + " removed).", sheetResult(id)).then(() => reloadPlace(id));
+      const word = p.detail && p.detail.geocache ? "found" : "seen";
+      if (!seen) write({ cmd: "store", op: "seen", id: id }, "marking " + name + " " + word, () => "Marked " + name + " " + word + ".", sheetResult(id)).then(() => reloadPlace(id));
+      else write({ cmd: "store", op: "unseen", id: id }, "marking " + name + " not " + word, (r) => "Marked " + name + " not " + word + " (" + r.result + (r.result === 1 ? " visit" : " visits") + " removed).", sheetResult(id)).then(() => reloadPlace(id));
     });
   }
   // A reply shown in the sheet only while it is still open for the place written to.
@@ -563,6 +578,7 @@
   function openSheet(id, name) {
     hc.sheet = { id: id, name: name, result: null };
     noteBox().value = hc.drafts.has(id) ? hc.drafts.get(id) : "";
+    renameBox().value = hc.renames.get(id) || "";
     reloadPlace(id);
     renderSheet();
   }
@@ -570,13 +586,14 @@
     const s = hc.sheet, p = s && hc.places.get(s.id);
     hc.sheet = null;
     // The list shows what the sheet changed (favourite, rating, seen) without asking again.
-    for (const row of p && p.mine ? hc.things.rows.concat(hc.mine.rows).filter((r) => r.place.id === s.id) : []) {
+    for (const row of p && p.mine ? hc.things.rows.concat(hc.mine.rows, hc.caches.rows).filter((r) => r.place.id === s.id) : []) {
       row.favourite = p.mine.favourite;
       row.my_rating = p.mine.rating && p.mine.rating.stars ? p.mine.rating.stars : undefined;
       row.seen = (p.mine.visits || []).length > 0;
     }
     renderThings();
     renderMine();
+    renderCaches();
     renderSheet();
   }
   hc.openSheet = openSheet;
@@ -601,15 +618,32 @@
       show($("s-fav-btn"), true);
       setText($("s-fav-btn"), m.favourite ? "Remove from favourites" : "Add to favourites");
       const visits = m.visits || [];
-      setText($("s-seen"), visits.length ? "Seen " + fmtTime(visits.map((v) => v.visited_at).sort().pop()) + (visits.length > 1 ? " (" + visits.length + " visits)" : "") : "Not seen yet");
+      // A cache is found, not seen: the button names the cache it marks.
+      const cache = !!(p.detail && p.detail.geocache);
+      setText($("s-seen"), visits.length ? (cache ? "Found " : "Seen ") + fmtTime(visits.map((v) => v.visited_at).sort().pop()) + (visits.length > 1 ? " (" + visits.length + " visits)" : "")
+        : cache ? "Not found yet" : "Not seen yet");
       show($("s-seen-btn"), true);
-      setText($("s-seen-btn"), visits.length ? "Mark not seen" : "Mark seen now");
+      setText($("s-seen-btn"), cache ? (visits.length ? "Mark " + s.name + " not found" : "Mark " + s.name + " found") : visits.length ? "Mark not seen" : "Mark seen now");
       setText($("s-rating"), m.rating && m.rating.stars ? "Your rating: " + m.rating.stars + " of 5" : "Not rated");
       // The note box starts from the place's current note unless something was typed for it.
       if (!hc.drafts.has(s.id) && !s.filled) { noteBox().value = (m.note && m.note.text) || ""; s.filled = true; }
     }
     button("s-seen-btn").disabled = !can;
     button("s-fav-btn").disabled = !can;
+    const g = p && p.detail && p.detail.geocache;
+    show($("s-hint-row"), !!g);
+    if (g) {
+      show($("s-hint-btn"), !!g.hint && !s.hint);
+      setText($("s-hint-btn"), "Show the hint for " + g.code);
+      setText($("s-hint"), !g.hint ? "No hint for this cache." : s.hint ? "Hint: " + g.hint : "The hint is hidden.");
+    }
+    // Hunt this place: hidden when it is the whole hunt already (nothing to do).
+    const tr = hc.status && hc.status.targets, writer = !!(hc.session && hc.session.writer);
+    const alone = mode() === "hunt" && !!tr && tr.length === 1 && tr[0].target.id === s.id;
+    show($("s-hunt"), writer && !!(p && p.detail) && !alone);
+    setText($("s-hunt"), (mode() === "hunt" ? "Hunt only " : "Hunt ") + s.name);
+    button("s-hunt").disabled = !can;
+    renderOwn(s, p, can);
     show($("s-unrate"), !!(m && m.rating && m.rating.stars));
     button("s-unrate").disabled = !can;
     const stars = $("s-stars");
@@ -649,8 +683,11 @@
     if (b && b.status) cat.push(b.status);
     if (b && b.year) cat.push("since " + b.year);
     if (b && b.coord_precision === "town") cat.push("position: the town, not the thing");
+    const g = d && d.geocache;
+    if (g) cat.push(cacheFacts(g));
     setText($("s-cat"), cat.join(" · "));
-    setText($("s-desc"), (b && b.description) || (d && d.geocache && d.geocache.hint ? "Hint: " + d.geocache.hint : ""));
+    // A cache's hint is not here: it stays hidden until asked for (renderSheet).
+    setText($("s-desc"), (b && b.description) || (g ? plain(g.short_description || g.long_description, g.description_is_html) : ""));
     const tags = b ? (b.tags || []).concat(b.category ? [b.category] : []) : [];
     setText($("s-tags"), tags.length ? "Tags: " + tags.join(", ") : "");
     const photo = /** @type {HTMLAnchorElement} */ ($("s-photo"));
@@ -706,20 +743,28 @@
     renderFocus(); renderBar(); renderStale(); renderRadar(focus); renderList(focus); renderPassage(); renderWrites(focus); renderSheet();
     renderAbout();
     if (hc.screen === "mine") renderMine();
+    if (hc.screen === "caches") renderCaches();
+    if (hc.screen === "friends") renderFriends();
+    if (hc.screen === "obs") renderObs();
+    if (hc.screen === "submit") renderSubmit();
+    renderHere();
   }
 
   // ---- Screens: Live, Big Things, About (the address's #fragment) ------------------------------
-  const SCREENS = ["things", "near", "mine", "about"];
+  const SCREENS = ["things", "near", "caches", "friends", "mine", "obs", "submit", "about"];
   function route() {
     const h = location.hash.replace(/^#/, "");
     hc.screen = SCREENS.includes(h) ? h : "live";
     show($("main"), hc.screen === "live");
     for (const x of SCREENS) show($(x), hc.screen === x);
-    for (const x of ["live"].concat(SCREENS)) $("n-" + x).classList.toggle("current", hc.screen === x);
+    for (const x of ["live"].concat(SCREENS)) if (document.getElementById("n-" + x)) $("n-" + x).classList.toggle("current", hc.screen === x);
     /** @type {HTMLSelectElement} */ ($("n-pick")).value = hc.screen === "live" ? "" : hc.screen;
     if (hc.screen === "things" && !hc.things.asked) search(false);
     if (hc.screen === "mine") searchMine(false);
     if (hc.screen === "near") loadNearMe(true);
+    if (hc.screen === "caches") searchCaches(false);
+    if (hc.screen === "friends") loadFriends(true);
+    if (hc.screen === "obs") loadObs();
     render();
   }
 
@@ -908,7 +953,99 @@
     }
     for (const [id, li] of cache) if (!keep.has(id)) { li.remove(); cache.delete(id); }
     setText($("nr-head"), t.error || (!t.rows.length ? "Nothing near the car." : "The " + t.rows.length + " nearest, from the car's last fix (every 10 s)"));
+    renderNearMap();
     $("nr-head").className = t.error ? "bad" : "";
+  }
+
+  // With map tiles set (`[page] tile_url`), Near me draws its places on the map, north up, the
+  // car at the centre; the range fits the farthest. Without tiles there is the list only (and
+  // the radar on Live).
+  hc.mapRange = 1000;
+  function renderNearMap() {
+    const t = hc.nearMe, f = lastFix(), on = !!(hc.session && hc.session.tile_url && f && !t.error && t.rows.length);
+    show($("nr-map-box"), on);
+    if (!on) return;
+    const m = $("nr-map");
+    while (m.firstChild) m.removeChild(m.firstChild);
+    const range = hc.mapRange = niceRange(t.rows.reduce((x, r) => Math.max(x, r.distance_m || 0), 0) * 1.1 || 1000);
+    tiles(m, f, range, 0, mapTileCache);
+    svg("circle", { class: "ring", r: 100 }, m);
+    svg("text", { class: "label", x: 4, y: -102 }, m).textContent = fmtDist(range);
+    svg("path", { class: "car", d: "M0,-9 L6,7 L0,3 L-6,7 Z", transform: "rotate(" + (course() || 0) + ")" }, m);
+    for (const r of t.rows) {
+      const a = r.bearing_deg * Math.PI / 180, d = 100 * Math.min(1, r.distance_m / range);
+      const friend = r.target.kind === "friend", x = d * Math.sin(a), y = -d * Math.cos(a);
+      const dot = friend ? svg("rect", { class: "dot friend", x: -5, y: -5, width: 10, height: 10, transform: "translate(" + x.toFixed(1) + "," + y.toFixed(1) + ") rotate(45)" }, m)
+        : svg("circle", { class: "dot", r: 6, cx: x.toFixed(1), cy: y.toFixed(1) }, m);
+      dot.dataset.id = r.target.id;
+      svg("title", {}, dot).textContent = (r.target.name || r.target.id) + " " + fmtDist(r.distance_m);
+      dot.addEventListener("click", () => { if (friend) { setFocus(r.target.id); location.hash = ""; } else openSheet(r.target.id, r.target.name || r.target.id); });
+    }
+  }
+
+  // ---- A long press on the radar or the map: add a place of one's own there ------------------
+  // The point is measured from the fix the picture was drawn around, at the moment of the press,
+  // and kept as a latitude and longitude: the car driving on does not move it.
+  const PRESS_MS = 700;
+  /** @type {{lat: number, lon: number, m: number, deg: number} | null} */
+  hc.here = null;
+  /** @type {Result | null} */ hc.hereResult = null;
+  function longPress(el, rangeOf, upOf) {
+    /** @type {{x: number, y: number, timer: number} | null} */
+    let press = null;
+    const cancel = () => { if (press) { clearTimeout(press.timer); press = null; } };
+    el.addEventListener("pointerdown", (ev) => {
+      const e = /** @type {PointerEvent} */ (ev);
+      cancel();
+      if (!(hc.session && hc.session.writer) || !freshFix()) return;
+      const x = e.clientX, y = e.clientY;
+      press = { x: x, y: y, timer: setTimeout(() => { press = null; pressAt(/** @type {SVGSVGElement} */ (/** @type {unknown} */ (el)), x, y, rangeOf(), upOf()); }, PRESS_MS) };
+    });
+    el.addEventListener("pointermove", (ev) => {
+      const e = /** @type {PointerEvent} */ (ev);
+      if (press && Math.hypot(e.clientX - press.x, e.clientY - press.y) > 10) cancel();
+    });
+    for (const n of ["pointerup", "pointercancel", "pointerleave"]) el.addEventListener(n, cancel);
+    el.addEventListener("contextmenu", (e) => e.preventDefault());
+  }
+  function pressAt(el, cx, cy, range, up) {
+    const f = freshFix(), ctm = el.getScreenCTM();
+    if (!f || !ctm) return;
+    const p = new DOMPoint(cx, cy).matrixTransform(ctm.inverse());
+    const m = Math.hypot(p.x, p.y) / 100 * range, deg = ((Math.atan2(p.x, -p.y) * 180 / Math.PI + up) % 360 + 360) % 360;
+    // Spherical forward step: metres off at most for a point on the radar (the daemon measures
+    // the place ellipsoidally from then on).
+    const R = 6371008.8, d = m / R, b = deg * Math.PI / 180, la = f.lat * Math.PI / 180, lo = f.lon * Math.PI / 180;
+    const la2 = Math.asin(Math.sin(la) * Math.cos(d) + Math.cos(la) * Math.sin(d) * Math.cos(b));
+    const lo2 = lo + Math.atan2(Math.sin(b) * Math.sin(d) * Math.cos(la), Math.cos(d) - Math.sin(la) * Math.sin(la2));
+    hc.here = { lat: la2 * 180 / Math.PI, lon: ((lo2 * 180 / Math.PI + 540) % 360) - 180, m: m, deg: deg };
+    hc.hereResult = null;
+    // A new spot starts with no name: a name belongs to the spot it was typed for.
+    /** @type {HTMLInputElement} */ ($("h-name")).value = "";
+    renderHere();
+    $("h-name").focus();
+  }
+  function renderHere() {
+    const h = hc.here;
+    show($("here"), !!h);
+    if (!h) return;
+    setText($("h-where"), "A place of your own " + fmtDist(h.m) + " " + point(h.deg) + " of the car (" + h.lat.toFixed(5) + ", " + h.lon.toFixed(5) + ")");
+    const name = /** @type {HTMLInputElement} */ ($("h-name")).value.trim(), b = button("h-add");
+    setText(b, name ? "Add " + quoted(name) + " there" : "Type a name to add it");
+    b.disabled = !name || !canWrite();
+    const r = hc.hereResult;
+    setText($("h-result"), r ? r.text : "");
+    $("h-result").className = r ? (r.ok ? "ok" : "bad") : "";
+  }
+  function addHere() {
+    const h = hc.here, name = /** @type {HTMLInputElement} */ ($("h-name")).value.trim();
+    if (!h || !name) return;
+    write({ cmd: "store", op: "add", name: name, lat: h.lat, lon: h.lon }, "adding " + quoted(name),
+      (r) => "Added " + quoted(r.result.name) + " at " + h.lat.toFixed(5) + ", " + h.lon.toFixed(5) + ".",
+      (res) => { hc.hereResult = res; hc.mineResult = res; }).then((r) => {
+      if (r && hc.here === h) { hc.here = null; /** @type {HTMLInputElement} */ ($("h-name")).value = ""; }
+      renderHere();
+    });
   }
 
   function renderAbout() {
@@ -920,6 +1057,429 @@
       "read-only: opened on the box itself (pair a phone with hotcold web pair)");
     setText($("a-zone"), "shown in the box's time zone" + (zone() ? ", " + zone() : "") + "; now " + fmtTime(new Date().toISOString()));
     setText($("a-net"), se && se.tile_url ? "Map tiles come from " + new URL(se.tile_url.replace(/[{}]/g, "")).origin + "; nothing else leaves the box." : "Nothing leaves the box: no map tiles are set.");
+  }
+
+  // ---- Rows kept per key ------------------------------------------------------------------------
+  /**
+   * Draws a list's rows in the items' order, each kept per key and updated in place (never
+   * rebuilt: a tap that starts on a row and ends on its replacement would be lost). Handlers
+   * look their item up by the row's key, so they act on what the row shows now.
+   * @param {string} listId
+   * @param {any[]} items
+   * @param {(x: any) => string} key
+   * @param {(li: HTMLLIElement) => void} make builds a new row's children and handlers
+   * @param {(li: HTMLLIElement, x: any) => void} fill sets its text from the item, on every redraw
+   */
+  function keyedRows(listId, items, key, make, fill) {
+    const ul = $(listId), cache = rowsOf(listId), keep = new Set();
+    let prev = null;
+    for (const x of items) {
+      const id = key(x);
+      let li = cache.get(id);
+      if (!li) { li = document.createElement("li"); li.dataset.id = id; make(li); cache.set(id, li); }
+      fill(li, x);
+      const at = prev ? prev.nextSibling : ul.firstChild;
+      if (at !== li) ul.insertBefore(li, at);
+      prev = li;
+      keep.add(id);
+    }
+    for (const [id, li] of cache) if (!keep.has(id)) { li.remove(); cache.delete(id); }
+  }
+  /** A row's parts, made once. @type {(li: HTMLElement, tags: string[]) => void} */
+  function rowParts(li, tags) { for (const t of tags) { const e = document.createElement(t.split(".")[0]); e.className = t.split(".")[1] || ""; if (e instanceof HTMLButtonElement) e.type = "button"; li.appendChild(e); } }
+  /** The row's part of a class. @type {(li: HTMLElement, cls: string) => HTMLElement} */
+  const part = (li, cls) => /** @type {HTMLElement} */ (li.querySelector("." + cls));
+  /** Whether writes can reach the box now: a writer's device, the stream and the tracker up. */
+  function canWrite() { return !!(hc.session && hc.session.writer && hc.sse && hc.link && hc.link.up); }
+  function freshFix() { const f = lastFix(), age = fixAge(); return f && age != null && age <= STALE_S ? f : null; }
+  function quoted(s) { return "“" + s + "”"; }
+
+  // ---- Geocaches: the caches nearest the daemon's last fix, found or not; each opens its page --
+  // The daemon's own `search` (nearest first from the fix the daemon reported, with this box's
+  // seen state: a cache seen is a cache found), a page of 50 at a time like Big Things. The
+  // first page is asked again every 15 s as the car moves; pages beyond it stay as they are.
+  function searchCaches(more) {
+    const f = lastFix(), t = hc.caches;
+    t.at = Date.now();
+    return page(t, f ? { cmd: "search", kinds: ["geocache"], sort: "distance", lat: f.lat, lon: f.lon }
+      : "The geocaches are listed nearest first from the car: waiting for a GPS fix.", more, renderCaches);
+  }
+  function refreshCaches() {
+    const t = hc.caches;
+    if (!t.loading && t.rows.length <= PAGE && Date.now() - t.at > 15000) searchCaches(false);
+  }
+
+  // Degrees from north, from the car to a place (spherical: for a compass point only).
+  function bearingTo(f, lat, lon) {
+    const r = Math.PI / 180, p1 = f.lat * r, p2 = lat * r, dl = (lon - f.lon) * r;
+    return Math.atan2(Math.sin(dl) * Math.cos(p2), Math.cos(p1) * Math.sin(p2) - Math.sin(p1) * Math.cos(p2) * Math.cos(dl)) / r;
+  }
+
+  function renderCaches() {
+    const t = hc.caches, f = lastFix();
+    drawRows(t, "c-list", (r) => [r.place.id, r.distance != null ? fmtDist(r.distance) + (f ? " " + point(bearingTo(f, r.place.latitude, r.place.longitude)) : "") : "",
+      r.seen ? "found" : "", r.favourite ? "♥" : "", r.place.active ? "" : "gone"].filter(Boolean).join(" · "), searchCaches);
+    setText($("c-head"), t.error || (!t.asked || (t.loading && !t.rows.length) ? "reading…" : !t.rows.length ? "No geocache is stored: import a GPX file on the box (hotcold import)." :
+      t.rows.length + (t.more ? "+" : "") + (t.rows.length === 1 ? " geocache" : " geocaches") + ", nearest first from the car"
+      + (t.rows.length >= MAX_ROWS && !t.more ? " (the nearest " + MAX_ROWS + ")" : "")));
+    $("c-head").className = t.error ? "bad" : "";
+  }
+
+  // A cache listing's description as text: the listing may be HTML, read into an inert document
+  // (no script runs, nothing loads) only to take its words, as `hotcold show` strips it.
+  function plain(s, html) {
+    if (!s) return "";
+    const text = html ? (new DOMParser().parseFromString(s, "text/html").body.textContent || "") : s;
+    const t = text.replace(/\s+/g, " ").trim();
+    return t.length > 600 ? t.slice(0, 600) + "…" : t;
+  }
+  function cacheFacts(g) {
+    const n = (v) => (v == null ? "?" : String(Math.round(v * 10) / 10));
+    return [g.cache_type || "geocache", g.container ? g.container + " container" : "", "D" + n(g.difficulty) + "/T" + n(g.terrain),
+      g.archived ? "archived" : g.available ? "available" : "disabled", g.owner ? "by " + g.owner : ""].filter(Boolean).join(" · ");
+  }
+
+  // ---- Friends: whom this box follows and their finds, with who liked what ----------------------
+  async function loadFriends(now) {
+    const t = hc.friends;
+    if (!now && Date.now() - t.at < 15000) return;
+    t.at = Date.now();
+    const token = ++t.token;
+    // As many as are shown (older pages included), up to the daemon's page of 200.
+    const limit = Math.min(FEED_MAX, Math.max(FEED_PAGE, t.items.length));
+    const [a, b] = await Promise.all([post("/api/read", { cmd: "following" }), post("/api/read", { cmd: "feed", limit: limit })]);
+    // A write since (a like, a follow) makes this answer older than what the page shows.
+    if (token !== t.token) return;
+    t.asked = true;
+    if (a.status === 200 && a.j && Array.isArray(a.j.following)) { t.following = a.j.following; t.ferror = null; } else t.ferror = why(a.status, a.j, "reading whom you follow").text;
+    if (b.status === 200 && b.j && Array.isArray(b.j.items)) { t.items = b.j.items; t.more = b.j.items.length === limit && limit < FEED_MAX; t.error = null; }
+    else t.error = why(b.status, b.j, "reading the feed").text;
+    renderFriends();
+  }
+  const FEED_PAGE = 50, FEED_MAX = 200;
+
+  // The next 50 older finds. `before` is strict, so it is asked from a millisecond after the
+  // oldest shown (finds in the same millisecond are not skipped) and repeats are dropped by id.
+  async function olderFinds() {
+    const t = hc.friends, last = t.items[t.items.length - 1];
+    if (!last) return;
+    const token = ++t.token;
+    const before = new Date(Date.parse(last.time) + 1).toISOString();
+    const { status, j } = await post("/api/read", { cmd: "feed", limit: FEED_PAGE, before: before });
+    if (token !== t.token) return;
+    if (status === 200 && j && Array.isArray(j.items)) {
+      const have = new Set(t.items.map((x) => x.id));
+      t.items = t.items.concat(j.items.filter((x) => !have.has(x.id))).slice(0, FEED_MAX);
+      t.more = j.items.length === FEED_PAGE && t.items.length < FEED_MAX;
+      t.error = null;
+    } else t.error = why(status, j, "reading older finds").text;
+    renderFriends();
+  }
+
+  const FRIEND_ID = /^[A-Za-z0-9._-]{1,64}\/[A-Za-z0-9._-]{1,64}$/;
+  function whoBox() { return /** @type {HTMLInputElement} */ ($("fr-who")); }
+  function author(x) { return x.own ? "This car" : x.author + "/" + x.device; }
+  function findName(x) { return (x.own ? "this car's" : x.author + "/" + x.device + "'s") + " find at " + x.place.name; }
+
+  function renderFriends() {
+    const t = hc.friends, can = canWrite(), writer = !!(hc.session && hc.session.writer);
+    const who = whoBox().value.trim(), b = button("fr-follow");
+    const already = t.following.some((f) => f.who === who);
+    show($("fr-add"), writer);
+    setText(b, !who ? "Type a friend's USER/DEVICE to follow" : !FRIEND_ID.test(who) ? "USER/DEVICE, such as jane/ute" : already ? "Already following " + who : "Follow " + who);
+    b.disabled = !can || !who || !FRIEND_ID.test(who) || already || t.pending.has("follow");
+    // A reply fades after a while (as the live screen's does): the lists below say what is so now.
+    if (hc.friendResult && hc.friendResult.ok && Date.now() - hc.friendResult.at > 15000) hc.friendResult = null;
+    const r = hc.friendResult;
+    setText($("fr-result"), r ? r.text : "");
+    $("fr-result").className = r ? (r.ok ? "ok" : "bad") : "";
+    keyedRows("fr-following", t.following, (f) => f.who, (li) => {
+      rowParts(li, ["span", "span.sub", "button.unfollow"]);
+      part(li, "unfollow").addEventListener("click", () => unfollow(li.dataset.id || ""));
+    }, (li, f) => {
+      setText(/** @type {HTMLElement} */ (li.firstChild), f.who);
+      setText(part(li, "sub"), "following since " + fmtTime(f.since));
+      const ub = /** @type {HTMLButtonElement} */ (part(li, "unfollow"));
+      show(ub, writer);
+      setText(ub, "Unfollow " + f.who);
+      ub.disabled = !can || t.pending.has("follow");
+    });
+    setText($("fr-fhead"), t.ferror || (!t.asked ? "reading…" : !t.following.length ? "You follow nobody yet." : "You follow " + t.following.length + (t.following.length === 1 ? " car" : " cars")));
+    $("fr-fhead").className = t.ferror ? "bad" : "";
+    keyedRows("fr-feed", t.items, (x) => x.id, (li) => {
+      rowParts(li, ["span", "span.sub", "span.likes", "button.like"]);
+      part(li, "like").addEventListener("click", () => { const x = t.items.find((i) => i.id === li.dataset.id); if (x) like(x); });
+    }, (li, x) => {
+      setText(/** @type {HTMLElement} */ (li.firstChild), author(x) + (x.kind === "arrived" ? " arrived at " : " recorded ") + x.place.name);
+      setText(part(li, "sub"), [fmtTime(x.time), x.rating ? "★".repeat(x.rating) + "☆".repeat(5 - x.rating) : "", x.note ? quoted(x.note) : ""].filter(Boolean).join(" · "));
+      const likers = x.likers || [];
+      setText(part(li, "likes"), !x.likes ? "No likes yet" : "Liked by " + likers.join(", ") + (x.likes > likers.length ? " and " + (x.likes - likers.length) + " more" : ""));
+      const lb = /** @type {HTMLButtonElement} */ (part(li, "like"));
+      // A car's own finds get their likes from friends; there is nothing here to press.
+      show(lb, writer && !x.own);
+      setText(lb, (x.liked_by_me ? "Take back your like of " : "Like ") + findName(x));
+      lb.disabled = !can || t.pending.has(x.id);
+    });
+    const ul = $("fr-feed");
+    let older = /** @type {HTMLButtonElement | null} */ (ul.querySelector(".more"));
+    if (t.more && !older) {
+      older = document.createElement("button");
+      older.type = "button";
+      older.className = "more";
+      older.addEventListener("click", olderFinds);
+    }
+    if (older) { if (t.more) { setText(older, "Show older finds"); ul.appendChild(older); } else older.remove(); }
+    setText($("fr-head"), t.error || (!t.asked ? "" : !t.items.length ? "No finds in the feed yet." : "Finds, newest first"
+      + (t.items.length >= FEED_MAX ? " (the newest " + FEED_MAX + ")" : "")));
+    $("fr-head").className = t.error ? "bad" : "";
+  }
+
+  // A write from the Friends screen: the item or friend is pending (its button greyed, so a
+  // second tap sends nothing) until the daemon answers; then the feed is read afresh.
+  function friendWrite(key, request, what, done) {
+    const t = hc.friends;
+    t.pending.add(key);
+    t.token++;
+    return write(request, what, done, (res) => { hc.friendResult = res; }).then((r) => {
+      t.pending.delete(key);
+      loadFriends(true);
+      return r;
+    });
+  }
+  function follow() {
+    const who = whoBox().value.trim();
+    if (!FRIEND_ID.test(who)) return;
+    friendWrite("follow", { cmd: "follow", who: who }, "following " + who, (r) => (r.new ? "Now following " + who + "." : "Already following " + who + "."))
+      .then((r) => { if (r && whoBox().value.trim() === who) whoBox().value = ""; });
+  }
+  function unfollow(who) {
+    friendWrite("follow", { cmd: "unfollow", who: who }, "unfollowing " + who, (r) => (r.new ? "Stopped following " + who + "." : "You were not following " + who + "."));
+  }
+  function like(x) {
+    const name = findName(x), on = !x.liked_by_me;
+    friendWrite(x.id, { cmd: on ? "like" : "unlike", item: x.id }, (on ? "liking " : "taking back your like of ") + name,
+      (r) => (on ? (r.new ? "Liked " : "You already liked ") + name + "." : (r.new ? "Took back your like of " : "You had not liked ") + name + "."));
+  }
+
+  // ---- Field observations: what was seen, newest first; a note at the car's fix ----------------
+  async function loadObs() {
+    const t = hc.obs, token = ++t.token;
+    const { status, j } = await post("/api/read", { cmd: "observations" });
+    if (token !== t.token) return;
+    t.asked = true;
+    if (status === 200 && j && Array.isArray(j.result)) {
+      // The daemon lists them oldest first; the newest are what matters in the field.
+      t.rows = j.result.slice().reverse().slice(0, MAX_ROWS);
+      t.total = j.result.length;
+      t.error = null;
+    } else t.error = why(status, j, "reading the observations").text;
+    renderObs();
+  }
+
+  function obsWhere(o) {
+    if (o.latitude == null || o.longitude == null) return "";
+    const f = lastFix();
+    return o.latitude.toFixed(5) + ", " + o.longitude.toFixed(5) + (f ? " · " + fmtDist(approxDistance(f.lat, f.lon, o.latitude, o.longitude)) + " from the car" : "");
+  }
+
+  function renderObs() {
+    const t = hc.obs;
+    keyedRows("o-list", t.rows, (o) => o.id, (li) => {
+      rowParts(li, ["span", "span"]);
+      li.addEventListener("click", () => { hc.obsSheet = li.dataset.id || null; renderObsSheet(); });
+    }, (li, o) => {
+      setText(/** @type {HTMLElement} */ (li.firstChild), o.title);
+      setText(/** @type {HTMLElement} */ (li.lastChild), o.classification + " · " + fmtTime(o.observed_at) + (o.latitude != null ? " · " + fmtDist(lastFix() ? approxDistance(lastFix().lat, lastFix().lon, o.latitude, o.longitude) : NaN) : ""));
+    });
+    setText($("o-head"), t.error || (!t.asked ? "reading…" : !t.rows.length ? "No observations yet." :
+      t.total + (t.total === 1 ? " observation" : " observations") + ", newest first" + (t.total > t.rows.length ? " (the newest " + t.rows.length + ")" : "")));
+    $("o-head").className = t.error ? "bad" : "";
+    const writer = !!(hc.session && hc.session.writer), f = freshFix();
+    const kind = /** @type {HTMLSelectElement} */ ($("o-class")).value, title = /** @type {HTMLInputElement} */ ($("o-title")).value.trim();
+    show($("o-add"), writer);
+    const b = button("o-add-btn");
+    setText(b, !f ? "Adding needs a current GPS fix" : !kind ? "Choose what kind it was" : !title ? "Type what it was" : "Add " + quoted(title) + " (" + kind + ") at the car's position");
+    b.disabled = !f || !kind || !title || !canWrite() || t.sending;
+    if (hc.obsResult && hc.obsResult.ok && Date.now() - hc.obsResult.at > 15000) hc.obsResult = null;
+    const r = hc.obsResult;
+    setText($("o-result"), r ? r.text : "");
+    $("o-result").className = r ? (r.ok ? "ok" : "bad") : "";
+    renderObsSheet();
+  }
+
+  function addObs() {
+    const f = freshFix(), t = hc.obs;
+    const kind = /** @type {HTMLSelectElement} */ ($("o-class")).value, title = /** @type {HTMLInputElement} */ ($("o-title")).value.trim();
+    const desc = /** @type {HTMLTextAreaElement} */ ($("o-desc")).value.trim();
+    if (!f || !kind || !title || t.sending) return;
+    const lat = f.lat, lon = f.lon;
+    /** @type {any} */
+    const req = { cmd: "store", op: "observe", classification: kind, title: title, date: new Date().toISOString(), lat: lat, lon: lon };
+    if (desc) req.description = desc;
+    t.sending = true;
+    write(req, "adding " + quoted(title), (r) => "Added " + quoted(title) + " (" + kind + ") at " + lat.toFixed(5) + ", " + lon.toFixed(5) + ", " + fmtTime(r.result.observed_at) + ".",
+      (res) => { hc.obsResult = res; }).then((r) => {
+      t.sending = false;
+      if (r) {
+        // Cleared only if nobody typed something else meanwhile.
+        if (/** @type {HTMLInputElement} */ ($("o-title")).value.trim() === title) {
+          /** @type {HTMLInputElement} */ ($("o-title")).value = "";
+          /** @type {HTMLTextAreaElement} */ ($("o-desc")).value = "";
+        }
+        loadObs();
+      }
+      renderObs();
+    });
+  }
+
+  function renderObsSheet() {
+    const o = hc.obsSheet ? hc.obs.rows.find((x) => x.id === hc.obsSheet) : null;
+    show($("o-sheet"), !!o);
+    if (!o) return;
+    setText($("o-name"), o.title);
+    setText($("o-kind"), o.classification + (o.user ? " · recorded by " + o.user : ""));
+    setText($("o-when"), "Seen " + fmtTime(o.observed_at));
+    setText($("o-where"), obsWhere(o) || "No position recorded");
+    setText($("o-text"), o.description || "");
+  }
+
+  // ---- The sheet's own place: rename and delete (delete asks first, naming the place) ---------
+  function renameBox() { return /** @type {HTMLInputElement} */ ($("s-rename")); }
+  function renderOwn(s, p, can) {
+    const loc = p && p.detail && p.detail.location, writer = !!(hc.session && hc.session.writer);
+    const custom = !!loc && loc.origin === "custom";
+    // Only its creator may change a place (the daemon's rule); say so rather than offer a button.
+    const user = hc.session && hc.session.user;
+    const mayChange = custom && writer && (!user || !loc.created_by || loc.created_by === user);
+    show($("s-own"), mayChange);
+    setText($("s-owner"), custom && writer && !mayChange ? "Only " + loc.created_by + ", who added it, may rename or delete it." : "");
+    if (!mayChange) return;
+    const cur = p.detail.place.name, box = renameBox();
+    if (!hc.renames.has(s.id) && !s.renameFilled) { box.value = cur; s.renameFilled = true; }
+    const nn = box.value.trim(), rb = button("s-rename-btn");
+    setText(rb, nn && nn !== cur ? "Rename " + quoted(cur) + " to " + quoted(nn) : "Type a new name to rename " + quoted(cur));
+    rb.disabled = !can || !nn || nn === cur;
+    show($("s-delete"), !s.confirm);
+    setText($("s-delete"), "Delete " + quoted(cur) + "…");
+    button("s-delete").disabled = !can;
+    show($("s-confirm"), !!s.confirm);
+    setText($("s-confirm-q"), "Delete " + quoted(cur) + " from the box for good?");
+    setText($("s-confirm-yes"), "Yes, delete " + quoted(cur));
+    button("s-confirm-yes").disabled = !can;
+    setText($("s-confirm-no"), "No, keep " + quoted(cur));
+  }
+
+  // ---- Submit: a new Big Thing for the catalogue, at the car's position ------------------------
+  const PHOTO_MAX = 10 << 20;
+  function photoFile() { const fl = /** @type {HTMLInputElement} */ ($("u-photo")).files; return fl && fl.length ? fl[0] : null; }
+  function renderSubmit() {
+    const t = hc.submit, f = freshFix(), name = /** @type {HTMLInputElement} */ ($("u-name")).value.trim();
+    const b = button("u-send"), writer = !!(hc.session && hc.session.writer), photo = photoFile();
+    const big = !!photo && photo.size > PHOTO_MAX, odd = !!photo && !["image/jpeg", "image/png", "image/webp"].includes(photo.type);
+    setText($("u-photo-info"), !photo ? "" : big ? "This photo is " + (photo.size / 1048576).toFixed(1) + " MB: the box takes up to 10 MB." :
+      odd ? "The box takes JPEG, PNG or WebP photos." : photo.name + ", " + (photo.size / 1048576).toFixed(1) + " MB");
+    $("u-photo-info").className = big || odd ? "bad" : "";
+    show(b, writer);
+    setText(b, !f ? "Submitting needs a current GPS fix" : !name ? "Type the Big Thing's name" :
+      "Submit " + quoted(name) + (photo && !big && !odd ? " with its photo" : "") + " at the car's position");
+    b.disabled = !f || !name || !canWrite() || t.sending || big || odd;
+    if (!writer) setText($("u-what"), "This device may not submit: it was not paired by a writer.");
+    const r = t.result;
+    setText($("u-result"), r ? r.text : "");
+    $("u-result").className = r ? (r.ok ? "ok" : "bad") : "";
+  }
+  function sendSubmit() {
+    const t = hc.submit, f = freshFix(), name = /** @type {HTMLInputElement} */ ($("u-name")).value.trim();
+    const by = /** @type {HTMLInputElement} */ ($("u-by")).value.trim();
+    if (!f || !name || t.sending) return;
+    /** @type {any} */
+    const req = { cmd: "submit", name: name, lat: f.lat, lon: f.lon, seen_at: new Date().toISOString() };
+    if (by) req.by = by;
+    const photo = photoFile();
+    // With a photo: the request in the address, the photo as the body, its own type (no form
+    // of another site can send an image type without a preflight this page never grants).
+    const send = photo ? async () => {
+      try {
+        const r = await fetch("/api/submit-photo?submit=" + encodeURIComponent(JSON.stringify(req)) + "&filename=" + encodeURIComponent(photo.name),
+          { method: "POST", headers: { "Content-Type": photo.type }, body: photo, credentials: "same-origin" });
+        let j = null;
+        try { j = await r.json(); } catch (x) { j = null; }
+        return { status: r.status, j: j };
+      } catch (x) { return { status: 0, j: null }; }
+    } : undefined;
+    t.sending = true;
+    write(req, "submitting " + quoted(name) + (photo ? " with its photo" : ""), (r) => "Queued " + quoted(r.result.name) + (r.result.photo_path ? " with its photo" : "") + " at "
+      + r.result.latitude.toFixed(5) + ", " + r.result.longitude.toFixed(5) + " for the Big Things catalogue: it goes with the box's next sync.",
+    (res) => { t.result = res; }, send).then((r) => {
+      t.sending = false;
+      if (r && /** @type {HTMLInputElement} */ ($("u-name")).value.trim() === name) {
+        /** @type {HTMLInputElement} */ ($("u-name")).value = "";
+        /** @type {HTMLInputElement} */ ($("u-photo")).value = "";
+      }
+      renderSubmit();
+    });
+  }
+
+  function setupMoreScreens() {
+    longPress($("radar"), () => hc.radarRange, () => (hc.courseUp && course() != null ? /** @type {number} */ (course()) : 0));
+    longPress($("nr-map"), () => hc.mapRange, () => 0);
+    $("h-name").addEventListener("input", renderHere);
+    $("h-add").addEventListener("click", addHere);
+    $("h-cancel").addEventListener("click", () => { hc.here = null; /** @type {HTMLInputElement} */ ($("h-name")).value = ""; renderHere(); });
+    $("u-name").addEventListener("input", renderSubmit);
+    $("u-photo").addEventListener("change", renderSubmit);
+    $("u-send").addEventListener("click", sendSubmit);
+    $("fr-who").addEventListener("input", renderFriends);
+    $("fr-follow").addEventListener("click", follow);
+    for (const id of ["o-class", "o-title"]) $(id).addEventListener("input", renderObs);
+    $("o-class").addEventListener("change", renderObs);
+    $("o-add-btn").addEventListener("click", addObs);
+    $("o-close").addEventListener("click", () => { hc.obsSheet = null; renderObsSheet(); });
+    $("s-hint-btn").addEventListener("click", () => { if (hc.sheet) { hc.sheet.hint = true; renderSheet(); } });
+    $("s-hunt").addEventListener("click", () => {
+      const s = hc.sheet;
+      if (!s) return;
+      const id = s.id, name = s.name, only = mode() === "hunt";
+      write({ cmd: "hunt", targets: [id] }, "hunting " + name + (only ? " only" : ""), (r) => trackingReply(r, "Now hunting " + name + (only ? " only" : "")), sheetResult(id));
+    });
+    $("s-rename").addEventListener("input", () => { if (hc.sheet) { hc.renames.set(hc.sheet.id, renameBox().value); renderSheet(); } });
+    $("s-rename-btn").addEventListener("click", () => {
+      const s = hc.sheet, p = s && hc.places.get(s.id);
+      if (!s || !p || !p.detail) return;
+      // The name goes to the place the sheet was opened for, whatever has the focus now.
+      const id = s.id, cur = p.detail.place.name, name = renameBox().value.trim();
+      if (!name || name === cur) return;
+      write({ cmd: "store", op: "rename", id: id, name: name }, "renaming " + quoted(cur) + " to " + quoted(name),
+        (r) => "Renamed " + quoted(cur) + " to " + quoted(r.result.name) + ".", sheetResult(id)).then((r) => {
+        if (!r) return;
+        hc.renames.delete(id);
+        if (hc.sheet && hc.sheet.id === id) { hc.sheet.name = r.result.name; hc.sheet.renameFilled = false; }
+        reloadPlace(id);
+        searchMine(false);
+      });
+    });
+    $("s-delete").addEventListener("click", () => {
+      if (!hc.sheet) return;
+      hc.sheet.confirm = true;
+      renderSheet();
+      // The question sits at the sheet's foot: bring it into view where the finger is.
+      $("s-confirm").scrollIntoView({ block: "nearest" });
+    });
+    $("s-confirm-no").addEventListener("click", () => { if (hc.sheet) { hc.sheet.confirm = false; renderSheet(); } });
+    $("s-confirm-yes").addEventListener("click", () => {
+      const s = hc.sheet, p = s && hc.places.get(s.id);
+      if (!s || !p || !p.detail) return;
+      const id = s.id, cur = p.detail.place.name;
+      write({ cmd: "store", op: "delete", id: id }, "deleting " + quoted(cur), (r) => "Deleted " + quoted(r.result.name) + ".",
+        (res) => { hc.mineResult = res; sheetResult(id)(res); }).then((r) => {
+        if (r) {
+          if (hc.sheet && hc.sheet.id === id) closeSheet();
+          hc.places.delete(id);
+          hc.renames.delete(id);
+          searchMine(false);
+        } else if (hc.sheet && hc.sheet.id === id) { hc.sheet.confirm = false; renderSheet(); }
+      });
+    });
   }
 
   function connect() {
@@ -960,10 +1520,14 @@
     $("radar-mode").addEventListener("click", () => { hc.courseUp = !hc.courseUp; localStorage.setItem("hc-course-up", hc.courseUp ? "1" : "0"); render(); });
     setupWrites();
     setupScreens();
+    setupMoreScreens();
     session();
     connect();
     route();
-    setInterval(() => { render(); loadNear(); if (hc.screen === "near") loadNearMe(false); }, 1000);
+    setInterval(() => { render(); loadNear(); if (hc.screen === "near") loadNearMe(false);
+      if (hc.screen === "caches") refreshCaches();
+      if (hc.screen === "friends") loadFriends(false);
+    }, 1000);
     render();
   });
   window.addEventListener("resize", render);
