@@ -35,10 +35,11 @@ struct HostileTests {
                 Sockets.reset(fd)    // RST at once: the response head's write fails
             }
         }
-        #expect(try await Self.wait(15) { r.server.slots.inUse == 0 }, "slots in use after 40 resets: \(r.server.slots.inUse)")
+        #expect(try await Self.wait(60) { r.server.slots.inUse == 0 }, "slots in use after 40 resets: \(r.server.slots.inUse)")
         let live = try await RawHTTP.get(r.port, "/events", seconds: 3) { $0.contains("event: status") }
         #expect(live.status == 200 && live.body.contains("event: status"))
-        #expect(try await Self.wait(10) { r.server.slots.inUse == 0 }, "the closed stream gave its slot back")
+        // Noticed at the stream's next write (a STATUS a quarter second on): generous for a loaded machine.
+        #expect(try await Self.wait(60) { r.server.slots.inUse == 0 }, "the closed stream gave its slot back")
     }
 
     @Test("one paired device holds live.max_per_device streams at most; another device still follows")

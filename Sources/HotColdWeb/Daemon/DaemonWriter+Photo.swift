@@ -13,7 +13,9 @@ extension DaemonWriter {
     ///
     /// `body` is the page's `submit` request without a photo, checked by the protocol's own
     /// decoder as every forwarded request is.
-    public func submit(_ body: String, photo: Data, filename: String, contentType: String) async -> Outcome {
+    /// `actingFor`: the user who paired the device, whose submission it is (``send(_:kind:actingFor:)``).
+    public func submit(_ body: String, photo: Data, filename: String, contentType: String,
+                       actingFor uid: UInt32? = nil) async -> Outcome {
         guard !body.contains("\n") else { return .invalid("one line of JSON expected") }
         let request: SubmitRequest
         switch Request.decode(line: body) {
@@ -34,6 +36,7 @@ extension DaemonWriter {
                 do throws(ClientError) {
                     let c = try LineClient(path: path)
                     c.maxLineBytes = 1 << 20
+                    if let uid { try Self.actFor(uid, on: c) }
                     let id = try c.upload(photo, purpose: .photo)
                     var s = request
                     s.photo = .init(upload: id, filename: filename, contentType: contentType)

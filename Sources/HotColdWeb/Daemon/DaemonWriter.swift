@@ -76,10 +76,7 @@ public struct DaemonWriter: Sendable {
                 do throws(ClientError) {
                     let c = try LineClient(path: path)
                     c.maxLineBytes = 1 << 20
-                    if let uid {
-                        try c.send(.actFor(ActForRequest(uid: uid)))
-                        _ = try c.line(ofClass: ActingReply.wireClass, timeout: 10)
-                    }
+                    if let uid { try Self.actFor(uid, on: c) }
                     try c.send(request)
                     k.resume(returning: .done(try c.line(ofClass: cls, timeout: 10)))
                 } catch {
@@ -92,5 +89,11 @@ public struct DaemonWriter: Sendable {
             t.name = "hotcold-web write"
             t.start()
         }
+    }
+
+    /// Tells the daemon that what follows on `c` is done for the user `uid` (`act_for`).
+    static func actFor(_ uid: UInt32, on c: LineClient) throws(ClientError) {
+        try c.send(.actFor(ActForRequest(uid: uid)))
+        _ = try c.line(ofClass: ActingReply.wireClass, timeout: 10)
     }
 }

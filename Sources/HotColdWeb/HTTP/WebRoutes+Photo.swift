@@ -53,7 +53,7 @@ extension WebRoutes {
         do { body = try await request.body.collect(upTo: Limits.photoBytes) } catch {
             return json(.contentTooLarge, Outcome(ok: false, code: "too_large", message: "a photo holds at most \(Limits.photoBytes >> 20) MiB"))
         }
-        switch await server.writer.submit(submit, photo: Data(buffer: body), filename: filename, contentType: type) {
+        switch await server.writer.submit(submit, photo: Data(buffer: body), filename: filename, contentType: type, actingFor: caller.actsFor) {
         case .done(let line): return json(.ok, Outcome(ok: true, reply: line))
         case .refused(let code, let message): return json(.unprocessableContent, Outcome(ok: false, code: code, message: message))
         case .invalid(let message): return json(.badRequest, Outcome(ok: false, code: "bad_request", message: message))
