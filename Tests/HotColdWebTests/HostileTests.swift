@@ -163,6 +163,15 @@ struct HostileTests {
         _ = try c.line(ofClass: ActingReply.wireClass)
         try c.send(.place(PlaceRequest(id: "halans:d0577fb8cf")))
         #expect(try c.line(ofClass: "PLACE").contains("typed on nobody's phone"))
+        // A submission with a photo (its own upload connection) is nobody's too.
+        let submit = #"{"cmd":"submit","name":"Big Nobody","lat":-35.28,"lon":149.13,"seen_at":"2026-11-25T10:00:00Z"}"#
+        let path = "/api/submit-photo?submit=" + submit.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! + "&filename=n.jpg"
+        let sent = try await RawHTTP.post(r.port, path, body: String(repeating: "n", count: 5000), headers: ["Content-Type: image/jpeg"] + headers.dropFirst())
+        #expect(sent.status == 200, "\(sent.status) \(sent.body)")
+        // This connection acts for nobody: its outbox is nobody's own, and holds the submission.
+        try c.send(.outbox)
+        let mine = try c.line(ofClass: "OUTBOX")
+        #expect(mine.contains("Big Nobody"), "\(mine.prefix(400))")
     }
 
     @Test("the writer rule is checked at each write: a user taken out of the writers stops writing through a phone paired earlier")
