@@ -346,13 +346,14 @@ class Stack:
                 p.kill()
 
 
-def browser(width=800, height=480, mobile=False):
+def browser(width=800, height=480, mobile=False, extra_args=()):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     o = webdriver.ChromeOptions()
     o.binary_location = "/usr/bin/chromium"
     for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=%d,%d" % (width, height),
-              "--no-first-run", "--disable-extensions", "--disable-background-networking", "--disable-component-update"]:
+              "--no-first-run", "--disable-extensions", "--disable-background-networking", "--disable-component-update",
+              *extra_args]:
         o.add_argument(a)
     d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
     set_viewport(d, width, height, mobile)

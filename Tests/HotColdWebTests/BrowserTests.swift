@@ -67,6 +67,12 @@ struct BrowserTests {
         try await run("Tests/Browser/demo_page.py")
     }
 
+    @Test("DNS rebinding: from a website's name resolved to the box, chromium gets 421 for the page, the stream, reads and writes, and the page's script never runs; at the box's own address it works",
+          .enabled(if: haveBrowser), .timeLimit(.minutes(3)))
+    func rebinding() async throws {
+        try await run("Tests/Browser/rebinding.py")
+    }
+
     private func run(_ path: String) async throws {
         let script = TestData.repo(path)
         let r = try await onThread {
