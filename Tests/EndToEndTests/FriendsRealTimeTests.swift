@@ -135,18 +135,16 @@ struct FriendsRealTimeTests: BridgeSuite {
         let cars = try [Car("ann", "ute"), Car("bob", "car"), Car("cat", "van")]
         defer { for c in cars { c.stop() } }
         let (ann, bob, cat) = (cars[0], cars[1], cars[2])
-        // Per-car logins: each writes under its own hotcold/USER/ only; reads friends' locations
-        // and feeds, writes likes to anyone. The test's own subscriber is anonymous, read-only.
+        // Per-car logins under the shipped ACL: each writes under its own hotcold/USER/ only and
+        // reads friends' locations, feeds and the likes meant for it. The test's own subscriber
+        // is anonymous, read-only (mosquitto applies a `topic` line before any `user` line to
+        // anonymous clients only).
         try run("/usr/bin/mosquitto_passwd", ["-b", "-c", dir.path("passwd"), "ann", "ann-secret"])
         for c in cars.dropFirst() { try run("/usr/bin/mosquitto_passwd", ["-b", dir.path("passwd"), c.user, "\(c.user)-secret"]) }
-        try """
-            topic read #
-            pattern readwrite hotcold/%u/#
-            pattern read hotcold/+/+/location
-            pattern read hotcold/+/+/feed
-            pattern write hotcold/+/+/likes
-            pattern read owntracks/+/+
-            """.write(toFile: dir.path("acl"), atomically: true, encoding: .utf8)
+        let shipped = try String(contentsOf: TestData.repo("config/mosquitto-hotcold.acl"), encoding: .utf8)
+        // Cat feeds Home Assistant: its login owns discovery too (as the shipped file's example).
+        try ("topic read #\n" + shipped + "\nuser cat\ntopic readwrite homeassistant/#\n")
+            .write(toFile: dir.path("acl"), atomically: true, encoding: .utf8)
         for c in cars { try "\(c.user)-secret\n".write(toFile: dir.path("\(c.user).pw"), atomically: true, encoding: .utf8) }
         let broker = try MosquittoBroker.start(extra: ["password_file \(dir.path("passwd"))", "acl_file \(dir.path("acl"))"])
         defer { broker.stop() }

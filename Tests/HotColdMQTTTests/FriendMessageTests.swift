@@ -145,26 +145,35 @@ import Testing
         let request = Request.feedItem(FeedItemRequest(item: read))
         #expect(try Request.decode(line: request.line).get() == .feedItem(FeedItemRequest(item: item)))
         let like = LikeReceivedRequest(itemSeq: 7, liker: FriendID(parsing: "bob/car")!, like: false, time: now)
-        let heard = try #require(try LikeReceivedRequest.fromBroker(bytes(WireCoding.line(like)), now: now))
+        let heard = try #require(try LikeReceivedRequest.fromBroker(bytes(WireCoding.line(like)), liker: like.liker, now: now))
         #expect(try Request.decode(line: Request.likeReceived(heard).line).get() == .likeReceived(like))
     }
 
     @Test func likesRoundTripWithACheckedLiker() throws {
-        let like = LikeReceivedRequest(itemSeq: 1234, liker: FriendID(parsing: "bob/car")!, like: true, time: now)
+        let bob = FriendID(parsing: "bob/car")!
+        let like = LikeReceivedRequest(itemSeq: 1234, liker: bob, like: true, time: now)
         let payload = WireCoding.line(like)
         #expect(payload == #"{"class":"LIKE","cmd":"like_received","item_seq":1234,"like":true,"liker":"bob/car","time":"2026-11-25T10:00:00.000Z"}"#)
-        #expect(try LikeReceivedRequest.fromBroker(bytes(payload), now: now) == like)
+        #expect(try LikeReceivedRequest.fromBroker(bytes(payload), liker: bob, now: now) == like)
         // As an earlier bridge wrote it (no cmd): read the same.
         let earlier = #"{"class":"LIKE","item_seq":1234,"liker":"bob/car","like":true,"time":"2026-11-25T10:00:00.000Z"}"#
-        #expect(try LikeReceivedRequest.fromBroker(bytes(earlier), now: now) == like)
+        #expect(try LikeReceivedRequest.fromBroker(bytes(earlier), liker: bob, now: now) == like)
         let forged = payload.replacingOccurrences(of: "bob/car", with: "bob/#")
-        let e = #expect(throws: FriendMessageError.self) { _ = try LikeReceivedRequest.fromBroker(bytes(forged), now: now) }
+        let e = #expect(throws: FriendMessageError.self) { _ = try LikeReceivedRequest.fromBroker(bytes(forged), liker: bob, now: now) }
         #expect(e?.description.contains(#"got "bob/#""#) == true, "\(e?.description ?? "")")
-        #expect(throws: FriendMessageError.self) { _ = try LikeReceivedRequest.fromBroker(bytes(payload.replacingOccurrences(of: "1234", with: "0")), now: now) }
+        // Bob's topic carrying a like in Carol's name: the topic is the sender, the payload no say.
+        let asCarol = payload.replacingOccurrences(of: "bob/car", with: "carol/van")
+        let c = #expect(throws: FriendMessageError.self) { _ = try LikeReceivedRequest.fromBroker(bytes(asCarol), liker: bob, now: now) }
+        #expect(c?.description == "a like by carol/van on bob/car's topic", "\(c?.description ?? "")")
         #expect(throws: FriendMessageError.self) {
-            _ = try LikeReceivedRequest.fromBroker(bytes(payload.replacingOccurrences(of: "2026-11-25", with: "2026-11-01")), now: now)
+            _ = try LikeReceivedRequest.fromBroker(bytes(payload.replacingOccurrences(of: "1234", with: "0")), liker: bob, now: now)
         }
-        #expect(throws: FriendMessageError.self) { _ = try LikeReceivedRequest.fromBroker(bytes(String(repeating: " ", count: 1025)), now: now) }
+        #expect(throws: FriendMessageError.self) {
+            _ = try LikeReceivedRequest.fromBroker(bytes(payload.replacingOccurrences(of: "2026-11-25", with: "2026-11-01")), liker: bob, now: now)
+        }
+        #expect(throws: FriendMessageError.self) {
+            _ = try LikeReceivedRequest.fromBroker(bytes(String(repeating: " ", count: 1025)), liker: bob, now: now)
+        }
         // The daemon takes the LIKE as its request, but no other class in it.
         #expect((try? Request.decode(line: payload).get()) == .likeReceived(like))
         let otherClass = payload.replacingOccurrences(of: #""class":"LIKE""#, with: #""class":"FEED""#)
@@ -175,12 +184,14 @@ import Testing
         let me = FriendID(parsing: "bob/car")!
         let t = FriendTopics(own: me, ownTopics: Topics(prefix: "hotcold", user: "bob", device: "car"), club: "hotcold/club-x")
         #expect(t.subscriptions(following: [jane, me]) == [
-            "hotcold/bob/car/likes", "hotcold/club-x/+/+/feed", "hotcold/club-x/+/+/location",
-            "hotcold/jane/ute/feed", "hotcold/jane/ute/location", "owntracks/jane/ute"])
+            "hotcold/+/+/likes/bob/car", "hotcold/club-x/+/+/feed", "hotcold/club-x/+/+/likes/bob/car",
+            "hotcold/club-x/+/+/location", "hotcold/jane/ute/feed", "hotcold/jane/ute/location", "owntracks/jane/ute"])
         #expect(t.classify("hotcold/jane/ute/location", following: [jane]) == .init(who: jane, kind: .location, club: false))
         #expect(t.classify("hotcold/jane/ute/feed") == .init(who: jane, kind: .feed, club: false))
         #expect(t.classify("owntracks/jane/ute") == .init(who: jane, kind: .ownTracks, club: false))
-        #expect(t.classify("hotcold/bob/car/likes") == .init(who: me, kind: .likes, club: false))
+        // A like names its liker by the topic it came on, the liker's own.
+        #expect(t.classify("hotcold/jane/ute/likes/bob/car") == .init(who: jane, kind: .likes, club: false))
+        #expect(t.classify("hotcold/club-x/ann/van/likes/bob/car") == .init(who: FriendID(parsing: "ann/van")!, kind: .likes, club: false))
         // Through the club: club unless also followed.
         let ann = FriendID(parsing: "ann/van")!
         #expect(t.classify("hotcold/club-x/ann/van/location") == .init(who: ann, kind: .location, club: true))
@@ -188,7 +199,10 @@ import Testing
         // Our own messages coming back through a wildcard, other sub-topics, bad levels: nothing.
         for topic in ["hotcold/club-x/bob/car/location", "hotcold/bob/car/location", "owntracks/bob/car",
                       "hotcold/jane/ute/state", "hotcold/jane/ute/event", "owntracks/jane/ute/event",
-                      "hotcold/ja ne/ute/location", "hotcold/jane/ute/likes", "other/jane/ute/location"] {
+                      "hotcold/ja ne/ute/location", "hotcold/jane/ute/likes", "other/jane/ute/location",
+                      // The old place for likes (the author's own topic, where anyone could name
+                      // any liker), a like for someone else, our own like coming back.
+                      "hotcold/bob/car/likes", "hotcold/jane/ute/likes/ann/van", "hotcold/bob/car/likes/bob/car"] {
             #expect(t.classify(topic) == nil, "\(topic)")
         }
     }

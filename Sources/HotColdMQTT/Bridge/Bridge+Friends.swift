@@ -3,21 +3,17 @@ import HotColdCore
 import HotColdProtocol
 
 extension Bridge {
-    /// Friends' side of the shared state: what is followed, what the broker was asked for, where
-    /// each friend's hotcold topics live (for likes sent back), and what was turned away.
+    /// Friends' side of the shared state: what is followed, what the broker was asked for, and
+    /// what was turned away.
     struct FriendState {
         var following: Set<FriendID> = []
         /// Filters wanted now, and those the broker has (nil: not connected).
         var wanted: [String] = []
         var subscribed: Set<String>?
-        /// The hotcold prefix each friend was last heard under (bounded).
-        var prefixOf: [FriendID: String] = [:]
         /// Messages refused at the edge, and feed items or likes refused for a full inbox.
         var rejected = 0
         var inboxRefused = 0
     }
-
-    static let maximumKnownPrefixes = 2_000
 
     /// A message on one of the friends' topics (libmosquitto's thread): checked, then queued for
     /// the daemon. Anything else is not the friends' business and is ignored.
@@ -34,7 +30,7 @@ extension Bridge {
             case .feed:
                 item = try FeedItem.fromBroker(payload, who: m.who).map { i in var i = i; i.club = m.club ? true : nil; return .feed(i) }
             case .likes:
-                item = try LikeReceivedRequest.fromBroker(payload).map { .like($0) }
+                item = try LikeReceivedRequest.fromBroker(payload, liker: m.who).map { .like($0) }
             }
         } catch {
             let n = shared.withLock { s in s.friends.rejected += 1; return s.friends.rejected }
@@ -44,13 +40,6 @@ extension Bridge {
             return true
         }
         guard let item else { return true }
-        if m.kind == .location || m.kind == .feed {
-            let prefix = String(topic.dropLast(m.who.description.count + (m.kind == .feed ? 6 : 10)))
-            shared.withLock { s in
-                if s.friends.prefixOf.count >= Self.maximumKnownPrefixes { s.friends.prefixOf.removeAll() }
-                s.friends.prefixOf[m.who] = prefix
-            }
-        }
         if !inbox.put(item, raw: (topic, payload)) {
             let n = shared.withLock { s in s.friends.inboxRefused += 1; return s.friends.inboxRefused }
             if n == 1 || RepeatedFailure.isPowerOfTen(n) {
@@ -88,12 +77,5 @@ extension Bridge {
             return s.friends.wanted
         }
         for t in wanted { do { try client.subscribe(t) } catch { log("cannot subscribe to \(t): \(error)") } }
-    }
-
-
-    /// Where `who`'s likes go: under the prefix it was last heard on, else `hotcold`.
-    func likesTopic(of who: FriendID) -> String {
-        let prefix = shared.withLock { $0.friends.prefixOf[who] } ?? TopicLayout.hotcold.defaultPrefix
-        return "\(prefix)/\(who)/likes"
     }
 }
