@@ -13,6 +13,22 @@ extension Bridge {
         /// Messages refused at the edge, and feed items or likes refused for a full inbox.
         var rejected = 0
         var inboxRefused = 0
+        /// Messages over `maximumIncomingBytes` that reached the bridge anyway (a broker that
+        /// ignores Maximum Packet Size), dropped unread.
+        var oversized = 0
+    }
+
+    /// The largest message the bridge takes from the broker: the largest of the friends'
+    /// messages (a feed item, 8 KiB); Home Assistant's birth message is a word.
+    static let maximumIncomingBytes = max(FeedItem.maximumPayloadBytes, FriendFixRequest.maximumPayloadBytes,
+                                          LikeReceivedRequest.maximumPayloadBytes)
+
+    /// A message too large to read (libmosquitto's thread): counted and logged, bounded.
+    func receivedOversized(topic: String, bytes: Int) {
+        let n = shared.withLock { s in s.friends.oversized += 1; return s.friends.oversized }
+        if n <= 20 || RepeatedFailure.isPowerOfTen(n) {
+            log("ignored a message of \(bytes) bytes on \(topic.prefix(200)) (over \(Self.maximumIncomingBytes), not read; \(n) so far)")
+        }
     }
 
     /// A message on one of the friends' topics (libmosquitto's thread): checked, then queued for

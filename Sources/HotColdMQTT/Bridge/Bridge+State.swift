@@ -37,8 +37,11 @@ extension Bridge {
         if let problem = persistFailures.current { detail = "\(problem.prefix(80)); " + detail }
         let (refused, lastRefusal) = shared.withLock { ($0.refused, $0.lastRefusal) }
         if let lastRefusal { detail = "\(refused) refused, last: \(lastRefusal.prefix(100)); " + detail }
-        let (ignored, full) = shared.withLock { ($0.friends.rejected, $0.friends.inboxRefused) }
-        if ignored + full > 0 { detail = "friends: \(ignored) messages ignored, \(full) refused for a full inbox; " + detail }
+        let (ignored, full, oversized) = shared.withLock { ($0.friends.rejected, $0.friends.inboxRefused, $0.friends.oversized) }
+        if ignored + full + oversized > 0 {
+            detail = "friends: \(ignored) messages ignored, \(full) refused for a full inbox"
+                + (oversized > 0 ? ", \(oversized) oversized" : "") + "; " + detail
+        }
         let key = "\(state) \(acked.map(String.init) ?? "-") \(pending) \(detail)"
         let now = ContinuousClock.now
         if let last = lastReport {

@@ -151,6 +151,9 @@ public final class Bridge: @unchecked Sendable {
         case .owntracks:
             options.will = OwnTracksLayout.lastWill(connectedAt: Date(), topics: settings.topics)
         }
+        // Nothing the bridge subscribes to is larger than a feed item: a stranger's 255 MiB on a
+        // friend's topic is dropped by the broker (Maximum Packet Size) or unread on arrival.
+        options.maximumIncomingBytes = Self.maximumIncomingBytes
         client = try MosquittoClient(options: options) { [weak self] signal in self?.handle(signal) }
         if let stored {
             log("resuming after sequence number \(stored) (\(store.path))")
