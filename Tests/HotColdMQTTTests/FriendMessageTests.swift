@@ -251,33 +251,87 @@ import Testing
 }
 
 /// Feed items and likes accepted from the broker survive a crash of the bridge: journaled as
-/// they come, forgotten once all of them reached the daemon.
+/// they come, cut off the file's beginning as they reach the daemon, forgotten once all did.
 @Suite struct InboxJournalTests {
+    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func item(_ seq: Int) -> FriendInbox.Item {
+        .feed(FeedItem(author: "jane", device: "ute", seq: seq, time: t0, kind: "arrived", place: .init(id: "x", name: "X", kind: "point")))
+    }
+
+    /// The records a restart would read back (nil: a line that is none).
+    func records(_ j: InboxJournal) throws -> [[UInt8]?] {
+        var out: [[UInt8]?] = []
+        try j.forEachRecord { r, _ in out.append(r?.payload) }
+        return out
+    }
+
     @Test func whatIsNotSettledIsThereAfterARestartAndNothingOnceAllIs() throws {
         let dir = try TemporaryDirectory("inbox-journal")
         defer { dir.remove() }
         let journal = InboxJournal(directory: dir.url.path)
-        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-        func item(_ seq: Int) -> FriendInbox.Item {
-            .feed(FeedItem(author: "jane", device: "ute", seq: seq, time: t0, kind: "arrived", place: .init(id: "x", name: "X", kind: "point")))
-        }
         let inbox = FriendInbox(journal: journal)
         inbox.put(item(1), raw: ("hotcold/jane/ute/feed", Array("one\t\n".utf8)))
         inbox.put(item(2), raw: ("hotcold/jane/ute/feed", Array("two".utf8)))
         #expect(inbox.take(timeout: 0) == .item(item(1)))
         inbox.settled()
-        // A crash now: the second is still owed to the daemon (the first too: the file is only
-        // emptied when nothing is left, and the daemon keeps each item once).
-        let left = try journal.pending()
-        #expect(left.map(\.payload).last == Array("two".utf8))
-        #expect(left.map(\.payload).first == Array("one\t\n".utf8))
+        // A crash now: the second is still owed to the daemon (the first too: a settled
+        // beginning is only cut off once it is large enough, and the daemon keeps each item once).
+        #expect(try records(journal) == [Array("one\t\n".utf8), Array("two".utf8)])
         #expect(inbox.take(timeout: 0) == .item(item(2)))
         inbox.settled()
-        #expect(try journal.pending().isEmpty)
+        #expect(try records(journal).isEmpty)
         #expect(inbox.counters.journalFailures == 0)
-        // A torn last line (a crash mid-write) is skipped.
+        // A torn last line (a crash mid-write) is no record.
         try "hotcold/jane/ute/feed\tdHdv\nhotcold/jane/ute/fe".write(toFile: journal.path, atomically: false, encoding: .utf8)
-        #expect(try journal.pending().map(\.payload) == [Array("two".utf8)])
+        #expect(try records(journal) == [Array("two".utf8), nil])
+    }
+
+    /// A flood while the daemon is slow: the inbox holds its byte budget and refuses the rest,
+    /// counted; the journal is cut as the inbox drains and never outgrows 1¼ × the budget; a
+    /// restart reads it back record by record, in order, within the budget.
+    @Test func aFloodIsBoundedInBytesCompactedAsItDrainsAndReadBackInOrder() throws {
+        let dir = try TemporaryDirectory("inbox-budget")
+        defer { dir.remove() }
+        let journal = InboxJournal(directory: dir.url.path)
+        let budget = 256 << 10
+        let inbox = FriendInbox(maximumBytes: budget, journal: journal)
+        let payload = [UInt8](repeating: UInt8(ascii: "x"), count: 8000)
+        let line = InboxJournal.line(topic: "hotcold/jane/ute/feed", payload: payload).count
+        var accepted = 0
+        for s in 1...200 where inbox.put(item(s), raw: ("hotcold/jane/ute/feed", payload)) { accepted += 1 }
+        #expect(accepted == budget / line)
+        #expect(inbox.counters.refused == 200 - accepted)
+        #expect(journal.size() == accepted * line)
+        // Draining while more arrive: the file stays bounded.
+        var largest = 0
+        var next = 201
+        for _ in 0..<(accepted * 3) {
+            guard case .item = inbox.take(timeout: 0) else { break }
+            inbox.settled()
+            if inbox.put(item(next), raw: ("hotcold/jane/ute/feed", payload)) { next += 1 }
+            largest = max(largest, journal.size())
+        }
+        #expect(largest <= FriendInbox.restoreLimit(maximumBytes: budget) + line, "\(largest) bytes")
+        #expect(inbox.counters.compactions > 0)
+        // A restart: everything in the file comes back in order — what is waiting, and the
+        // settled beginning not yet cut off (the daemon keeps each item once) — nothing dropped.
+        let waiting = inbox.waiting
+        let inFile = journal.size() / line
+        #expect(inFile >= waiting)
+        let again = FriendInbox(maximumBytes: budget, journal: journal)
+        var read = 0
+        let (queued, dropped) = try again.restore { _, _ in
+            read += 1
+            return item(read)
+        }
+        #expect(queued == inFile && dropped == 0 && again.waiting == inFile)
+        // A smaller budget after the restart: the newest beyond it are dropped and counted,
+        // never loaded.
+        let small = FriendInbox(maximumBytes: 64 << 10, journal: journal)
+        let fits = FriendInbox.restoreLimit(maximumBytes: 64 << 10) / line
+        let r = try small.restore { _, _ in item(1) }
+        #expect(r.queued == fits && r.dropped == inFile - fits && small.counters.refused == inFile - fits)
     }
 }
 

@@ -138,7 +138,7 @@ public final class Bridge: @unchecked Sendable {
                                  held: regions.held(phoneTopic: topic, app: settings.phoneApp))
         }
         let journal = InboxJournal(directory: settings.stateDirectory)
-        inbox = FriendInbox(journal: journal)
+        inbox = FriendInbox(maximumBytes: settings.inboxBytes, journal: journal)
         friendTopics = FriendTopics(own: FriendID(user: settings.user, device: settings.device), ownTopics: settings.friendTopics,
                                     club: settings.club)
         var initial = Shared(ledger: AckLedger(resumingAfter: stored))
@@ -161,14 +161,7 @@ public final class Bridge: @unchecked Sendable {
             log("no stored position (\(store.path)): starting from the beginning of the daemon's log")
         }
         // Feed items and likes taken from the broker before a crash, not yet handed over.
-        do {
-            let left = try journal.pending()
-            try journal.clear()
-            for m in left { _ = receivedFriendMessage(topic: m.topic, payload: m.payload) }
-            if !left.isEmpty { log("\(left.count) feed items and likes from before a restart are passed on again (\(journal.path))") }
-        } catch {
-            log("cannot read the friends inbox journal: \(error)")
-        }
+        restoreInbox(journal)
     }
 
     /// What to do about a state directory the bridge cannot use.
