@@ -16,6 +16,9 @@ extension Bridge {
         /// Messages over `maximumIncomingBytes` that reached the bridge anyway (a broker that
         /// ignores Maximum Packet Size), dropped unread.
         var oversized = 0
+        /// Handed to the daemon and dropped: over its quota (a full radar), or refused for good.
+        var overQuota = 0
+        var daemonRefused = 0
     }
 
     /// The largest message the bridge takes from the broker: the largest of the friends'

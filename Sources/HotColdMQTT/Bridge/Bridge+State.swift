@@ -37,10 +37,13 @@ extension Bridge {
         if let problem = persistFailures.current { detail = "\(problem.prefix(80)); " + detail }
         let (refused, lastRefusal) = shared.withLock { ($0.refused, $0.lastRefusal) }
         if let lastRefusal { detail = "\(refused) refused, last: \(lastRefusal.prefix(100)); " + detail }
-        let (ignored, full, oversized) = shared.withLock { ($0.friends.rejected, $0.friends.inboxRefused, $0.friends.oversized) }
-        if ignored + full + oversized > 0 {
-            detail = "friends: \(ignored) messages ignored, \(full) refused for a full inbox"
-                + (oversized > 0 ? ", \(oversized) oversized" : "") + "; " + detail
+        // Every message dropped on the way from the broker to the daemon, by why.
+        let f = shared.withLock { $0.friends }
+        if f.rejected + f.inboxRefused + f.oversized + f.overQuota + f.daemonRefused > 0 {
+            detail = "friends: \(f.rejected) messages ignored, \(f.inboxRefused) refused for a full inbox"
+                + (f.oversized > 0 ? ", \(f.oversized) oversized" : "")
+                + (f.overQuota > 0 ? ", \(f.overQuota) over the daemon's quota" : "")
+                + (f.daemonRefused > 0 ? ", \(f.daemonRefused) refused by the daemon" : "") + "; " + detail
         }
         let key = "\(state) \(acked.map(String.init) ?? "-") \(pending) \(detail)"
         let now = ContinuousClock.now
