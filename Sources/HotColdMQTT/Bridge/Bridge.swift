@@ -155,6 +155,13 @@ public final class Bridge: @unchecked Sendable {
         // friend's topic is dropped by the broker (Maximum Packet Size) or unread on arrival.
         options.maximumIncomingBytes = Self.maximumIncomingBytes
         client = try MosquittoClient(options: options) { [weak self] signal in self?.handle(signal) }
+        // Every message names its sender by its topic; the shipped ACL lets each login write
+        // only under its own hotcold/<login>/. A login that is not [topics] user would have
+        // every message refused: said once, at start, by name.
+        if let login = settings.client.username, login != settings.user {
+            log("login \"\(login)\" is not [topics] user \"\(settings.user)\": an ACL that lets each login write only under its own "
+                + "hotcold/<login>/ (config/mosquitto-hotcold.acl) refuses every message this device sends")
+        }
         if let stored {
             log("resuming after sequence number \(stored) (\(store.path))")
         } else {
