@@ -36,7 +36,7 @@ COMPDIR_SRC = .build/completions
 
 PROGRAMS = hotcoldd hotcold hotcold-sync hotcold-mqtt hotcold-web
 UNITS    = hotcoldd.service hotcoldd.socket hotcold-sync.service hotcold-mqtt.service hotcold-web.service
-CONFIGS  = hotcoldd.toml hotcold-mqtt.toml hotcold-web.toml
+CONFIGS  = hotcoldd.toml hotcold-mqtt.toml hotcold-web.toml mosquitto-hotcold.acl
 
 .PHONY: all build install uninstall test completions man
 

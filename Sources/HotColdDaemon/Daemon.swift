@@ -119,10 +119,8 @@ public final class Daemon: Sendable {
         // command, woken by the QUEUED events this announcer sends when something is queued.
         let announcer = places.map { OutboxAnnouncer(store: $0.store, sink: stage) }
         // This car's arrivals and records become its own feed items, numbered by their events.
-        if let places {
-            let ownFeed = OwnFeedRecorder(store: places.store, logger: logger)
-            outputs.observe { event, seq in ownFeed.published(event, seq: seq) }
-        }
+        let ownFeed = places.map { OwnFeedRecorder(store: $0.store, logger: logger) }
+        if let ownFeed { outputs.observe { event, seq in ownFeed.published(event, seq: seq) } }
         let configPath = self.configPath
         let commands = DaemonCommands(
             host: host, server: server,
@@ -136,7 +134,8 @@ public final class Daemon: Sendable {
             logger: logger,
             status: { [database = places != nil ? config.store.database : nil, store = places?.store] in
                 DaemonCommands.StatusExtras(logStatus: outputs.log?.status, configPath: configPath, database: database,
-                                            databaseSyncs: store?.commitSyncs, uncleanStop: uncleanStop)
+                                            databaseSyncs: store?.commitSyncs, uncleanStop: uncleanStop,
+                                            feed: store.map { StatusReply.Feed(dropped: $0.feedItemsDropped, ownNotKept: ownFeed?.dropped ?? 0) })
             },
             savedTracking: SavedTracking(path: Self.stateDirectory(database: config.store.database) + "/tracking.json",
                                          configured: config.tracking, logger: logger))

@@ -26,6 +26,8 @@ public final class Store: Sendable {
 
     /// Syncs commits before their callers return (see ``CommitSync``).
     let commits: CommitSync
+    /// Friends' feed items dropped by the feed's caps (see `addFeedItem`).
+    let feedDrops = FeedDropCounter()
 
     init(database: DatabasePool, quotas: StoreQuotas = StoreQuotas()) {
         self.database = database

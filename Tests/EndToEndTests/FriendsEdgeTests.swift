@@ -40,7 +40,7 @@ struct FriendsEdgeTests: BridgeSuite {
             ("hotcold/jane/ute/location", "GET / HTTP/1.1", "not a JSON object"),
             ("hotcold/jane/ute/feed", #"{"class":"FEED_ITEM","author":"bob","device":"car","seq":5,"time":"\#(now)","kind":"arrived","place":{"id":"x","name":"X","kind":"point"}}"#,
              "an item by bob/car on jane/ute's feed"),
-            ("hotcold/t/car9/likes", #"{"class":"LIKE","item_seq":3,"liker":"bob/#","like":true,"time":"\#(now)"}"#, #"liker: must be USER/DEVICE"#),
+            ("hotcold/bob/car/likes/t/car9", #"{"class":"LIKE","item_seq":3,"liker":"bob/#","like":true,"time":"\#(now)"}"#, #"liker: must be USER/DEVICE"#),
         ]
         for (topic, payload, _) in hostile { try publish(broker, topic, payload) }
         // Our own location coming back through the club's wildcard (hotcold/+/+/location) is

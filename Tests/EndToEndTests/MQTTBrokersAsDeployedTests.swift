@@ -48,6 +48,9 @@ struct MQTTBrokersAsDeployedTests {
         while other.lines(containing: "refused to publish").isEmpty, Date() < deadline { usleep(100_000) }
         #expect(other.stderr.contains("the broker refused to publish on hotcold/bob/car/status: Not authorized (reason 135), check the broker's ACL for user jane"),
                 "\(other.stderr)")
+        // Said at start, before anything is refused: the login is not the topics' user.
+        #expect(other.lines(containing: #"login "jane" is not [topics] user "bob""#).count == 1, "\(other.stderr)")
+        #expect(own.lines(containing: "is not [topics] user").isEmpty, "\(own.stderr)")
         // A wrong password: refused at CONNACK, by name, once (retried with backoff).
         let wrong = try BridgeProcess(dir: dir, brokerPort: broker.port, device: "car3", stateDirectory: dir.path("s3"),
                                       brokerExtra: [#"username = "jane""#, #"password_file = "\#(dir.path("wrong.pw"))""#])

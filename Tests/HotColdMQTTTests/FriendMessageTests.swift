@@ -145,26 +145,35 @@ import Testing
         let request = Request.feedItem(FeedItemRequest(item: read))
         #expect(try Request.decode(line: request.line).get() == .feedItem(FeedItemRequest(item: item)))
         let like = LikeReceivedRequest(itemSeq: 7, liker: FriendID(parsing: "bob/car")!, like: false, time: now)
-        let heard = try #require(try LikeReceivedRequest.fromBroker(bytes(WireCoding.line(like)), now: now))
+        let heard = try #require(try LikeReceivedRequest.fromBroker(bytes(WireCoding.line(like)), liker: like.liker, now: now))
         #expect(try Request.decode(line: Request.likeReceived(heard).line).get() == .likeReceived(like))
     }
 
     @Test func likesRoundTripWithACheckedLiker() throws {
-        let like = LikeReceivedRequest(itemSeq: 1234, liker: FriendID(parsing: "bob/car")!, like: true, time: now)
+        let bob = FriendID(parsing: "bob/car")!
+        let like = LikeReceivedRequest(itemSeq: 1234, liker: bob, like: true, time: now)
         let payload = WireCoding.line(like)
         #expect(payload == #"{"class":"LIKE","cmd":"like_received","item_seq":1234,"like":true,"liker":"bob/car","time":"2026-11-25T10:00:00.000Z"}"#)
-        #expect(try LikeReceivedRequest.fromBroker(bytes(payload), now: now) == like)
+        #expect(try LikeReceivedRequest.fromBroker(bytes(payload), liker: bob, now: now) == like)
         // As an earlier bridge wrote it (no cmd): read the same.
         let earlier = #"{"class":"LIKE","item_seq":1234,"liker":"bob/car","like":true,"time":"2026-11-25T10:00:00.000Z"}"#
-        #expect(try LikeReceivedRequest.fromBroker(bytes(earlier), now: now) == like)
+        #expect(try LikeReceivedRequest.fromBroker(bytes(earlier), liker: bob, now: now) == like)
         let forged = payload.replacingOccurrences(of: "bob/car", with: "bob/#")
-        let e = #expect(throws: FriendMessageError.self) { _ = try LikeReceivedRequest.fromBroker(bytes(forged), now: now) }
+        let e = #expect(throws: FriendMessageError.self) { _ = try LikeReceivedRequest.fromBroker(bytes(forged), liker: bob, now: now) }
         #expect(e?.description.contains(#"got "bob/#""#) == true, "\(e?.description ?? "")")
-        #expect(throws: FriendMessageError.self) { _ = try LikeReceivedRequest.fromBroker(bytes(payload.replacingOccurrences(of: "1234", with: "0")), now: now) }
+        // Bob's topic carrying a like in Carol's name: the topic is the sender, the payload no say.
+        let asCarol = payload.replacingOccurrences(of: "bob/car", with: "carol/van")
+        let c = #expect(throws: FriendMessageError.self) { _ = try LikeReceivedRequest.fromBroker(bytes(asCarol), liker: bob, now: now) }
+        #expect(c?.description == "a like by carol/van on bob/car's topic", "\(c?.description ?? "")")
         #expect(throws: FriendMessageError.self) {
-            _ = try LikeReceivedRequest.fromBroker(bytes(payload.replacingOccurrences(of: "2026-11-25", with: "2026-11-01")), now: now)
+            _ = try LikeReceivedRequest.fromBroker(bytes(payload.replacingOccurrences(of: "1234", with: "0")), liker: bob, now: now)
         }
-        #expect(throws: FriendMessageError.self) { _ = try LikeReceivedRequest.fromBroker(bytes(String(repeating: " ", count: 1025)), now: now) }
+        #expect(throws: FriendMessageError.self) {
+            _ = try LikeReceivedRequest.fromBroker(bytes(payload.replacingOccurrences(of: "2026-11-25", with: "2026-11-01")), liker: bob, now: now)
+        }
+        #expect(throws: FriendMessageError.self) {
+            _ = try LikeReceivedRequest.fromBroker(bytes(String(repeating: " ", count: 1025)), liker: bob, now: now)
+        }
         // The daemon takes the LIKE as its request, but no other class in it.
         #expect((try? Request.decode(line: payload).get()) == .likeReceived(like))
         let otherClass = payload.replacingOccurrences(of: #""class":"LIKE""#, with: #""class":"FEED""#)
@@ -175,12 +184,14 @@ import Testing
         let me = FriendID(parsing: "bob/car")!
         let t = FriendTopics(own: me, ownTopics: Topics(prefix: "hotcold", user: "bob", device: "car"), club: "hotcold/club-x")
         #expect(t.subscriptions(following: [jane, me]) == [
-            "hotcold/bob/car/likes", "hotcold/club-x/+/+/feed", "hotcold/club-x/+/+/location",
-            "hotcold/jane/ute/feed", "hotcold/jane/ute/location", "owntracks/jane/ute"])
+            "hotcold/+/+/likes/bob/car", "hotcold/club-x/+/+/feed", "hotcold/club-x/+/+/likes/bob/car",
+            "hotcold/club-x/+/+/location", "hotcold/jane/ute/feed", "hotcold/jane/ute/location", "owntracks/jane/ute"])
         #expect(t.classify("hotcold/jane/ute/location", following: [jane]) == .init(who: jane, kind: .location, club: false))
         #expect(t.classify("hotcold/jane/ute/feed") == .init(who: jane, kind: .feed, club: false))
         #expect(t.classify("owntracks/jane/ute") == .init(who: jane, kind: .ownTracks, club: false))
-        #expect(t.classify("hotcold/bob/car/likes") == .init(who: me, kind: .likes, club: false))
+        // A like names its liker by the topic it came on, the liker's own.
+        #expect(t.classify("hotcold/jane/ute/likes/bob/car") == .init(who: jane, kind: .likes, club: false))
+        #expect(t.classify("hotcold/club-x/ann/van/likes/bob/car") == .init(who: FriendID(parsing: "ann/van")!, kind: .likes, club: false))
         // Through the club: club unless also followed.
         let ann = FriendID(parsing: "ann/van")!
         #expect(t.classify("hotcold/club-x/ann/van/location") == .init(who: ann, kind: .location, club: true))
@@ -188,7 +199,10 @@ import Testing
         // Our own messages coming back through a wildcard, other sub-topics, bad levels: nothing.
         for topic in ["hotcold/club-x/bob/car/location", "hotcold/bob/car/location", "owntracks/bob/car",
                       "hotcold/jane/ute/state", "hotcold/jane/ute/event", "owntracks/jane/ute/event",
-                      "hotcold/ja ne/ute/location", "hotcold/jane/ute/likes", "other/jane/ute/location"] {
+                      "hotcold/ja ne/ute/location", "hotcold/jane/ute/likes", "other/jane/ute/location",
+                      // The old place for likes (the author's own topic, where anyone could name
+                      // any liker), a like for someone else, our own like coming back.
+                      "hotcold/bob/car/likes", "hotcold/jane/ute/likes/ann/van", "hotcold/bob/car/likes/bob/car"] {
             #expect(t.classify(topic) == nil, "\(topic)")
         }
     }
@@ -237,33 +251,87 @@ import Testing
 }
 
 /// Feed items and likes accepted from the broker survive a crash of the bridge: journaled as
-/// they come, forgotten once all of them reached the daemon.
+/// they come, cut off the file's beginning as they reach the daemon, forgotten once all did.
 @Suite struct InboxJournalTests {
+    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func item(_ seq: Int) -> FriendInbox.Item {
+        .feed(FeedItem(author: "jane", device: "ute", seq: seq, time: t0, kind: "arrived", place: .init(id: "x", name: "X", kind: "point")))
+    }
+
+    /// The records a restart would read back (nil: a line that is none).
+    func records(_ j: InboxJournal) throws -> [[UInt8]?] {
+        var out: [[UInt8]?] = []
+        try j.forEachRecord { r, _ in out.append(r?.payload) }
+        return out
+    }
+
     @Test func whatIsNotSettledIsThereAfterARestartAndNothingOnceAllIs() throws {
         let dir = try TemporaryDirectory("inbox-journal")
         defer { dir.remove() }
         let journal = InboxJournal(directory: dir.url.path)
-        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-        func item(_ seq: Int) -> FriendInbox.Item {
-            .feed(FeedItem(author: "jane", device: "ute", seq: seq, time: t0, kind: "arrived", place: .init(id: "x", name: "X", kind: "point")))
-        }
         let inbox = FriendInbox(journal: journal)
         inbox.put(item(1), raw: ("hotcold/jane/ute/feed", Array("one\t\n".utf8)))
         inbox.put(item(2), raw: ("hotcold/jane/ute/feed", Array("two".utf8)))
         #expect(inbox.take(timeout: 0) == .item(item(1)))
         inbox.settled()
-        // A crash now: the second is still owed to the daemon (the first too: the file is only
-        // emptied when nothing is left, and the daemon keeps each item once).
-        let left = try journal.pending()
-        #expect(left.map(\.payload).last == Array("two".utf8))
-        #expect(left.map(\.payload).first == Array("one\t\n".utf8))
+        // A crash now: the second is still owed to the daemon (the first too: a settled
+        // beginning is only cut off once it is large enough, and the daemon keeps each item once).
+        #expect(try records(journal) == [Array("one\t\n".utf8), Array("two".utf8)])
         #expect(inbox.take(timeout: 0) == .item(item(2)))
         inbox.settled()
-        #expect(try journal.pending().isEmpty)
+        #expect(try records(journal).isEmpty)
         #expect(inbox.counters.journalFailures == 0)
-        // A torn last line (a crash mid-write) is skipped.
+        // A torn last line (a crash mid-write) is no record.
         try "hotcold/jane/ute/feed\tdHdv\nhotcold/jane/ute/fe".write(toFile: journal.path, atomically: false, encoding: .utf8)
-        #expect(try journal.pending().map(\.payload) == [Array("two".utf8)])
+        #expect(try records(journal) == [Array("two".utf8), nil])
+    }
+
+    /// A flood while the daemon is slow: the inbox holds its byte budget and refuses the rest,
+    /// counted; the journal is cut as the inbox drains and never outgrows 1¼ × the budget; a
+    /// restart reads it back record by record, in order, within the budget.
+    @Test func aFloodIsBoundedInBytesCompactedAsItDrainsAndReadBackInOrder() throws {
+        let dir = try TemporaryDirectory("inbox-budget")
+        defer { dir.remove() }
+        let journal = InboxJournal(directory: dir.url.path)
+        let budget = 256 << 10
+        let inbox = FriendInbox(maximumBytes: budget, journal: journal)
+        let payload = [UInt8](repeating: UInt8(ascii: "x"), count: 8000)
+        let line = InboxJournal.line(topic: "hotcold/jane/ute/feed", payload: payload).count
+        var accepted = 0
+        for s in 1...200 where inbox.put(item(s), raw: ("hotcold/jane/ute/feed", payload)) { accepted += 1 }
+        #expect(accepted == budget / line)
+        #expect(inbox.counters.refused == 200 - accepted)
+        #expect(journal.size() == accepted * line)
+        // Draining while more arrive: the file stays bounded.
+        var largest = 0
+        var next = 201
+        for _ in 0..<(accepted * 3) {
+            guard case .item = inbox.take(timeout: 0) else { break }
+            inbox.settled()
+            if inbox.put(item(next), raw: ("hotcold/jane/ute/feed", payload)) { next += 1 }
+            largest = max(largest, journal.size())
+        }
+        #expect(largest <= FriendInbox.restoreLimit(maximumBytes: budget) + line, "\(largest) bytes")
+        #expect(inbox.counters.compactions > 0)
+        // A restart: everything in the file comes back in order — what is waiting, and the
+        // settled beginning not yet cut off (the daemon keeps each item once) — nothing dropped.
+        let waiting = inbox.waiting
+        let inFile = journal.size() / line
+        #expect(inFile >= waiting)
+        let again = FriendInbox(maximumBytes: budget, journal: journal)
+        var read = 0
+        let (queued, dropped) = try again.restore { _, _ in
+            read += 1
+            return item(read)
+        }
+        #expect(queued == inFile && dropped == 0 && again.waiting == inFile)
+        // A smaller budget after the restart: the newest beyond it are dropped and counted,
+        // never loaded.
+        let small = FriendInbox(maximumBytes: 64 << 10, journal: journal)
+        let fits = FriendInbox.restoreLimit(maximumBytes: 64 << 10) / line
+        let r = try small.restore { _, _ in item(1) }
+        #expect(r.queued == fits && r.dropped == inFile - fits && small.counters.refused == inFile - fits)
     }
 }
 

@@ -36,8 +36,10 @@ import Testing
                                                       "hotcold/jane/ute/feed"])
         #expect(try pubs(arrived, s).last == Publication(topic: "hotcold/jane/ute/feed", payload: feedItem))
         #expect(try pubs(proximity, s).map(\.topic) == ["hotcold/jane/ute/event"])
-        // Meeting a friend is no feed item.
-        #expect(try pubs(metFriend, s).map(\.topic) == ["hotcold/jane/ute/event", "hotcold/jane/ute/visit", "hotcold/jane/ute/arrival"])
+        // Meeting a friend is no message at all: not a feed item, and not the car's own event,
+        // visit or arrival (where two friends met is theirs), in either layout.
+        #expect(try pubs(metFriend, s).isEmpty)
+        #expect(try pubs(metFriend, try settings(.positions, layout: .owntracks)).isEmpty)
         #expect(SharedPublications.retainedToClear(settings: s).isEmpty)
     }
 

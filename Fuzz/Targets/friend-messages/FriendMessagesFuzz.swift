@@ -1,6 +1,7 @@
 // What arrives from the broker on friends' topics (HotColdMQTT): a followed device's position
 // in hotcold's layout (`…/location`) and OwnTracks' (`owntracks/U/D`), a feed item
-// (`…/feed`, FEED_ITEM) and a like of this car's own item (`…/likes`, LIKE). Anyone who may
+// (`…/feed`, FEED_ITEM) and a like of this car's own item (on the liker's `…/likes/AUTHOR/DEVICE`,
+// LIKE; the liker is the topic's). Anyone who may
 // publish to the broker writes these bytes, so every parser gets every input.
 //
 // Invariants: nothing traps; a refusal says why in a bounded sentence; what the bridge accepts
@@ -22,6 +23,8 @@ public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 /// The seeds' clock: their times lie just before it.
 let now = Date(timeIntervalSince1970: 1_795_600_800)    // 2026-11-25T10:00:00Z
 let jane = FriendID(parsing: "jane/ute")!
+/// The liker whose topic the likes arrive on (the seeds' liker).
+let bob = FriendID(parsing: "bob/car")!
 
 func fuzz(_ bytes: UnsafeRawBufferPointer) {
     let payload = Array(bytes)
@@ -61,12 +64,13 @@ func feed(_ payload: [UInt8]) {
 
 func like(_ payload: [UInt8]) {
     let like: LikeReceivedRequest?
-    do { like = try LikeReceivedRequest.fromBroker(payload, now: now) } catch { return refused(error, payload) }
+    do { like = try LikeReceivedRequest.fromBroker(payload, liker: bob, now: now) } catch { return refused(error, payload) }
     guard let like else { return fuzzCheck(payload.isEmpty, "a like read as nothing from a payload with content") }
+    fuzzCheck(like.liker == bob, "a like by \(like.liker) on bob/car's topic")
     daemonAccepts(.likeReceived(like), payload)
     let line = WireCoding.line(like)
     do {
-        let again = try LikeReceivedRequest.fromBroker(Array(line.utf8), now: now)
+        let again = try LikeReceivedRequest.fromBroker(Array(line.utf8), liker: bob, now: now)
         fuzzCheck(again.map(WireCoding.line) == line, "LIKE \(line) reads back as \(again.map(WireCoding.line) ?? "nothing")")
     } catch {
         fuzzCheck(false, "the bridge refuses the LIKE it would publish: \(line): \(error)")

@@ -31,7 +31,7 @@ extension DaemonCommands {
     }
 
     func feedItem(_ r: FeedItemRequest, _ store: Store) throws -> String {
-        let isNew = try store.addFeedItem(r.item)
+        let isNew = try store.addFeedItem(r.item).isNew
         if isNew { host.announce(.feed(FeedEvent(time: Date(), item: r.item))) }
         return WireCoding.line(OKReply(cmd: "feed_item", new: isNew))
     }

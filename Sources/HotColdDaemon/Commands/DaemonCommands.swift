@@ -41,13 +41,15 @@ public final class DaemonCommands: SocketCommandHandler {
         public var database: String?
         public var databaseSyncs: Int?
         public var uncleanStop: StatusReply.UncleanStop?
+        public var feed: StatusReply.Feed?
         public init(logStatus: EventLogStatus?, configPath: String?, database: String? = nil,
-                    databaseSyncs: Int? = nil, uncleanStop: StatusReply.UncleanStop? = nil) {
+                    databaseSyncs: Int? = nil, uncleanStop: StatusReply.UncleanStop? = nil, feed: StatusReply.Feed? = nil) {
             self.logStatus = logStatus
             self.configPath = configPath
             self.database = database
             self.databaseSyncs = databaseSyncs
             self.uncleanStop = uncleanStop
+            self.feed = feed
         }
     }
 
@@ -216,7 +218,7 @@ public final class DaemonCommands: SocketCommandHandler {
             targetsMore: nearest.count > Limits.statusTargets ? nearest.count - Limits.statusTargets : nil,
             databaseError: databaseWatch?.check(),
             friends: e.friends.isEmpty ? nil : e.friends,
-            uncleanStop: extras.uncleanStop)
+            uncleanStop: extras.uncleanStop, feed: extras.feed)
     }
 
     /// The IMPORT reply: a summary (a file with 100,000 bad rows would make a line larger than

@@ -51,6 +51,8 @@ extension Bridge {
                 return new || RepeatedFailure.isPowerOfTen(s.refused) ? (what, s.refused) : nil
             }
             if let (what, count) = refusal { log(count > 1 ? "\(what) (\(count) refused so far)" : what) }
+        case .oversized(let topic, let bytes):
+            receivedOversized(topic: topic, bytes: bytes)
         case .message(let topic, let payload, _):
             if receivedFriendMessage(topic: topic, payload: payload) { return }
             // Home Assistant's birth message: it (re)started and wants the configuration again.

@@ -37,8 +37,17 @@ extension Bridge {
         if let problem = persistFailures.current { detail = "\(problem.prefix(80)); " + detail }
         let (refused, lastRefusal) = shared.withLock { ($0.refused, $0.lastRefusal) }
         if let lastRefusal { detail = "\(refused) refused, last: \(lastRefusal.prefix(100)); " + detail }
-        let (ignored, full) = shared.withLock { ($0.friends.rejected, $0.friends.inboxRefused) }
-        if ignored + full > 0 { detail = "friends: \(ignored) messages ignored, \(full) refused for a full inbox; " + detail }
+        // Every message dropped on the way from the broker to the daemon, by why.
+        let f = shared.withLock { $0.friends }
+        // Not a drop, but what a crash would lose: items the journal could not keep.
+        let journalFailures = inbox.counters.journalFailures
+        if f.rejected + f.inboxRefused + f.oversized + f.overQuota + f.daemonRefused + journalFailures > 0 {
+            detail = "friends: \(f.rejected) messages ignored, \(f.inboxRefused) refused for a full inbox"
+                + (f.oversized > 0 ? ", \(f.oversized) oversized" : "")
+                + (f.overQuota > 0 ? ", \(f.overQuota) over the daemon's quota" : "")
+                + (f.daemonRefused > 0 ? ", \(f.daemonRefused) refused by the daemon" : "")
+                + (journalFailures > 0 ? ", \(journalFailures) inbox journal writes failed" : "") + "; " + detail
+        }
         let key = "\(state) \(acked.map(String.init) ?? "-") \(pending) \(detail)"
         let now = ContinuousClock.now
         if let last = lastReport {

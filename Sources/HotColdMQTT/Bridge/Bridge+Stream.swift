@@ -196,7 +196,8 @@ extension Bridge {
         return publish(pubs, seq: e.sequence)
     }
 
-    /// RECORD (shared as a feed item of kind record) and LIKE (sent to the item's author): each
+    /// RECORD (shared as a feed item of kind record) and LIKE (for the item's author, on this
+    /// device's own `…/likes/AUTHOR/DEVICE`, where the topic names the liker): each
     /// under its event's number, so the ack ledger makes them at least once, as every event.
     func takeFriendEvent(_ line: String, class name: String, expectReset: inout UInt64?) -> String? {
         var pubs: [Publication] = []
@@ -212,7 +213,7 @@ extension Bridge {
                 // A like needs this device's name as the liker; one of its own items needs no message.
                 let l = try FriendEventLine.like(line, liker: friendTopics.own)
                 seq = l.seq
-                if let to = l.to, let like = l.like { pubs.append(Publication(topic: likesTopic(of: to), payload: WireCoding.line(like))) }
+                if let to = l.to, let like = l.like { pubs.append(Publication(topic: settings.friendTopics.likes(of: to), payload: WireCoding.line(like))) }
             }
         } catch {
             if let l = readFailures.failed("skipped a \(name) event the bridge cannot read: \(error)") { log(l) }

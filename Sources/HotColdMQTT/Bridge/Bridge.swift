@@ -138,7 +138,7 @@ public final class Bridge: @unchecked Sendable {
                                  held: regions.held(phoneTopic: topic, app: settings.phoneApp))
         }
         let journal = InboxJournal(directory: settings.stateDirectory)
-        inbox = FriendInbox(journal: journal)
+        inbox = FriendInbox(maximumBytes: settings.inboxBytes, journal: journal)
         friendTopics = FriendTopics(own: FriendID(user: settings.user, device: settings.device), ownTopics: settings.friendTopics,
                                     club: settings.club)
         var initial = Shared(ledger: AckLedger(resumingAfter: stored))
@@ -151,21 +151,24 @@ public final class Bridge: @unchecked Sendable {
         case .owntracks:
             options.will = OwnTracksLayout.lastWill(connectedAt: Date(), topics: settings.topics)
         }
+        // Nothing the bridge subscribes to is larger than a feed item: a stranger's 255 MiB on a
+        // friend's topic is dropped by the broker (Maximum Packet Size) or unread on arrival.
+        options.maximumIncomingBytes = Self.maximumIncomingBytes
         client = try MosquittoClient(options: options) { [weak self] signal in self?.handle(signal) }
+        // Every message names its sender by its topic; the shipped ACL lets each login write
+        // only under its own hotcold/<login>/. A login that is not [topics] user would have
+        // every message refused: said once, at start, by name.
+        if let login = settings.client.username, login != settings.user {
+            log("login \"\(login)\" is not [topics] user \"\(settings.user)\": an ACL that lets each login write only under its own "
+                + "hotcold/<login>/ (config/mosquitto-hotcold.acl) refuses every message this device sends")
+        }
         if let stored {
             log("resuming after sequence number \(stored) (\(store.path))")
         } else {
             log("no stored position (\(store.path)): starting from the beginning of the daemon's log")
         }
         // Feed items and likes taken from the broker before a crash, not yet handed over.
-        do {
-            let left = try journal.pending()
-            try journal.clear()
-            for m in left { _ = receivedFriendMessage(topic: m.topic, payload: m.payload) }
-            if !left.isEmpty { log("\(left.count) feed items and likes from before a restart are passed on again (\(journal.path))") }
-        } catch {
-            log("cannot read the friends inbox journal: \(error)")
-        }
+        restoreInbox(journal)
     }
 
     /// What to do about a state directory the bridge cannot use.

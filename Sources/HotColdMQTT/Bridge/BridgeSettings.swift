@@ -34,6 +34,8 @@ public struct BridgeSettings: Sendable {
     public var friendTopics: Topics
     /// `[friends] club`: a prefix under which every device counts as followed; nil: none.
     public var club: String?
+    /// `[friends] inbox_bytes`: the friends inbox's budget (its journal lines), see `FriendInbox`.
+    public var inboxBytes = FriendInbox.defaultMaximumBytes
 
     public init(socketPath: String, daemonReconnectMax: Double = 10, layout: TopicLayout, topics: Topics,
                 trackerID: String, client: MosquittoClient.Options, stateDirectory: String,
@@ -118,6 +120,7 @@ public struct BridgeSettings: Sendable {
         share = c.share.share
         shareRecords = c.share.records
         club = c.friends.club.isEmpty ? nil : c.friends.club
+        inboxBytes = c.friends.inboxBytes
         if c.homeAssistant.enabled {
             homeAssistant = HomeAssistantDiscovery(prefix: c.homeAssistant.prefix, topics: self.topics, user: c.topics.user,
                                                    device: device, expireAfter: c.homeAssistant.expireAfter)

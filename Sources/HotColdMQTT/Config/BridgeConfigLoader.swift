@@ -26,7 +26,7 @@ public enum BridgeConfigLoader {
         "bridge": ["state_directory", "status_interval", "heartbeat", "max_pending"],
         "homeassistant": ["enabled", "prefix", "expire_after"],
         "owntracks": ["phone_topic", "waypoints", "radius", "phone_app", "phone_interval"],
-        "friends": ["club"],
+        "friends": ["club", "inbox_bytes"],
         "share": ["share", "records"],
     ]
 }
@@ -153,12 +153,17 @@ private struct Reader {
             }
             if let v = try doc.number("owntracks.phone_interval", in: 0...3600) { c.ownTracks.phoneInterval = v }
         }
-        if doc.root["friends"] != nil, let v = try doc.string("friends.club") {
-            if !v.isEmpty, let p = v.split(separator: "/", omittingEmptySubsequences: false)
-                .compactMap({ Topics.problem(level: String($0)) }).first {
-                throw fail("friends.club", "each level \(p)")
+        if doc.root["friends"] != nil {
+            if let v = try doc.string("friends.club") {
+                if !v.isEmpty, let p = v.split(separator: "/", omittingEmptySubsequences: false)
+                    .compactMap({ Topics.problem(level: String($0)) }).first {
+                    throw fail("friends.club", "each level \(p)")
+                }
+                c.friends.club = v
             }
-            c.friends.club = v
+            // At least a few feed items (8 KiB each, base64 in the journal); at most what the
+            // unit's MemoryMax=64M leaves room for beside the bridge itself.
+            if let v = try doc.integer("friends.inbox_bytes", in: (64 << 10)...(32 << 20)) { c.friends.inboxBytes = v }
         }
         if doc.root["share"] != nil {
             if let v = try doc.string("share.share") {

@@ -93,6 +93,9 @@ public struct BridgeConfiguration: Sendable, Equatable {
         /// A club's topic prefix (`hotcold/club-name`): every device under it that the broker
         /// lets this bridge read counts as followed (`<club>/USER/DEVICE/…`). Empty: none.
         public var club = ""
+        /// Bytes of feed items and likes (their journal lines) waiting for the daemon at most;
+        /// beyond it a new one is refused and counted. Bounds the journal on disk too.
+        public var inboxBytes = FriendInbox.defaultMaximumBytes
     }
 
     /// What this device publishes: its user's choice (`SharePolicy`).

@@ -9,13 +9,17 @@ import HotColdProtocol
 ///
 /// It has its own daemon connection and thread: the daemon allows one write in flight per
 /// connection, and a write waiting for its reply (or a busy daemon's backoff) must not hold up
-/// the event stream the bridge publishes. A write the daemon cannot take now (`busy`, `quota`)
-/// goes back to the front of the inbox and is tried again after a backoff; one it refuses
-/// (a bad field, a friend nobody follows) is counted and logged, bounded, and dropped.
+/// the event stream the bridge publishes. A write the daemon cannot take now (`busy`) goes
+/// back to the front of the inbox and is tried again after a backoff. One over a quota (the
+/// radar holds 200 friends, a store's cap) is dropped and counted: it would be refused again
+/// for as long as the quota is full, and at the front of the inbox it would hold every other
+/// friend's message behind it. One it refuses (a bad field, a friend nobody follows) is
+/// counted and logged, bounded, and dropped. Both counts show in `hotcold status`.
 final class FriendForwarder: @unchecked Sendable {
     private let bridge: Bridge
     private var failures = RepeatedFailure()
     private var refusals = RepeatedFailure()
+    private var quotas = RepeatedFailure()
     private(set) var forwarded = 0
     private(set) var refused = 0
     private var lastVersion: Int?
@@ -75,15 +79,22 @@ final class FriendForwarder: @unchecked Sendable {
                     settle(item)
                     busy.reset()
                     if let l = failures.recovered() { bridge.log("friends: the daemon takes writes again (\(l))") }
-                } catch .refused(let e) where e.code == .busy || e.code == .quota {
+                } catch .refused(let e) where e.code == .busy {
                     bridge.inbox.putBack(item)
                     if let l = failures.failed("friends: the daemon cannot take \(item.command) now: \(e.message)") {
                         bridge.log("\(l); trying again with backoff")
                     }
                     pause(busy.nextDelay())
+                } catch .refused(let e) where e.code == .quota {
+                    settle(item)
+                    let n = bridge.shared.withLock { s in s.friends.overQuota += 1; return s.friends.overQuota }
+                    if let l = quotas.failed("friends: dropped a \(item.command) over the daemon's quota: \(e.message)") {
+                        bridge.log("\(l) (\(n) dropped so far)")
+                    }
                 } catch .refused(let e) {
                     settle(item)
                     refused += 1
+                    bridge.shared.withLock { $0.friends.daemonRefused += 1 }
                     if let l = refusals.failed("friends: the daemon refused \(item.command) (\(e.code.rawValue)): \(e.message)") {
                         bridge.log("\(l) (\(refused) refused so far)")
                     }

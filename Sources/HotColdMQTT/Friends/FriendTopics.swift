@@ -4,22 +4,28 @@ import HotColdProtocol
 /// A followed `USER/DEVICE` is looked for in both layouts, whatever the bridge's own:
 /// `<p>/USER/DEVICE/location` and `<p>/USER/DEVICE/feed` for each hotcold prefix `p`
 /// (`hotcold`, and the bridge's own prefix when it differs), and `owntracks/USER/DEVICE`.
-/// A `[friends] club` prefix adds `<club>/+/+/location` and `<club>/+/+/feed`. The bridge's own
-/// `…/likes` is always subscribed. Its own device is never a friend, even when a wildcard
-/// brings its own messages back.
+/// A `[friends] club` prefix adds `<club>/+/+/location` and `<club>/+/+/feed`.
+///
+/// Every message names its sender by the topic it is published on, never by its payload: a
+/// broker's ACL lets each user write only under its own prefix, so the topic is the one part
+/// of a message a stranger cannot forge. Likes therefore travel on the liker's own topics,
+/// `<p>/LIKER/DEVICE/likes/OWNUSER/OWNDEVICE`, and the bridge subscribes to
+/// `<p>/+/+/likes/OWNUSER/OWNDEVICE` (and the same under the club). Its own device is never a
+/// friend, even when a wildcard brings its own messages back.
 ///
 /// ```swift
 /// let t = FriendTopics(own: FriendID(parsing: "bob/car"), ownTopics: Topics(prefix: "hotcold", user: "bob", device: "car"))
 /// t.subscriptions(following: [FriendID(parsing: "jane/ute")!])
-/// // ["hotcold/bob/car/likes", "hotcold/jane/ute/feed", "hotcold/jane/ute/location", "owntracks/jane/ute"]
-/// t.classify("owntracks/jane/ute")    // (jane/ute, .ownTracks, club: false)
+/// // ["hotcold/+/+/likes/bob/car", "hotcold/jane/ute/feed", "hotcold/jane/ute/location", "owntracks/jane/ute"]
+/// t.classify("owntracks/jane/ute")               // (jane/ute, .ownTracks, club: false)
+/// t.classify("hotcold/jane/ute/likes/bob/car")   // (jane/ute, .likes, club: false): jane liked
 /// ```
 public struct FriendTopics: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case location
         case ownTracks
         case feed
-        /// A like of one of this device's own items.
+        /// A like of one of this device's own items; `who` is the liker (from the topic).
         case likes
     }
 
@@ -55,7 +61,10 @@ public struct FriendTopics: Sendable, Equatable {
     /// Every topic filter for `following` (sorted, no duplicates).
     public func subscriptions(following: Set<FriendID>) -> [String] {
         var out: Set<String> = []
-        if own != nil { out.insert(ownTopics.likes) }
+        if let own {
+            for p in prefixes { out.insert("\(p)/+/+/likes/\(own)") }
+            if let club { out.insert("\(club)/+/+/likes/\(own)") }
+        }
         for who in following where who != own {
             for p in prefixes {
                 out.insert("\(p)/\(who)/location")
@@ -71,14 +80,18 @@ public struct FriendTopics: Sendable, Equatable {
     }
 
     /// What a message on `topic` is, or nil when it is none of the friends' topics (or this
-    /// device's own, other than its likes).
+    /// device's own).
     public func classify(_ topic: String, following: Set<FriendID> = []) -> Match? {
-        if let own, topic == ownTopics.likes { return Match(who: own, kind: .likes, club: false) }
         func tail(after prefix: String) -> [Substring]? {
             guard topic.hasPrefix(prefix + "/") else { return nil }
             return topic.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)
         }
         func friend(_ levels: [Substring], club: Bool) -> Match? {
+            // A like: `LIKER/DEVICE/likes/OWNUSER/OWNDEVICE`, the liker named by the topic.
+            if levels.count == 5, levels[2] == "likes", let own, levels[3] == own.user, levels[4] == own.device,
+               let who = FriendID(user: String(levels[0]), device: String(levels[1])), who != own {
+                return Match(who: who, kind: .likes, club: false)
+            }
             guard levels.count == 3, let who = FriendID(user: String(levels[0]), device: String(levels[1])), who != own else { return nil }
             let kind: Kind
             switch levels[2] {

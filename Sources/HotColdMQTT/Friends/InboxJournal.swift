@@ -8,58 +8,151 @@ import Glibc
 ///
 /// libmosquitto acknowledges a QoS 1 message (PUBACK) as it delivers it, so after that the
 /// broker will not send it again: from then on it is the bridge's to keep. Each one is appended
-/// as it arrives (one line: the topic, a tab, the payload in base64; fsynced) and the file is
-/// emptied once everything in it has reached the daemon. At start the bridge reads what is left
-/// and passes it on again; the daemon stores a feed item once and counts a like once, so one
-/// handed over just before a crash costs nothing twice.
+/// as it arrives (one line: the topic, a tab, the payload in base64; fsynced). The inbox hands
+/// them to the daemon in the order they came, so what has reached the daemon is always the
+/// file's beginning: `dropPrefix` cuts it off (compaction as the inbox drains) and `clear`
+/// empties the file once everything has. The inbox's byte budget bounds what is in it.
+///
+/// At start the bridge reads what is left record by record (`forEachRecord`, a bounded buffer:
+/// never the whole file in memory) and passes it on again; the daemon stores a feed item once
+/// and counts a like once, so one handed over just before a crash costs nothing twice.
 ///
 /// ```swift
 /// let j = InboxJournal(directory: "/var/lib/hotcold-mqtt")
-/// try j.append(topic: "hotcold/jane/ute/feed", payload: bytes)
-/// try j.pending()    // [("hotcold/jane/ute/feed", bytes)]
+/// let n = try j.append(topic: "hotcold/jane/ute/feed", payload: bytes)   // bytes written
+/// try j.forEachRecord { topic, payload, length in … }
+/// try j.dropPrefix(n)                                                     // the first record reached the daemon
 /// try j.clear()
 /// ```
 public final class InboxJournal: @unchecked Sendable {
     public let path: String
-    /// A journal larger than this is not read back whole (10,000 items of 8 KiB, base64).
-    public static let maximumBytes = 120 << 20
+    /// The longest line read back: a topic (MQTT allows 64 KiB) and a payload the bridge
+    /// takes (8 KiB, in base64). A longer one is no record of this bridge's and is skipped.
+    public static let maximumLineBytes = 96 * 1024
+    /// The buffer the file is read and copied through.
+    static let chunkBytes = 64 * 1024
 
     public init(directory: String) { path = directory + "/friends-inbox" }
 
-    public func append(topic: String, payload: [UInt8]) throws(AckStore.Failure) {
-        let line = Array((topic + "\t" + Data(payload).base64EncodedString() + "\n").utf8)
+    /// The line `append` would write for this message (its length is what the record costs).
+    public static func line(topic: String, payload: [UInt8]) -> [UInt8] {
+        Array((topic + "\t" + Data(payload).base64EncodedString() + "\n").utf8)
+    }
+
+    /// Appends one record, fsynced; returns its length in bytes.
+    @discardableResult
+    public func append(topic: String, payload: [UInt8]) throws(AckStore.Failure) -> Int {
+        let line = Self.line(topic: topic, payload: payload)
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw fail("open \(path)") }
         defer { close(fd) }
-        var written = 0
-        while written < line.count {
-            let n = line[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        try writeAll(fd, line[...])
+        guard fsync(fd) == 0 else { throw fail("fsync \(path)") }
+        return line.count
+    }
+
+    /// The file's size now (0 when there is none).
+    public func size() -> Int {
+        var st = stat()
+        return stat(path, &st) == 0 ? Int(st.st_size) : 0
+    }
+
+    /// Calls `body` with each record in order — its topic, payload and the bytes it takes in
+    /// the file — reading through a bounded buffer. A torn last line (a crash mid-write), a
+    /// line that is not a record and one over `maximumLineBytes` are passed as `nil` with
+    /// their length, so the caller can count the bytes they hold.
+    public func forEachRecord(_ body: (_ record: (topic: String, payload: [UInt8])?, _ length: Int) -> Void) throws(AckStore.Failure) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return }
+            throw fail("open \(path)")
+        }
+        defer { close(fd) }
+        var pending: [UInt8] = []           // the start of the current line (at most maximumLineBytes)
+        var pendingLength = 0               // its real length, when it overflowed
+        var chunk = [UInt8](repeating: 0, count: Self.chunkBytes)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw fail("read \(path)")
+            }
+            if n == 0 { break }
+            var start = 0
+            for i in 0..<n where chunk[i] == 0x0A {
+                let piece = chunk[start..<i]
+                let length = pendingLength + piece.count + 1
+                if pendingLength + piece.count <= Self.maximumLineBytes {
+                    pending += piece
+                    body(Self.record(pending), length)
+                } else {
+                    body(nil, length)
+                }
+                pending.removeAll(keepingCapacity: true)
+                pendingLength = 0
+                start = i + 1
+            }
+            let rest = chunk[start..<n]
+            if pendingLength + rest.count <= Self.maximumLineBytes { pending += rest } else { pending.removeAll() }
+            pendingLength += rest.count
+        }
+        if pendingLength > 0 { body(nil, pendingLength) }
+    }
+
+    private static func record(_ line: [UInt8]) -> (topic: String, payload: [UInt8])? {
+        guard let tab = line.firstIndex(of: 0x09),
+              let bytes = Data(base64Encoded: Data(line[(tab + 1)...])) else { return nil }
+        return (String(decoding: line[..<tab], as: UTF8.self), Array(bytes))
+    }
+
+    /// Cuts off the first `bytes` of the file (records that reached the daemon): the rest is
+    /// copied through a bounded buffer to a new file, fsynced, and renamed over the old, so a
+    /// crash leaves either the old file or the new one, never half of either.
+    public func dropPrefix(_ bytes: Int) throws(AckStore.Failure) {
+        guard bytes > 0 else { return }
+        let src = open(path, O_RDONLY | O_CLOEXEC)
+        guard src >= 0 else { throw fail("open \(path)") }
+        defer { close(src) }
+        guard lseek(src, off_t(bytes), SEEK_SET) >= 0 else { throw fail("seek \(path)") }
+        let temporary = path + ".compact"
+        let dst = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard dst >= 0 else { throw fail("open \(temporary)") }
+        var chunk = [UInt8](repeating: 0, count: Self.chunkBytes)
+        do throws(AckStore.Failure) {
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(src, $0.baseAddress, $0.count) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw fail("read \(path)")
+                }
+                if n == 0 { break }
+                try writeAll(dst, chunk[0..<n])
+            }
+            guard fsync(dst) == 0 else { throw fail("fsync \(temporary)") }
+        } catch {
+            close(dst)
+            unlink(temporary)
+            throw error
+        }
+        close(dst)
+        guard rename(temporary, path) == 0 else { throw fail("rename \(temporary)") }
+    }
+
+    /// Empties the file: all of it reached the daemon.
+    public func clear() throws(AckStore.Failure) {
+        guard truncate(path, 0) == 0 || errno == ENOENT else { throw fail("truncate \(path)") }
+    }
+
+    private func writeAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>) throws(AckStore.Failure) {
+        var written = bytes.startIndex
+        while written < bytes.endIndex {
+            let n = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw fail("write \(path)")
             }
             written += n
         }
-        guard fsync(fd) == 0 else { throw fail("fsync \(path)") }
-    }
-
-    /// Everything not yet handed over (a torn last line, from a crash mid-write, is skipped).
-    public func pending() throws(AckStore.Failure) -> [(topic: String, payload: [UInt8])] {
-        guard FileManager.default.fileExists(atPath: path) else { return [] }
-        guard let data = FileManager.default.contents(atPath: path) else { throw fail("read \(path)") }
-        guard data.count <= Self.maximumBytes else {
-            throw AckStore.Failure(description: "\(path): \(data.count) bytes, more than a full inbox can hold")
-        }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
-            let parts = line.split(separator: "\t", maxSplits: 1)
-            guard parts.count == 2, let bytes = Data(base64Encoded: String(parts[1])) else { return nil }
-            return (String(parts[0]), Array(bytes))
-        }
-    }
-
-    /// Empties the file: all of it reached the daemon.
-    public func clear() throws(AckStore.Failure) {
-        guard truncate(path, 0) == 0 || errno == ENOENT else { throw fail("truncate \(path)") }
     }
 
     private func fail(_ what: String) -> AckStore.Failure {

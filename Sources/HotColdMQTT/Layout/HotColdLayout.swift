@@ -58,7 +58,7 @@ public enum HotColdLayout {
             o.addRaw("last_fix", json: lf.text)
         }
         var list: [String] = []
-        for t in s.targets {
+        for t in s.ownTargets {
             var x = JSONLine.object()
             x.addRaw("target", json: t.target.json)
             x.add("distance_m", t.distanceM, decimals: 3)

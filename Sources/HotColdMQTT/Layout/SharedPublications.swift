@@ -12,15 +12,18 @@ import HotColdProtocol
 ///   and without acc; never PROXIMITY, DEPARTED's distance, a location or a state;
 /// - `nothing`: no message at all.
 ///
-/// A meeting with a friend (target kind `friend`) is no feed item: a feed is of places, and
-/// where two friends met is theirs.
+/// An event about a friend on the radar (target kind `friend`: how near, a meeting, a parting)
+/// is no message at all, in any layout: it is not this car's own news, and where two friends
+/// met, or how far apart they are, is theirs — republished on this car's `…/event`, `…/visit`,
+/// `…/arrival` or as an OwnTracks transition it would tell this car's readers where the friend
+/// was. The friend shares its own position on its own topics, as its user chose.
 public enum SharedPublications {
     public static let friendKind = TargetKind("friend")
 
     /// `wtst`: the region's creation time of the event's target (OwnTracks transitions).
     public static func forEvent(_ e: EventMessage, settings s: BridgeSettings, waypoint: Coordinate?,
                                 accuracy: Double?, wtst: @autoclosure () -> Int = 0) -> [Publication] {
-        guard s.share.sharesVisits else { return [] }
+        guard s.share.sharesVisits, e.event.target?.kind != friendKind else { return [] }
         var out: [Publication] = []
         switch (s.layout, s.share) {
         case (.hotcold, .positions):

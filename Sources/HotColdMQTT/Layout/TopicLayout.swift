@@ -1,3 +1,5 @@
+import HotColdProtocol
+
 /// Which topics and payloads the bridge publishes (`[topics] layout` in the configuration).
 public enum TopicLayout: String, Sendable, CaseIterable {
     /// `hotcold/<user>/<device>/{event,visit,state,status}`: the daemon's own JSON, with `seq`.
@@ -35,8 +37,11 @@ public struct Topics: Sendable, Equatable {
     public var arrival: String { base + "/arrival" }
     /// Not retained, QoS 1: this device's feed items (`FEED_ITEM`: arrivals, records).
     public var feed: String { base + "/feed" }
-    /// QoS 1: likes of this device's feed items, sent by other cars' bridges.
-    public var likes: String { base + "/likes" }
+    /// QoS 1: this device's like (or its withdrawal) of one of `author`'s feed items, on this
+    /// device's own topics (`…/likes/AUTHOR/DEVICE`): the topic names the liker, so a broker's
+    /// ACL that lets each user write only under its own prefix keeps anyone from liking in
+    /// another's name, and the author's bridge reads the liker from the topic.
+    public func likes(of author: FriendID) -> String { base + "/likes/" + author.description }
 
     /// Why `level` cannot be one topic level, or nil when it can: MQTT reserves `+` and `#`
     /// (wildcards) and `/` (the separator); NUL is refused, and a level must not be empty.

@@ -69,15 +69,27 @@ extension MosquittoClient {
 
     /// The first CONNECT, with a session expiry interval: in MQTT v5 a session without one ends
     /// with the connection, and the broker would forget our subscriptions and in-flight state.
-    /// `mosquitto_reconnect` sends the same properties again.
+    /// With `maximumIncomingBytes`, the Maximum Packet Size too: the broker then drops a larger
+    /// message for us rather than make libmosquitto read it whole into memory (which it does
+    /// before any callback of ours could refuse it). `mosquitto_reconnect` sends the same
+    /// properties again.
     private func firstConnect() -> Int32 {
         var props: OpaquePointer?
         defer { mosquitto_property_free_all(&props) }
         // 17: MQTT_PROP_SESSION_EXPIRY_INTERVAL (mqtt_protocol.h); a week, in seconds.
         _ = mosquitto_property_add_int32(&props, 17, 7 * 86_400)
+        if let cap = options.maximumIncomingBytes {
+            // 39: MQTT_PROP_MAXIMUM_PACKET_SIZE, the whole packet: the payload plus the topic
+            // (at most 64 KiB) and properties, so the packet limit sits above the payload's.
+            _ = mosquitto_property_add_int32(&props, 39, UInt32(clamping: cap + Self.packetOverheadBytes))
+        }
         return mosquitto_connect_bind_v5(mosq, options.host, Int32(clamping: options.port), Int32(clamping: options.keepalive),
                                          nil, props)
     }
+
+    /// What a PUBLISH carries beside its payload, at most: fixed header, a topic of up to
+    /// 65,535 bytes, packet id, properties (mosquitto adds few).
+    static let packetOverheadBytes = 70 * 1024
 
     /// Sleeps `d`, waking early for `stop()`.
     private func pause(_ d: Duration) {

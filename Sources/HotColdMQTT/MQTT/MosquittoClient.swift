@@ -49,6 +49,12 @@ public final class MosquittoClient: @unchecked Sendable {
         public var maxInflight = 20
         public var reconnectMinSeconds = 1
         public var reconnectMaxSeconds = 30
+        /// The largest message this client takes, in bytes (nil: any MQTT allows, 256 MiB). Sent
+        /// as MQTT v5's Maximum Packet Size on CONNECT, so the broker drops a larger message for
+        /// this client instead of sending it; and checked again on arrival (a broker that ignores
+        /// the property), where a larger payload is reported as `.oversized` without being
+        /// copied, never as a `.message`.
+        public var maximumIncomingBytes: Int?
 
         public init(host: String, port: Int, clientID: String) {
             self.host = host
@@ -72,6 +78,8 @@ public final class MosquittoClient: @unchecked Sendable {
         case published(mid: Int32, reason: Int32, reasonText: String)
         /// A message on a subscribed topic.
         case message(topic: String, payload: [UInt8], retained: Bool)
+        /// A message larger than `maximumIncomingBytes`, dropped unread: its topic and size.
+        case oversized(topic: String, bytes: Int)
     }
 
     private static let libraryReady: Bool = { mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue }()
@@ -88,7 +96,7 @@ public final class MosquittoClient: @unchecked Sendable {
     public init(options: Options, handler: @escaping @Sendable (Signal) -> Void) throws(MosquittoError) {
         guard Self.libraryReady else { throw MosquittoError("mosquitto_lib_init", MOSQ_ERR_UNKNOWN.rawValue) }
         self.options = options
-        box = HandlerBox(handler)
+        box = HandlerBox(handler, maximumPayload: options.maximumIncomingBytes)
         guard let m = mosquitto_new(options.clientID, options.cleanSession,
                                     Unmanaged.passUnretained(box).toOpaque()) else {
             throw MosquittoError("mosquitto_new", MOSQ_ERR_NOMEM.rawValue)
@@ -155,12 +163,18 @@ public final class MosquittoClient: @unchecked Sendable {
         }
         mosquitto_message_callback_set(mosq) { _, obj, message in
             guard let obj, let m = message?.pointee, let topic = m.topic else { return }
+            let box = Unmanaged<HandlerBox>.fromOpaque(obj).takeUnretainedValue()
             let count = Int(max(0, m.payloadlen))
+            // The size first: an oversized payload is never copied into Swift (libmosquitto
+            // frees its own buffer when the callback returns).
+            if let cap = box.maximumPayload, count > cap {
+                box.handler(.oversized(topic: String(cString: topic), bytes: count))
+                return
+            }
             let bytes: [UInt8] = m.payload.map { p in
                 Array(UnsafeRawBufferPointer(start: p, count: count))
             } ?? []
-            Unmanaged<HandlerBox>.fromOpaque(obj).takeUnretainedValue()
-                .handler(.message(topic: String(cString: topic), payload: bytes, retained: m.retain))
+            box.handler(.message(topic: String(cString: topic), payload: bytes, retained: m.retain))
         }
     }
 
@@ -205,9 +219,14 @@ public final class MosquittoClient: @unchecked Sendable {
 /// Holds the handler where libmosquitto's C callbacks can find it (`obj`).
 final class HandlerBox: @unchecked Sendable {
     let handler: @Sendable (MosquittoClient.Signal) -> Void
+    /// `Options.maximumIncomingBytes`, where the C message callback can read it.
+    let maximumPayload: Int?
     private let lock = NSLock()
     private var acceptedSinceAsked = false
-    init(_ handler: @escaping @Sendable (MosquittoClient.Signal) -> Void) { self.handler = handler }
+    init(_ handler: @escaping @Sendable (MosquittoClient.Signal) -> Void, maximumPayload: Int? = nil) {
+        self.handler = handler
+        self.maximumPayload = maximumPayload
+    }
 
     /// A CONNACK accepted the connection (the network thread resets its backoff).
     func accepted() { lock.withLock { acceptedSinceAsked = true } }

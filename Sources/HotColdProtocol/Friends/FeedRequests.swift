@@ -102,8 +102,9 @@ public struct LikeRequest: RequestBody {
 
 /// `like_received` (the bridge): someone liked (or unliked) one of this car's own items.
 ///
-/// The same value is the message the liker's bridge sends the author's on
-/// `hotcold/AUTHOR/DEVICE/likes` (QoS 1): this request under `"class":"LIKE"`,
+/// The same value is the message the liker's bridge sends the author's on its own
+/// `hotcold/LIKER/DEVICE/likes/AUTHOR/DEVICE` (QoS 1; the topic names the liker, and the
+/// author's bridge refuses a `liker` that is not the topic's): this request under `"class":"LIKE"`,
 /// `{"class":"LIKE","cmd":"like_received","item_seq":1234,"like":true,"liker":"bob/car","time":…}`,
 /// so the author's bridge hands on exactly what arrived, checked by the fields below. The
 /// author's daemon counts it once per liker, the latest `time` winning, so repeats and

@@ -4,8 +4,12 @@ public enum FriendLimits {
     public static let followsPerUser = 100
     /// Friends on the radar at once.
     public static let radarFriends = 200
-    /// Feed items kept (the oldest are dropped beyond it).
+    /// Feed items kept: beyond it, the oldest received of the device holding the most goes
+    /// (never one of this car's own finds while friends' items are there to drop).
     public static let feedItems = 10_000
+    /// Feed items kept of one friend's device (its fair share: one flooding device cannot
+    /// push the others out): beyond it, its own oldest received goes.
+    public static let feedItemsPerDevice = 1_000
     /// A feed item's note (characters).
     public static let noteLength = 500
     /// A friend's display name (characters).

@@ -38,12 +38,14 @@ public struct StatusReply: FixedClassMessage, Equatable {
     /// The last start after an unclean stop (a power cut, a crash) and what it cost; absent
     /// when every stop so far was clean. Since minor 8.
     public var uncleanStop: UncleanStop?
+    /// What the feed of finds dropped (absent without a database). Since issue 28.
+    public var feed: Feed?
 
     public init(time: Date, release: String = ProtocolVersion.release, uptimeS: Double, gps: GPS,
                 tracking: Tracking, targets: [TargetState], counters: Counters, latencyUs: Latency,
                 visits: Visits? = nil, sequence: Sequence? = nil, socket: Socket? = nil, log: Log? = nil, config: String? = nil, database: String? = nil,
                 services: [Service]? = nil, targetsMore: Int? = nil, databaseError: String? = nil,
-                friends: [Friend]? = nil, uncleanStop: UncleanStop? = nil) {
+                friends: [Friend]? = nil, uncleanStop: UncleanStop? = nil, feed: Feed? = nil) {
         self.time = time
         self.release = release
         self.uptimeS = Finite.round(uptimeS, 0)
@@ -63,6 +65,7 @@ public struct StatusReply: FixedClassMessage, Equatable {
         self.databaseError = databaseError
         self.friends = friends
         self.uncleanStop = uncleanStop
+        self.feed = feed
     }
 
     public struct GPS: Codable, Sendable, Equatable {

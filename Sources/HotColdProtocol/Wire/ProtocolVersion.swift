@@ -21,7 +21,8 @@
 /// watchers naming it; unnumbered, never logged), the `LIKE_RECEIVED` event, `lat`/`lon` (the
 /// target's own position) on `STATUS` and `TARGETS` targets, `report`'s `device` (the car's name
 /// on the broker) and `own` on `feed` entries, whose ids are then that name's. Minor 10 added
-/// `act_for` (a trusted proxy, `hotcold-web`, acts for the user who paired a phone) and `ACTING`.
+/// `act_for` (a trusted proxy, `hotcold-web`, acts for the user who paired a phone) and `ACTING`,
+/// 0-star ratings in `RECORD` and feed items, and `feed` (dropped items) in `STATUS`.
 public enum ProtocolVersion {
     public static let release = "0.1.0"
     public static let major = 1

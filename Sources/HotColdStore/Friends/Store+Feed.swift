@@ -2,42 +2,95 @@ import Foundation
 import GRDB
 import HotColdProtocol
 
-/// The feed of finds: items stored once by (author, device, seq), at most
-/// ``FriendLimits/feedItems`` kept (oldest by time dropped), the likes this car's users
-/// give, and the likes received for this car's own items (author `self`).
+/// The feed of finds: items stored once by (author, device, seq), kept by the time they were
+/// received here (a sender's `time` is its claim, not a yardstick: a device claiming next
+/// year would otherwise push everyone else's out), each friend's device at most
+/// ``FriendLimits/feedItemsPerDevice`` and ``FriendLimits/feedItems`` in all, this car's own
+/// finds (author `self`) never dropped for friends' items; every item dropped is counted
+/// (``feedItemsDropped``), plus the likes this car's users give, and the likes received for
+/// this car's own items.
 ///
 /// ```swift
-/// let isNew = try store.addFeedItem(item)            // false when (author, device, seq) was stored before
+/// let added = try store.addFeedItem(item)            // .isNew false when (author, device, seq) was stored before
 /// let page = try store.feed(user: "alice", world: false, limit: 50, before: nil)
 /// ```
 extension Store {
-    /// Stores `item` unless it is there already (or was dropped by the cap). Returns whether
-    /// it is new. Dropping the oldest items beyond `keep` happens in the same transaction.
-    public func addFeedItem(_ item: FeedItem, received: Date = Date(), keep: Int = FriendLimits.feedItems) throws -> Bool {
-        try write { db in
+    /// What storing one item did.
+    public struct FeedItemAdded: Sendable, Equatable {
+        /// False when (author, device, seq) was stored before (or dropped by the caps).
+        public var isNew: Bool
+        /// Items dropped to make room (counted in ``feedItemsDropped`` too).
+        public var dropped: Int
+
+        public init(isNew: Bool, dropped: Int = 0) {
+            self.isNew = isNew
+            self.dropped = dropped
+        }
+    }
+
+    /// Feed items dropped by the caps since the store was opened.
+    public var feedItemsDropped: Int { feedDrops.total }
+
+    /// Stores `item` unless it is there already (or was dropped by the caps), received `received`.
+    /// Dropping what the caps (`keep` in all, `perDevice` for one friend's device) leave no
+    /// room for happens in the same transaction.
+    @discardableResult
+    public func addFeedItem(_ item: FeedItem, received: Date = Date(), keep: Int = FriendLimits.feedItems,
+                            perDevice: Int = FriendLimits.feedItemsPerDevice) throws -> FeedItemAdded {
+        let added = try write { db -> FeedItemAdded in
             let floor = try Int.fetchOne(db, sql: "SELECT seq FROM feed_floor WHERE author = ? AND device = ?",
                                          arguments: [item.author, item.device])
-            if let floor, item.seq <= floor { return false }
+            if let floor, item.seq <= floor { return FeedItemAdded(isNew: false) }
             try db.execute(sql: """
                 INSERT INTO feed_item (author, device, seq, time, kind, place_id, place_name, place_kind, rating, note, club, received_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (author, device, seq) DO NOTHING
                 """, arguments: [item.author, item.device, item.seq, item.time, item.kind, item.place.id, item.place.name,
                                  item.place.kind, item.rating, item.note, item.club ?? false, received])
-            guard db.changesCount > 0 else { return false }
-            try Self.dropOldFeedItems(db, keep: keep)
-            return true
+            guard db.changesCount > 0 else { return FeedItemAdded(isNew: false) }
+            return FeedItemAdded(isNew: true, dropped: try Self.dropOverCaps(db, after: item, keep: keep, perDevice: perDevice))
         }
+        feedDrops.add(added.dropped)
+        return added
     }
 
-    /// Drops the oldest items past `keep`, remembering per author device the highest seq
-    /// dropped, and the likes received for own items dropped.
-    static func dropOldFeedItems(_ db: Database, keep: Int) throws {
-        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM feed_item") ?? 0
-        guard count > keep else { return }
-        let old = try Row.fetchAll(db, sql: "SELECT id, author, device, seq FROM feed_item ORDER BY time, id LIMIT ?",
-                                   arguments: [count - keep])
+    /// Drops what the caps leave no room for after `item` came; returns how many. First the
+    /// item's own device, past its share (a friend's: this car's own finds have none); then,
+    /// while the feed holds more than `keep`, the oldest received of the friend's device that
+    /// holds the most (this car's own oldest only when no friend's item is left).
+    static func dropOverCaps(_ db: Database, after item: FeedItem, keep: Int, perDevice: Int) throws -> Int {
+        var dropped = 0
+        if item.author != FriendID.selfAuthor {
+            let held = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM feed_item WHERE author = ? AND device = ?",
+                                        arguments: [item.author, item.device]) ?? 0
+            if held > perDevice {
+                dropped += try dropOldest(db, author: item.author, device: item.device, count: held - perDevice)
+            }
+        }
+        var total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM feed_item") ?? 0
+        while total > keep {
+            let largest = try Row.fetchOne(db, sql: """
+                SELECT author, device, COUNT(*) AS n FROM feed_item WHERE author != ?
+                GROUP BY author, device ORDER BY n DESC, MIN(received_at) LIMIT 1
+                """, arguments: [FriendID.selfAuthor])
+            let author: String = largest?["author"] ?? FriendID.selfAuthor
+            let device: String = largest?["device"] ?? FriendID.selfAuthor
+            let n = try dropOldest(db, author: author, device: device, count: 1)
+            guard n > 0 else { break }
+            dropped += n
+            total -= n
+        }
+        return dropped
+    }
+
+    /// Drops `device`'s `count` oldest received items, remembering the highest seq dropped
+    /// (a replay of a dropped item is not new again), and the likes received for own items
+    /// dropped. Returns how many went.
+    static func dropOldest(_ db: Database, author: String, device: String, count: Int) throws -> Int {
+        let old = try Row.fetchAll(db, sql: """
+            SELECT id, seq FROM feed_item WHERE author = ? AND device = ? ORDER BY received_at, id LIMIT ?
+            """, arguments: [author, device, count])
         for r in old {
-            let author: String = r["author"], device: String = r["device"], seq: Int = r["seq"]
+            let seq: Int = r["seq"]
             try db.execute(sql: """
                 INSERT INTO feed_floor (author, device, seq) VALUES (?, ?, ?)
                 ON CONFLICT (author, device) DO UPDATE SET seq = MAX(seq, excluded.seq)
@@ -47,6 +100,7 @@ extension Store {
             }
             try db.execute(sql: "DELETE FROM feed_item WHERE id = ?", arguments: [r["id"] as Int64])
         }
+        return old.count
     }
 
     /// Where the device this car is on the broker (`USER/DEVICE`, told by its bridge) is kept.

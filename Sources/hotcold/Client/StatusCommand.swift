@@ -68,6 +68,10 @@ enum StatusText {
             out.append("friends: \(friends.count) on the radar")
             for f in friends { out.append("  \(f.name) (\(f.who)): \(FriendText.radar(f)), heard \(Int(f.ageS)) s ago") }
         }
+        if let f = o.feed, f.dropped + f.ownNotKept > 0 {
+            out.append("feed: \(f.dropped) items dropped (a friend's device past its share of 1,000, or the oldest past 10,000)"
+                       + (f.ownNotKept > 0 ? ", \(f.ownNotKept) own finds not kept" : ""))
+        }
         if let e = o.databaseError { out.append("database: CHANGES REFUSED: \(e)") }
         out.append("fixes \(o.counters.fixes), events \(o.counters.events), outliers \(o.counters.outliers)")
         if let s = o.socket {
