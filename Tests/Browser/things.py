@@ -102,9 +102,13 @@ def main():
         wait_until(lambda: page.find_element("id", "s-rating").text == "Your rating: 4 of 5", 10, "the rating shown")
         mine = stack.daemon({"cmd": "place", "id": BANANA[0]}, "PLACE")["result"]["mine"]
         check(mine["favourite"] is True and mine["rating"]["stars"] == 4, "the daemon has the favourite and 4 stars")
+        # 0 stars is a rating (issue 31), said and shown as one, never as a removal.
+        check(page.find_element("id", "s-unrate").text == "0 stars", "the lowest rating's button says what it does")
         page.find_element("id", "s-unrate").click()
-        wait_until(lambda: page.find_element("id", "s-result").text == "Removed your rating of Big Banana.", 10, "the rating removed")
-        wait_until(lambda: page.find_element("id", "s-rating").text == "Not rated", 10, "not rated shown")
+        wait_until(lambda: page.find_element("id", "s-result").text == "Rated Big Banana 0 of 5.", 10, "rated 0 stars")
+        wait_until(lambda: page.find_element("id", "s-rating").text == "Your rating: 0 of 5", 10, "0 of 5 shown")
+        mine = stack.daemon({"cmd": "place", "id": BANANA[0]}, "PLACE")["result"]["mine"]
+        check(mine["rating"]["stars"] == 0, "the daemon has 0 stars")
         page.find_elements("css selector", "#s-stars button")[2].click()
         wait_until(lambda: page.find_element("id", "s-rating").text == "Your rating: 3 of 5", 10, "3 stars shown")
         page.find_element("id", "s-close").click()

@@ -265,7 +265,8 @@
     const parts = [];
     const visits = m.visits || [];
     parts.push(visits.length ? "seen " + fmtTime(visits.map((v) => v.visited_at).sort().pop()) : "not seen");
-    parts.push(m.rating && m.rating.stars ? "★".repeat(m.rating.stars) + "☆".repeat(5 - m.rating.stars) : "no rating");
+    // 0 stars is a rating (the lowest), as `hotcold rate` and friends' feeds have it.
+    parts.push(m.rating ? "★".repeat(m.rating.stars) + "☆".repeat(5 - m.rating.stars) : "no rating");
     parts.push(m.note && m.note.text ? "“" + m.note.text + "”" : "no note");
     return parts.join(" · ");
   }
@@ -588,7 +589,7 @@
     // The list shows what the sheet changed (favourite, rating, seen) without asking again.
     for (const row of p && p.mine ? hc.things.rows.concat(hc.mine.rows, hc.caches.rows).filter((r) => r.place.id === s.id) : []) {
       row.favourite = p.mine.favourite;
-      row.my_rating = p.mine.rating && p.mine.rating.stars ? p.mine.rating.stars : undefined;
+      row.my_rating = p.mine.rating ? p.mine.rating.stars : undefined;
       row.seen = (p.mine.visits || []).length > 0;
     }
     renderThings();
@@ -624,7 +625,7 @@
         : cache ? "Not found yet" : "Not seen yet");
       show($("s-seen-btn"), true);
       setText($("s-seen-btn"), cache ? (visits.length ? "Mark " + s.name + " not found" : "Mark " + s.name + " found") : visits.length ? "Mark not seen" : "Mark seen now");
-      setText($("s-rating"), m.rating && m.rating.stars ? "Your rating: " + m.rating.stars + " of 5" : "Not rated");
+      setText($("s-rating"), m.rating ? "Your rating: " + m.rating.stars + " of 5" : "Not rated");
       // The note box starts from the place's current note unless something was typed for it.
       if (!hc.drafts.has(s.id) && !s.filled) { noteBox().value = (m.note && m.note.text) || ""; s.filled = true; }
     }
@@ -644,7 +645,8 @@
     setText($("s-hunt"), (mode() === "hunt" ? "Hunt only " : "Hunt ") + s.name);
     button("s-hunt").disabled = !can;
     renderOwn(s, p, can);
-    show($("s-unrate"), !!(m && m.rating && m.rating.stars));
+    // Rating 0 stars says so: it is a rating friends see, not the rating's removal.
+    show($("s-unrate"), !!(m && !(m.rating && m.rating.stars === 0)));
     button("s-unrate").disabled = !can;
     const stars = $("s-stars");
     if (!stars.childNodes.length) {
@@ -707,8 +709,8 @@
     const s = hc.sheet;
     if (!s) return;
     const id = s.id, name = s.name;
-    write({ cmd: "store", op: "rate", id: id, stars: stars }, stars ? "rating " + name + " " + stars + " of 5" : "removing your rating of " + name,
-      () => (stars ? "Rated " + name + " " + stars + " of 5." : "Removed your rating of " + name + "."), sheetResult(id)).then(() => reloadPlace(id));
+    write({ cmd: "store", op: "rate", id: id, stars: stars }, "rating " + name + " " + stars + " of 5",
+      () => "Rated " + name + " " + stars + " of 5.", sheetResult(id)).then(() => reloadPlace(id));
   }
 
   // ---- Reads ------------------------------------------------------------------------------------
