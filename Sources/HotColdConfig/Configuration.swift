@@ -14,10 +14,11 @@ public struct Configuration: Sendable, Equatable {
         public var allowedUsers: [String] = []
         public var allowedGroups: [String] = ["hotcold"]
         /// Users whose connections may act for another user (`act_for`): `hotcold-web`, which
-        /// writes a paired phone's notes as the user who paired it. Matched by name when a
+        /// writes a paired phone's notes as the user who paired it, and `hotcold-mqtt`, which is
+        /// sent the records of the user it shares (`[topics] user`). Matched by name when a
         /// request comes (a systemd dynamic user exists only while its service runs). root and
         /// the daemon's own user always may.
-        public var proxies: [String] = ["hotcold-web"]
+        public var proxies: [String] = ["hotcold-web", "hotcold-mqtt"]
         /// Clients at once, in all (the daemon lowers it to fit its open-file limit).
         public var maxClients = 1024
         /// Clients at once from one Unix user.

@@ -260,7 +260,8 @@ final class BridgeProcess {
     /// `statusInterval` nil: the shipped default.
     init(dir: TemporaryDirectory, brokerPort: UInt16, device: String, layout: String = "hotcold",
          clientID: String = "", stateDirectory: String? = nil, host: String = "127.0.0.1", user: String = "t",
-         statusInterval: Double? = 0.5, brokerExtra: [String] = [], extra: [String] = [], executable: URL? = nil) throws {
+         statusInterval: Double? = 0.5, brokerExtra: [String] = [], extra: [String] = [], executable: URL? = nil,
+         runAs: UnixUser? = nil) throws {
         let config = dir.path("bridge-\(user)-\(device)-\(layout).toml")
         try """
             [daemon]
@@ -284,8 +285,15 @@ final class BridgeProcess {
             """.write(toFile: config, atomically: true, encoding: .utf8)
         stderrPath = dir.path("bridge-\(device)-\(UUID().uuidString.prefix(4)).stderr")
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.executableURL = executable ?? Binaries.url("hotcold-mqtt")
-        process.arguments = ["--config", config]
+        let program = executable ?? Binaries.url("hotcold-mqtt")
+        if let runAs {
+            // As another Unix user (an installed bridge is systemd's dynamic user, not root).
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=\(runAs.uid)", "--regid=\(runAs.gid)", "--init-groups", "--", program.path, "--config", config]
+        } else {
+            process.executableURL = program
+            process.arguments = ["--config", config]
+        }
         process.standardError = FileHandle(forWritingAtPath: stderrPath)
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()

@@ -112,6 +112,9 @@ public final class Bridge: @unchecked Sendable {
     var readFailures = RepeatedFailure()
     /// Why the stream is not flowing now (for `status`), nil while it flows.
     var waitingFor: String?
+    /// Whether the stream's connection acts for `[topics] user` (`act_for`), to be sent that
+    /// user's RECORDs (see `Bridge+RecordsUser.swift`).
+    var recordsActing = RecordsActing.untried
     /// Daemon connections opened since start (for tests and the benchmark).
     public private(set) var daemonConnections = 0
 
@@ -205,6 +208,9 @@ public final class Bridge: @unchecked Sendable {
                 continue
             }
             daemonConnections += 1
+            // A connection that cannot act for the records' user as it should is closed and
+            // the next one does without (say why, once).
+            guard actForRecordsUser(connection) else { continue }
             let started = ContinuousClock.now
             let ended = session(connection)
             guard !stopping else { break }
