@@ -180,6 +180,7 @@ def main():
         check(li.find_element("css selector", "span").text == "jane/ute arrived at " + FARMER and "★★★★☆" in li.find_element("css selector", ".sub").text,
               "the find: who, where, stars and note (%r)" % li.text[:80])
         check(li.find_element("css selector", ".likes").text == "No likes yet", "no likes yet")
+        check(li.find_element("css selector", ".sub").text.endswith(" words"), "the note's word count (%r)" % li.find_element("css selector", ".sub").text)
         like = li.find_element("css selector", "button.like")
         check(like.text == "Like jane/ute's find at " + FARMER, "the button says what it likes (%r)" % like.text)
         # Two quick taps: the first greys the button until the daemon answers; one like either way.
@@ -267,6 +268,7 @@ def main():
               "the daemon has it at the car's fix")
         wait_until(lambda: len(ids(page, "o-list")) == 1, 10, "listed")
         check(page.find_element("id", "o-title").get_attribute("value") == "", "the form is cleared for the next one")
+        check(row(page, "o-list", obs[0]["id"]).find_element("css selector", "span").text == "🐦 " + BIRD, "the row: the kind's icon and the title")
         row(page, "o-list", obs[0]["id"]).click()
         wait_until(lambda: page.find_element("id", "o-sheet").is_displayed(), 5, "its detail")
         check(text(page, "o-name") == BIRD and text(page, "o-kind") == "bird · recorded by root" and text(page, "o-when").startswith("Seen ")
@@ -300,6 +302,17 @@ def main():
         check(len(out) == 1 and "wombat.jpg" in str(out[0]["request"]) and "100006" in str(out[0]["request"]),
               "with the photo, every byte (%s)" % str(out[0]["request"])[:200] if out else "no item")
         check(page.find_element("id", "u-name").get_attribute("value") == "", "the form is cleared for the next one")
+        # At an address instead of the car's position, seen at a time typed (the phone's zone).
+        page.find_element("id", "u-name").send_keys("Big Koala")
+        page.find_element("id", "u-address").send_keys("Dadswells Bridge VIC")
+        page.execute_script("const w = document.getElementById('u-when'); w.value = '2026-03-01T14:30'; w.dispatchEvent(new Event('input'))")
+        check(text(page, "u-send") == "Submit “Big Koala” at Dadswells Bridge VIC", "the button names the address (%r)" % text(page, "u-send"))
+        click(page, "u-send")
+        wait_until(lambda: text(page, "u-result").startswith("Queued “Big Koala” at Dadswells Bridge VIC"), 20, "queued at the address (%r)" % text(page, "u-result"))
+        koala = [o for o in stack.daemon({"cmd": "outbox"}, "OUTBOX")["result"] if o.get("name") == "Big Koala"]
+        seen = page.execute_script("return new Date('2026-03-01T14:30').toISOString()")
+        check(len(koala) == 1 and "Dadswells Bridge VIC" in str(koala[0]["request"]) and seen[:16] in str(koala[0]["request"]).replace(" ", "T"),
+              "the daemon has the address and the time seen (%s; %s)" % (str(koala[0]["request"])[:200] if koala else "none", seen))
 
         # ---- A long press on the radar adds a place there ----
         go(page, "")

@@ -1213,7 +1213,8 @@
       part(li, "like").addEventListener("click", () => { const x = t.items.find((i) => i.id === li.dataset.id); if (x) like(x); });
     }, (li, x) => {
       setText(/** @type {HTMLElement} */ (li.firstChild), author(x) + (x.kind === "arrived" ? " arrived at " : " recorded ") + x.place.name);
-      setText(part(li, "sub"), [fmtTime(x.time), x.rating ? "★".repeat(x.rating) + "☆".repeat(5 - x.rating) : "", x.note ? quoted(x.note) : ""].filter(Boolean).join(" · "));
+      setText(part(li, "sub"), [fmtTime(x.time), x.rating != null ? "★".repeat(x.rating) + "☆".repeat(5 - x.rating) : "",
+        x.note ? quoted(x.note) : "", x.note && x.note_words ? x.note_words + (x.note_words === 1 ? " word" : " words") : ""].filter(Boolean).join(" · "));
       const likers = x.likers || [];
       setText(part(li, "likes"), !x.likes ? "No likes yet" : "Liked by " + likers.join(", ") + (x.likes > likers.length ? " and " + (x.likes - likers.length) + " more" : ""));
       const lb = /** @type {HTMLButtonElement} */ (part(li, "like"));
@@ -1284,13 +1285,16 @@
     return o.latitude.toFixed(5) + ", " + o.longitude.toFixed(5) + (f ? " · " + fmtDist(approxDistance(f.lat, f.lon, o.latitude, o.longitude)) + " from the car" : "");
   }
 
+  /** Each kind of living thing's icon, as text (an emoji: nothing to fetch, nothing to embed). */
+  const OBS_ICONS = /** @type {Record<string, string>} */ ({ amphibian: "🐸", bird: "🐦", fish: "🐟", insect: "🐞", mammal: "🦘", plant: "🌿", reptile: "🦎" });
+  function obsIcon(/** @type {string} */ kind) { return OBS_ICONS[kind] || "•"; }
   function renderObs() {
     const t = hc.obs;
     keyedRows("o-list", t.rows, (o) => o.id, (li) => {
       rowParts(li, ["span", "span"]);
       li.addEventListener("click", () => { hc.obsSheet = li.dataset.id || null; renderObsSheet(); });
     }, (li, o) => {
-      setText(/** @type {HTMLElement} */ (li.firstChild), o.title);
+      setText(/** @type {HTMLElement} */ (li.firstChild), obsIcon(o.classification) + " " + o.title);
       setText(/** @type {HTMLElement} */ (li.lastChild), o.classification + " · " + fmtTime(o.observed_at) + (o.latitude != null ? " · " + fmtDist(lastFix() ? approxDistance(lastFix().lat, lastFix().lon, o.latitude, o.longitude) : NaN) : ""));
     });
     setText($("o-head"), t.error || (!t.asked ? "reading…" : !t.rows.length ? "No observations yet." :
@@ -1374,28 +1378,40 @@
   // ---- Submit: a new Big Thing for the catalogue, at the car's position ------------------------
   const PHOTO_MAX = 10 << 20;
   function photoFile() { const fl = /** @type {HTMLInputElement} */ ($("u-photo")).files; return fl && fl.length ? fl[0] : null; }
+  /** The address typed instead of the car's position ("" for the car's position). */
+  function submitAddress() { return /** @type {HTMLInputElement} */ ($("u-address")).value.trim(); }
+  /** When it was seen: the time typed (the phone's own zone), else now; null for a time not yet come. */
+  function submitSeenAt() {
+    const v = /** @type {HTMLInputElement} */ ($("u-when")).value;
+    if (!v) return new Date();
+    const d = new Date(v);
+    return isNaN(d.getTime()) || d.getTime() > Date.now() + 60000 ? null : d;
+  }
   function renderSubmit() {
-    const t = hc.submit, f = freshFix(), name = /** @type {HTMLInputElement} */ ($("u-name")).value.trim();
+    const t = hc.submit, address = submitAddress(), f = address ? { lat: 0, lon: 0 } : freshFix(), name = /** @type {HTMLInputElement} */ ($("u-name")).value.trim();
+    const seen = submitSeenAt();
     const b = button("u-send"), writer = !!(hc.session && hc.session.writer), photo = photoFile();
     const big = !!photo && photo.size > PHOTO_MAX, odd = !!photo && !["image/jpeg", "image/png", "image/webp"].includes(photo.type);
     setText($("u-photo-info"), !photo ? "" : big ? "This photo is " + (photo.size / 1048576).toFixed(1) + " MB: the box takes up to 10 MB." :
       odd ? "The box takes JPEG, PNG or WebP photos." : photo.name + ", " + (photo.size / 1048576).toFixed(1) + " MB");
     $("u-photo-info").className = big || odd ? "bad" : "";
     show(b, writer);
-    setText(b, !f ? "Submitting needs a current GPS fix" : !name ? "Type the Big Thing's name" :
-      "Submit " + quoted(name) + (photo && !big && !odd ? " with its photo" : "") + " at the car's position");
-    b.disabled = !f || !name || !canWrite() || t.sending || big || odd;
+    setText(b, !f ? "Submitting needs a current GPS fix (or an address)" : !name ? "Type the Big Thing's name" :
+      !seen ? "The time it was seen is still to come" :
+      "Submit " + quoted(name) + (photo && !big && !odd ? " with its photo" : "") + (address ? " at " + address : " at the car's position"));
+    b.disabled = !f || !name || !seen || !canWrite() || t.sending || big || odd;
     if (!writer) setText($("u-what"), "This device may not submit: it was not paired by a writer.");
     const r = t.result;
     setText($("u-result"), r ? r.text : "");
     $("u-result").className = r ? (r.ok ? "ok" : "bad") : "";
   }
   function sendSubmit() {
-    const t = hc.submit, f = freshFix(), name = /** @type {HTMLInputElement} */ ($("u-name")).value.trim();
-    const by = /** @type {HTMLInputElement} */ ($("u-by")).value.trim();
-    if (!f || !name || t.sending) return;
+    const t = hc.submit, address = submitAddress(), f = freshFix(), name = /** @type {HTMLInputElement} */ ($("u-name")).value.trim();
+    const by = /** @type {HTMLInputElement} */ ($("u-by")).value.trim(), seen = submitSeenAt();
+    if ((!f && !address) || !name || !seen || t.sending) return;
     /** @type {any} */
-    const req = { cmd: "submit", name: name, lat: f.lat, lon: f.lon, seen_at: new Date().toISOString() };
+    const req = address ? { cmd: "submit", name: name, address: address, seen_at: seen.toISOString() }
+      : { cmd: "submit", name: name, lat: f.lat, lon: f.lon, seen_at: seen.toISOString() };
     if (by) req.by = by;
     const photo = photoFile();
     // With a photo: the request in the address, the photo as the body, its own type (no form
@@ -1411,12 +1427,12 @@
     } : undefined;
     t.sending = true;
     write(req, "submitting " + quoted(name) + (photo ? " with its photo" : ""), (r) => "Queued " + quoted(r.result.name) + (r.result.photo_path ? " with its photo" : "") + " at "
-      + r.result.latitude.toFixed(5) + ", " + r.result.longitude.toFixed(5) + " for the Big Things catalogue: it goes with the box's next sync.",
+      + (r.result.latitude != null ? r.result.latitude.toFixed(5) + ", " + r.result.longitude.toFixed(5) : r.result.address || address)
+      + " for the Big Things catalogue: it goes with the box's next sync.",
     (res) => { t.result = res; }, send).then((r) => {
       t.sending = false;
       if (r && /** @type {HTMLInputElement} */ ($("u-name")).value.trim() === name) {
-        /** @type {HTMLInputElement} */ ($("u-name")).value = "";
-        /** @type {HTMLInputElement} */ ($("u-photo")).value = "";
+        for (const id of ["u-name", "u-photo", "u-address", "u-when"]) /** @type {HTMLInputElement} */ ($(id)).value = "";
       }
       renderSubmit();
     });
@@ -1428,7 +1444,7 @@
     $("h-name").addEventListener("input", renderHere);
     $("h-add").addEventListener("click", addHere);
     $("h-cancel").addEventListener("click", () => { hc.here = null; /** @type {HTMLInputElement} */ ($("h-name")).value = ""; renderHere(); });
-    $("u-name").addEventListener("input", renderSubmit);
+    for (const id of ["u-name", "u-address", "u-when"]) $(id).addEventListener("input", renderSubmit);
     $("u-photo").addEventListener("change", renderSubmit);
     $("u-send").addEventListener("click", sendSubmit);
     $("fr-who").addEventListener("input", renderFriends);
