@@ -24,32 +24,13 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from harness import TARGET, Stack, browser, check, meridian_distance, set_viewport, wait_until  # noqa: E402
+from harness import OUTSIDE_JS as OVERFLOW_JS, TARGET, Stack, browser, check, meridian_distance, set_viewport, wait_until  # noqa: E402
 
 SPEED = 30.0          # m/s, due north
 STEP = 0.25           # s between fixes (wall clock and fix time alike)
 START_SOUTH = 800.0   # m
 END_NORTH = 300.0     # m
 M_PER_DEG = 110_850.0  # near -30°: only to place the points; distances are computed exactly
-
-# Elements outside the viewport; rows inside a box that scrolls (the list) only need the box in it.
-OVERFLOW_JS = """
-const W = window.innerWidth, H = window.innerHeight, bad = [];
-const scrolled = (e) => { for (let p = e.parentElement; p; p = p.parentElement) { const o = getComputedStyle(p).overflowY; if (o === 'auto' || o === 'scroll') return true; } return false; };
-for (const e of document.querySelectorAll('body *')) {
-  const cs = getComputedStyle(e);
-  if (cs.display === 'none' || cs.visibility === 'hidden') continue;
-  if (e.closest('svg') && e.tagName.toLowerCase() !== 'svg') continue;
-  if (scrolled(e)) continue;
-  const r = e.getBoundingClientRect();
-  if (r.width === 0 && r.height === 0) continue;
-  if (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5)
-    bad.push((e.id || e.tagName) + ' ' + [r.left, r.top, r.right, r.bottom].map(Math.round).join(','));
-}
-const d = document.documentElement;
-if (d.scrollWidth > W || d.scrollHeight > H) bad.push('document ' + d.scrollWidth + 'x' + d.scrollHeight);
-return bad;
-"""
 
 
 def parse_metres(text):
