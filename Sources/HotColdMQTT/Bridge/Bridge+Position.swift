@@ -6,9 +6,12 @@ extension Bridge {
     /// The classes the bridge watches: what it publishes or acts on, and FIX (each fix, live:
     /// positions as they happen) when the daemon has it and positions are shared. Nil: every
     /// class (a daemon before protocol 1.9, which knows no FIX; positions then come from STATUS).
+    /// The numbered events the bridge relays: the engine's, and the user's records and likes.
+    static let relayedClasses = Set(EventMessage.classes + [RecordEvent.wireClass, LikeEvent.wireClass])
+
     var watchClasses: [String]? {
         guard fixStream else { return nil }
-        let classes = ["PROXIMITY", "ARRIVED", "DEPARTED", "GPS", "RECORD", "LIKE", "FOLLOWING_CHANGED"]
+        let classes = EventMessage.classes + [RecordEvent.wireClass, LikeEvent.wireClass, FollowingChangedEvent.wireClass]
         return settings.share.sharesPositions ? classes + [FixEvent.wireClass] : classes
     }
 

@@ -79,9 +79,9 @@ extension Bridge {
                 // The car's position as it happens (live only: nothing to acknowledge).
                 guard stream == .on else { continue }
                 takeFix(line)
-            case "PROXIMITY", "ARRIVED", "DEPARTED", "GPS", "RECORD", "LIKE":
-                guard stream == .on, let cls = LineClass.of(line) else { continue }    // from a stream we turned off; replayed later
-                let failed = cls == "RECORD" || cls == "LIKE" ? takeFriendEvent(line, class: cls, expectReset: &expectReset)
+            case let cls? where Self.relayedClasses.contains(cls):
+                guard stream == .on else { continue }    // from a stream we turned off; replayed later
+                let failed = cls == RecordEvent.wireClass || cls == LikeEvent.wireClass ? takeFriendEvent(line, class: cls, expectReset: &expectReset)
                     : takeEvent(line, expectReset: &expectReset)
                 if let why = failed {
                     stream = .off

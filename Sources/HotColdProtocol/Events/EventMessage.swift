@@ -15,15 +15,16 @@ public enum EventMessage: Sendable, Equatable {
     case departed(PassageEvent)
     case gps(GPSEvent)
 
-    public static let classes = ["PROXIMITY", "ARRIVED", "DEPARTED", "GPS"]
+    /// The engine's event classes, each named once by its type.
+    public static let classes = [ProximityEvent.wireClass, PassageEvent.arrivedClass, PassageEvent.departedClass, GPSEvent.wireClass]
 
     /// Decodes an event line; nil when the line is of another class.
     public static func decode(line: some StringProtocol) throws(ProtocolError) -> EventMessage? {
         switch WireCoding.className(of: line) {
-        case "PROXIMITY": return .proximity(try WireCoding.decode(ProximityEvent.self, from: line))
-        case "ARRIVED": return .arrived(try WireCoding.decode(PassageEvent.self, class: "ARRIVED", from: line))
-        case "DEPARTED": return .departed(try WireCoding.decode(PassageEvent.self, class: "DEPARTED", from: line))
-        case "GPS": return .gps(try WireCoding.decode(GPSEvent.self, from: line))
+        case ProximityEvent.wireClass: return .proximity(try WireCoding.decode(ProximityEvent.self, from: line))
+        case PassageEvent.arrivedClass: return .arrived(try WireCoding.decode(PassageEvent.self, class: PassageEvent.arrivedClass, from: line))
+        case PassageEvent.departedClass: return .departed(try WireCoding.decode(PassageEvent.self, class: PassageEvent.departedClass, from: line))
+        case GPSEvent.wireClass: return .gps(try WireCoding.decode(GPSEvent.self, from: line))
         default: return nil
         }
     }
@@ -108,6 +109,8 @@ public struct ProximityEvent: FixedClassMessage, SequencedMessage, Equatable {
 
 /// ARRIVED or DEPARTED.
 public struct PassageEvent: SequencedMessage, Equatable {
+    public static let arrivedClass = "ARRIVED"
+    public static let departedClass = "DEPARTED"
     public var wireClass: String
     public var seq: Int?
     public var time: Date
@@ -115,7 +118,7 @@ public struct PassageEvent: SequencedMessage, Equatable {
     public var distanceM: Double
 
     public init(arrived: Bool, seq: Int? = nil, time: Date, target: TargetRef, distanceM: Double) {
-        wireClass = arrived ? "ARRIVED" : "DEPARTED"
+        wireClass = arrived ? Self.arrivedClass : Self.departedClass
         self.seq = seq
         self.time = time
         self.target = target

@@ -1,11 +1,13 @@
 /// `watch`: start or stop the event stream, optionally filtered, optionally resuming after a
 /// sequence number.
 public struct WatchRequest: RequestBody {
-    public static let eventClasses = ["PROXIMITY", "ARRIVED", "DEPARTED", "GPS", "QUEUED",
-                                      "FEED", "LIKE", "LIKE_RECEIVED", "RECORD", "FOLLOWING_CHANGED", "FIX"]
+    /// Every class a watcher may name, from the types that own them.
+    public static let eventClasses = EventMessage.classes + [
+        QueuedEvent.wireClass, FeedEvent.wireClass, LikeEvent.wireClass, LikeReceivedEvent.wireClass,
+        RecordEvent.wireClass, FollowingChangedEvent.wireClass, FixEvent.wireClass]
     /// Classes sent only to a watcher that names them (a plain `watch` never gets them): FIX,
     /// every fix, live only.
-    public static let namedOnly: Set<String> = ["FIX"]
+    public static let namedOnly: Set<String> = [FixEvent.wireClass]
 
     public var enable: Bool
     /// Only these event classes (upper case); nil for all.
