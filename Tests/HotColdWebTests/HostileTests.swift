@@ -140,15 +140,9 @@ struct HostileTests {
 
     @Test("a phone's note is kept as the note of the user who paired it, not hotcold-web's own user's")
     func writesKeepTheirAuthor() async throws {
-        let dir = try TemporaryDirectory("author")
-        defer { dir.remove() }
-        let config = dir.path("hotcoldd.toml")
-        try #"[socket]\#nallowed_users = ["nobody"]\#nallowed_groups = []\#n"#.write(toFile: config, atomically: false, encoding: .utf8)
-        let r = try await Running(daemonConfig: config)
-        defer { r.stop() }
-        let nobody = try #require(getpwnam("nobody")).pointee.pw_uid
-        let d = try r.server.store.pair(name: "phone", uid: nobody, user: "nobody", writer: true, days: 1)
-        let headers = ["Content-Type: application/json", "Cookie: hc_token=\(d.token)", "Origin: http://127.0.0.1:\(r.port)"]
+        let phone = try await NobodysPhone("author")
+        defer { phone.stop() }
+        let (r, nobody, headers) = (phone.running, phone.uid, phone.headers)
         let note = #"{"cmd":"store","op":"note","id":"halans:d0577fb8cf","text":"typed on nobody's phone"}"#
         let ok = try await RawHTTP.post(r.port, "/api/command", body: note, headers: headers)
         #expect(ok.status == 200, "\(ok.body)")
@@ -176,15 +170,9 @@ struct HostileTests {
 
     @Test("the writer rule is checked at each write: a user taken out of the writers stops writing through a phone paired earlier")
     func writerEachWrite() async throws {
-        let dir = try TemporaryDirectory("rule")
-        defer { dir.remove() }
-        let config = dir.path("hotcoldd.toml")
-        try #"[socket]\#nallowed_users = ["nobody"]\#nallowed_groups = []\#n"#.write(toFile: config, atomically: false, encoding: .utf8)
-        let r = try await Running(daemonConfig: config)
-        defer { r.stop() }
-        let nobody = try #require(getpwnam("nobody")).pointee.pw_uid
-        let d = try r.server.store.pair(name: "phone", uid: nobody, user: "nobody", writer: true, days: 1)
-        let headers = ["Content-Type: application/json", "Cookie: hc_token=\(d.token)", "Origin: http://127.0.0.1:\(r.port)"]
+        let phone = try await NobodysPhone("rule")
+        defer { phone.stop() }
+        let (r, config, headers) = (phone.running, phone.config, phone.headers)
         let body = #"{"cmd":"hunt","targets":["-30.2748,153.1338,Web Banana"]}"#
         let ok = try await RawHTTP.post(r.port, "/api/command", body: body, headers: headers)
         #expect(ok.status == 200, "nobody is a writer by the rule: \(ok.body)")
@@ -192,6 +180,32 @@ struct HostileTests {
         let refused = try await RawHTTP.post(r.port, "/api/command", body: body, headers: headers)
         #expect(refused.status == 403 && refused.body.contains("may not write"), "\(refused.status) \(refused.body)")
         #expect(try await RawHTTP.get(r.port, "/session", headers: [headers[1]]).body.contains(#""writer":false"#))
+    }
+}
+
+/// A daemon whose rule makes `nobody` a writer (its own configuration file, which hotcold-web
+/// re-reads at each write), hotcold-web before it, and a phone paired by `nobody`: the
+/// headers its writes carry.
+struct NobodysPhone {
+    let dir: TemporaryDirectory
+    let config: String
+    let running: WebServerTests.Running
+    let uid: UInt32
+    let headers: [String]
+
+    init(_ name: String) async throws {
+        dir = try TemporaryDirectory(name)
+        config = dir.path("hotcoldd.toml")
+        try #"[socket]\#nallowed_users = ["nobody"]\#nallowed_groups = []\#n"#.write(toFile: config, atomically: false, encoding: .utf8)
+        running = try await WebServerTests.Running(daemonConfig: config)
+        uid = try #require(getpwnam("nobody")).pointee.pw_uid
+        let d = try running.server.store.pair(name: "phone", uid: uid, user: "nobody", writer: true, days: 1)
+        headers = ["Content-Type: application/json", "Cookie: hc_token=\(d.token)", "Origin: http://127.0.0.1:\(running.port)"]
+    }
+
+    func stop() {
+        running.stop()
+        dir.remove()
     }
 }
 
