@@ -208,9 +208,13 @@ public final class Bridge: @unchecked Sendable {
                 continue
             }
             daemonConnections += 1
-            // A connection that cannot act for the records' user as it should is closed and
-            // the next one does without (say why, once).
-            guard actForRecordsUser(connection) else { continue }
+            // A connection that cannot act for the records' user as it should is closed; the
+            // next one (after the usual backoff: a daemon that drops every connection must not
+            // be asked again at once) tries again or does without.
+            guard actForRecordsUser(connection) else {
+                daemonFailed("daemon connection closed before streaming (act_for)", backoff: &backoff)
+                continue
+            }
             let started = ContinuousClock.now
             let ended = session(connection)
             guard !stopping else { break }
