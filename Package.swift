@@ -92,6 +92,8 @@ let package = Package(
             dependencies: [
                 "HotColdCore", "HotColdProtocol", "HotColdConfig", "CMosquitto",
                 .product(name: "TOMLKit", package: "TOMLKit"),
+                // NIOLock: a plain lock without Foundation's NSLock.
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]),
         .executableTarget(
             name: "hotcold-mqtt",

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import HotColdCore
 import TOMLKit
 
@@ -17,12 +22,13 @@ public enum ConfigLoader {
         try TableReader(doc: TOMLDocument(text: text, file: file, known: known)).read()
     }
 
+    /// The system's word for a read that failed after the checks in `TOMLDocument` passed.
     static func reason(_ error: any Error) -> String {
-        let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
+        if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        if let cocoa = error as? CocoaError, let posix = cocoa.underlying as? POSIXError {
+            return String(cString: strerror(posix.code.rawValue))
         }
-        return ns.localizedDescription
+        return "\(error)"
     }
 
     /// Every section and its keys.

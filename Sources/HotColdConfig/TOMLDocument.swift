@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import TOMLKit
 
 /// A TOML configuration file read and checked the same way for every hotcold program: the

@@ -9,14 +9,14 @@ public struct TOMLKeyLines {
     public init(text: String) {
         var table = ""
         for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingBlanks()
             if line.hasPrefix("[") && !line.hasPrefix("[[") {
                 if let end = line.firstIndex(of: "]") {
-                    table = String(line[line.index(after: line.startIndex)..<end]).trimmingCharacters(in: .whitespaces)
+                    table = String(line[line.index(after: line.startIndex)..<end].trimmingBlanks())
                     if lines[table] == nil { lines[table] = n + 1 }
                 }
             } else if let eq = line.firstIndex(of: "="), !line.hasPrefix("#") {
-                var key = line[..<eq].trimmingCharacters(in: .whitespaces)
+                var key = String(line[..<eq].trimmingBlanks())
                 if key.hasPrefix("\""), key.hasSuffix("\""), key.count >= 2 { key = String(key.dropFirst().dropLast()) }
                 let full = table.isEmpty ? key : "\(table).\(key)"
                 if lines[full] == nil { lines[full] = n + 1 }
@@ -27,4 +27,8 @@ public struct TOMLKeyLines {
     public func line(of key: String) -> Int? { lines[key] }
 }
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HotColdProtocol
 import HotColdConfig
 import HotColdMQTT
@@ -41,7 +45,7 @@ struct HotColdMQTTCommand: ParsableCommand {
             if let stateDir { c.bridge.stateDirectory = stateDir }
             settings = try BridgeSettings(config: c, file: file)
         } catch {
-            FileHandle.standardError.write(Data("hotcold-mqtt: \(error)\n".utf8))
+            Self.say("\(error)")
             throw ExitCode(78)    // EX_CONFIG, as hotcoldd
         }
         // Signals are taken by one thread with sigwait; blocked here first so that every thread
@@ -53,7 +57,7 @@ struct HotColdMQTTCommand: ParsableCommand {
         pthread_sigmask(SIG_BLOCK, &set, nil)
         signal(SIGPIPE, SIG_IGN)
 
-        let log: Bridge.Log = { line in FileHandle.standardError.write(Data("hotcold-mqtt: \(line)\n".utf8)) }
+        let log: Bridge.Log = { line in Self.say(line) }
         let bridge: Bridge
         do {
             bridge = try Bridge(settings: settings, log: log)
@@ -62,20 +66,29 @@ struct HotColdMQTTCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let mask = set
-        let waiter = Thread {
-            var sig: Int32 = 0
-            var s = mask
-            sigwait(&s, &sig)
-            log("signal \(sig): stopping")
-            bridge.stop()
+        do {
+            try BlockingThread.start(name: "hotcold-mqtt.signals") {
+                var sig: Int32 = 0
+                var s = mask
+                sigwait(&s, &sig)
+                log("signal \(sig): stopping")
+                bridge.stop()
+            }
+        } catch {
+            log("cannot start: \(error)")
+            throw ExitCode(1)
         }
-        waiter.name = "hotcold-mqtt.signals"
-        waiter.start()
         do {
             try bridge.run()
         } catch {
             log("\(error)")
             throw ExitCode(1)
         }
+    }
+
+    /// One line to the journal (stderr), in one write so that threads' lines never interleave.
+    static func say(_ s: String) {
+        let line = Array("hotcold-mqtt: \(s)\n".utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 }

@@ -1,9 +1,14 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HotColdConfig
 import HotColdProtocol
 import HotColdWeb
 import Hummingbird
+import Glibc
 
 /// `hotcold-web`: the live page. Thin: reads the configuration, opens the paired-device store
 /// and the control socket, serves until SIGTERM (Hummingbird's service group shuts down cleanly).
@@ -80,5 +85,9 @@ struct HotColdWebCommand: AsyncParsableCommand {
         try await app.runService()
     }
 
-    static func say(_ s: String) { FileHandle.standardError.write(Data("hotcold-web: \(s)\n".utf8)) }
+    /// One line to the journal (stderr), in one write so that threads' lines never interleave.
+    static func say(_ s: String) {
+        let line = Array("hotcold-web: \(s)\n".utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
 }

@@ -157,4 +157,28 @@ import Testing
         let clientNet = (reach["hotcold"] ?? []).intersection(["AsyncHTTPClient", "NIOSSL", "NIOCore", "HotColdSync", "Hummingbird"])
         #expect(clientNet.isEmpty, "hotcold reaches \(clientNet): the web API is hotcold-sync's")
     }
+
+    /// Modules that need only FoundationEssentials import only that (Foundation proper brings
+    /// FoundationInternationalization and ICU's tables into every process that loads it). Each
+    /// `import Foundation` there is the `#else` of `#if canImport(FoundationEssentials)`, for a
+    /// platform without it. The store, the formats (diacritic folding, bundles) and the daemon
+    /// need Foundation proper; the companions still load it through TOMLKit.
+    @Test("the engine, the protocol, the configuration, the screen and the companions' own modules import FoundationEssentials, not Foundation")
+    func essentialsOnly() throws {
+        for module in ["HotColdCore", "HotColdProtocol", "HotColdConfig", "HotColdScreen", "HotColdWeb", "HotColdMQTT",
+                       "hotcold-web", "hotcold-mqtt"] {
+            let files = try Self.sources(module)
+            #expect(!files.isEmpty, "no sources for \(module)")
+            for (name, text) in files {
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { $0.trimmingCharacters(in: .whitespaces) }
+                for (n, line) in lines.enumerated() where line.hasPrefix("import ") || line.contains(" import ") {
+                    let imported = line.split(separator: " ").last.map(String.init) ?? ""
+                    guard imported == "Foundation" || imported.hasPrefix("Foundation.") || imported == "FoundationInternationalization" else { continue }
+                    let guarded = imported == "Foundation" && n > 0 && lines[n - 1] == "#else"
+                    #expect(guarded, "\(module)/\(name):\(n + 1) imports \(imported): import FoundationEssentials")
+                }
+            }
+        }
+    }
 }

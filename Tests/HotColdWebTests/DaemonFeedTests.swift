@@ -14,7 +14,7 @@ struct DaemonFeedTests {
         let drops = Mutex(0)
         let feed = DaemonFeed(socketPath: daemon.socketPath, since: nil, statusInterval: 0.1, queue: 16,
                               onDrop: { drops.withLock { $0 += 1 } })
-        feed.start()
+        try feed.start()
         let deadline = Date().addingTimeInterval(20)
         while drops.withLock({ $0 }) == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(drops.withLock { $0 } == 1)
@@ -27,7 +27,7 @@ struct DaemonFeedTests {
     func linkState() async throws {
         let daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--target=-30.2748,153.1338,Feed Banana"])
         let feed = DaemonFeed(socketPath: daemon.socketPath, since: nil, statusInterval: 0.2, queue: 1024)
-        feed.start()
+        try feed.start()
         defer { feed.stop() }
         var it = feed.frames.makeAsyncIterator()
         var seen: [String] = []
@@ -53,7 +53,7 @@ struct DaemonFeedTests {
         while daemon.logLines.isEmpty, Date() < end { try await Task.sleep(for: .milliseconds(50)) }
         #expect(!daemon.logLines.isEmpty, "an event in the daemon's log")
         let feed = DaemonFeed(socketPath: daemon.socketPath, since: 0, statusInterval: 5, queue: 1024)
-        feed.start()
+        try feed.start()
         defer { feed.stop() }
         var texts: [String] = []
         for await f in feed.frames {

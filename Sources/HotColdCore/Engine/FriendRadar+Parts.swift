@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension FriendRadar {
     /// One side of a distance (this car, or a friend): its fix filter, its motion, and its

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Friends on the radar: followed devices whose positions come through the socket, each a
 /// target that moves, judged by the engine's own parts against this car's position.

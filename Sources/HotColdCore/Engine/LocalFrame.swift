@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// A flat east/north frame (metres) around a reference point, using the WGS84 radii of
 /// curvature at its latitude.

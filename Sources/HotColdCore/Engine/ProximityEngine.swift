@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The hot/cold state machine: a fix in, events out. No I/O, no clocks, no randomness, so
 /// replaying a track always gives the same events.

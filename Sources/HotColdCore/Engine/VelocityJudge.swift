@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// Whether the velocity a receiver reports (Doppler speed and course) is borne out by its own
 /// positions, fix by fix; the credible velocity is a ``GroundVelocity``.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the engine (and the daemon around it) tells the world. One case per wire `class`.
 ///

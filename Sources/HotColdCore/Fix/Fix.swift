@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One position report from a receiver, whatever it came from (gpsd, NMEA, GPX).
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// ISO-8601 UTC timestamps with milliseconds (`2024-03-01T02:03:04.500Z`), both ways.
 ///

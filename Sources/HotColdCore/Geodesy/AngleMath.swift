@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 // Angle helpers in degrees. Reducing to the first octant before calling the
 // radian functions keeps results exact at multiples of 90° (so a pole gives

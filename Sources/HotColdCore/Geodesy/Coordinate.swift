@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A point on the WGS84 ellipsoid in decimal degrees.
 ///
@@ -25,8 +29,8 @@ public struct Coordinate: Sendable, Hashable, Codable {
     public init?(parsing text: some StringProtocol) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-              let lon = Double(parts[1].trimmingCharacters(in: .whitespaces))
+              let lat = Double(parts[0].trimmingBlanks()),
+              let lon = Double(parts[1].trimmingBlanks())
         else { return nil }
         self.init(latitude: lat, longitude: lon)
         guard isValid else { return nil }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Result of the inverse geodesic problem between two points.
 public struct GeodesicInverse: Sendable, Equatable {

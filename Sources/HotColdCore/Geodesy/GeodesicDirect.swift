@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// Karney's solution of the direct problem (section 3 of the paper): from a
 /// point, an azimuth and a distance to the end point and its azimuth.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// Karney's solution of the inverse geodesic problem (J. Geodesy 87, 43-55,
 /// 2013): works on the auxiliary sphere, finds the azimuth at the first point

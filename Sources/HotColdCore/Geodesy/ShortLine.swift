@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Fast inverse solution for short lines (chord below `maxChord`), accurate
 /// to well under 0.1 mm there.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An immutable in-memory index for "nearest k" and "within radius" over many targets: the
 /// one nearest-neighbour implementation, under the engine's roaming and the store's `near`.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// A point as a unit vector: straight-line (chord) distance between unit vectors grows with the
 /// angle between them, so a 3-D tree over them answers "nearest" on the globe without any

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What kind of place a target is. Open-ended: the store adds kinds as it grows.
 public struct TargetKind: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
@@ -71,12 +75,12 @@ extension Target {
     public init?(point text: some StringProtocol, index: Int) throws(PointTargetError) {
         let parts = text.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count >= 2,
-              let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-              let lon = Double(parts[1].trimmingCharacters(in: .whitespaces))
+              let lat = Double(parts[0].trimmingBlanks()),
+              let lon = Double(parts[1].trimmingBlanks())
         else { return nil }
         let c = Coordinate(latitude: lat, longitude: lon)
         guard c.isValid else { throw PointTargetError(text: String(text)) }
-        let name = parts.count == 3 ? parts[2].trimmingCharacters(in: .whitespaces) : ""
+        let name = parts.count == 3 ? String(parts[2].trimmingBlanks()) : ""
         self.init(id: "point-\(index)", name: name.isEmpty ? "Target \(index)" : name, kind: .point, coordinate: c)
     }
 }

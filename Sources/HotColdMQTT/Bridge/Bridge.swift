@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HotColdCore
 import HotColdProtocol
 import Synchronization
@@ -195,7 +199,7 @@ public final class Bridge: @unchecked Sendable {
     /// Connects to the broker and relays until `stop()`.
     public func run() throws {
         try client.start()
-        FriendForwarder(bridge: self).start()
+        try FriendForwarder(bridge: self).start()
         var backoff = Backoff(initial: .milliseconds(200), cap: .seconds(max(0.2, settings.daemonReconnectMax)))
         while !stopping {
             persist()
@@ -237,7 +241,7 @@ public final class Bridge: @unchecked Sendable {
         let until = ContinuousClock.now + d
         while !stopping, ContinuousClock.now < until {
             persist()
-            Thread.sleep(forTimeInterval: 0.05)
+            BlockingThread.sleep(seconds: 0.05)
         }
     }
 
@@ -267,7 +271,7 @@ public final class Bridge: @unchecked Sendable {
         }
         while ContinuousClock.now < deadline,
               shared.withLock({ $0.brokerConnected && $0.ledger.unacknowledged > 0 }) {
-            Thread.sleep(forTimeInterval: 0.02)
+            BlockingThread.sleep(seconds: 0.02)
         }
         persist(force: true)
         client.stop()

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HotColdConfig
 
 /// Everything the bridge needs to run, resolved from the configuration and the environment:

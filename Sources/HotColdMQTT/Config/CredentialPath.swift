@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import HotColdConfig
 
 /// Paths for secrets: a plain path, or `credential:NAME` for a file systemd placed with

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,7 +46,7 @@ public struct AckStore: Sendable {
             return nil
         }
         guard data.count <= 64 else { throw Failure(description: "\(path): \(data.count) bytes, expected one number") }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: data, as: UTF8.self).trimmingWhitespace()
         guard let n = UInt64(text) else {
             throw Failure(description: "\(path): expected a whole number, found \"\(text)\"")
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HotColdCore
 import HotColdProtocol
 
@@ -57,12 +61,12 @@ extension FriendFixRequest {
         }
         var shown: String?
         if let name {
-            let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = name.trimmingWhitespace()
             guard trimmed.count <= FriendLimits.nameLength,
                   !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 throw FriendMessageError("name longer than \(FriendLimits.nameLength) characters or with control characters")
             }
-            shown = trimmed.isEmpty ? nil : trimmed
+            shown = trimmed.isEmpty ? nil : String(trimmed)
         }
         return FriendFixRequest(who: who, name: shown, time: time, lat: lat, lon: lon, accuracyM: accuracy, speedMps: speed)
     }

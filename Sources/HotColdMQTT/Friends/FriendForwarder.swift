@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HotColdCore
 import HotColdProtocol
 
@@ -26,10 +30,8 @@ final class FriendForwarder: @unchecked Sendable {
 
     init(bridge: Bridge) { self.bridge = bridge }
 
-    func start() {
-        let t = Thread { [self] in run() }
-        t.name = "hotcold-mqtt.friends"
-        t.start()
+    func start() throws(BlockingThread.NotStarted) {
+        try BlockingThread.start(name: "hotcold-mqtt.friends") { [self] in run() }
     }
 
     private func run() {
@@ -55,7 +57,7 @@ final class FriendForwarder: @unchecked Sendable {
 
     private func pause(_ d: Duration) {
         let until = ContinuousClock.now + d
-        while !bridge.stopping, ContinuousClock.now < until { Thread.sleep(forTimeInterval: 0.05) }
+        while !bridge.stopping, ContinuousClock.now < until { BlockingThread.sleep(seconds: 0.05) }
     }
 
     /// One connection: returns why it ended.

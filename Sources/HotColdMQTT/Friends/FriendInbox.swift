@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HotColdProtocol
 
 /// What the broker brought for the daemon, waiting to be sent (`friend_fix`, `feed_item`,
@@ -54,7 +58,7 @@ public final class FriendInbox: @unchecked Sendable {
     public let capacity: Int
     public let maximumFriends: Int
     public let maximumBytes: Int
-    private let condition = NSCondition()
+    private let condition = InboxCondition()
     private var fixes: [FriendID: FriendFixRequest] = [:]
     private var fixOrder: [FriendID] = []
     private var queue: [Item] = []
@@ -236,7 +240,7 @@ public final class FriendInbox: @unchecked Sendable {
     public func take(timeout: TimeInterval) -> Taken {
         condition.lock()
         defer { condition.unlock() }
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = InboxCondition.deadline(after: timeout)
         while fixOrder.isEmpty, head == queue.count, pokes == 0 {
             if !condition.wait(until: deadline) { break }
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HotColdProtocol
 
 /// Home Assistant MQTT discovery for the hotcold layout: retained configuration messages under

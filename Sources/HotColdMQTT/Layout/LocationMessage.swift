@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HotColdProtocol
 
 /// hotcold's `…/location` message (retained): the last fix as Home Assistant's device-tracker

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// OwnTracks' `_type: location` message (owntracks.org/booklet/tech/json) as the bridge writes
 /// it for this car (`OwnTracksLayout.location`) and reads it from a followed phone or car

@@ -1,5 +1,11 @@
 import CMosquitto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
+import HotColdProtocol
 import HotColdCore
 
 extension MosquittoClient {
@@ -11,13 +17,17 @@ extension MosquittoClient {
         guard !started else { return }
         started = true
         stopRequested = false
-        let t = Thread { [self] in
-            networkLoop()
-            threadDone.signal()
+        do {
+            try BlockingThread.start(name: "hotcold-mqtt.network") { [self] in
+                networkLoop()
+                threadDone.signal()
+            }
+        } catch {
+            started = false
+            var e = MosquittoError("pthread_create", MOSQ_ERR_ERRNO.rawValue)
+            e.description = error.description
+            throw e
         }
-        t.name = "hotcold-mqtt.network"
-        thread = t
-        t.start()
     }
 
     /// Sends DISCONNECT (no Last Will), lets the thread write it, and stops the thread.
@@ -28,7 +38,6 @@ extension MosquittoClient {
         stopRequested = true
         lock.unlock()
         threadDone.wait()
-        thread = nil
     }
 
     private var stopping: Bool { lock.withLock { stopRequested } }
@@ -94,7 +103,7 @@ extension MosquittoClient {
     /// Sleeps `d`, waking early for `stop()`.
     private func pause(_ d: Duration) {
         let until = ContinuousClock.now + d
-        while !stopping, ContinuousClock.now < until { Thread.sleep(forTimeInterval: 0.05) }
+        while !stopping, ContinuousClock.now < until { BlockingThread.sleep(seconds: 0.05) }
     }
 
     static func describe(_ rc: Int32, call: String) -> String {

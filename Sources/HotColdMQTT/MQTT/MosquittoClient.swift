@@ -1,5 +1,12 @@
 import CMosquitto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+import Glibc
+import NIOConcurrencyHelpers
 
 /// One MQTT connection through libmosquitto, with a network thread of its own.
 ///
@@ -87,10 +94,9 @@ public final class MosquittoClient: @unchecked Sendable {
     let mosq: OpaquePointer
     let box: HandlerBox
     public let options: Options
-    let lock = NSLock()
+    let lock = NIOLock()
     var started = false
     var stopRequested = false
-    var thread: Thread?
     let threadDone = DispatchSemaphore(value: 0)
 
     public init(options: Options, handler: @escaping @Sendable (Signal) -> Void) throws(MosquittoError) {
@@ -221,7 +227,7 @@ final class HandlerBox: @unchecked Sendable {
     let handler: @Sendable (MosquittoClient.Signal) -> Void
     /// `Options.maximumIncomingBytes`, where the C message callback can read it.
     let maximumPayload: Int?
-    private let lock = NSLock()
+    private let lock = NIOLock()
     private var acceptedSinceAsked = false
     init(_ handler: @escaping @Sendable (MosquittoClient.Signal) -> Void, maximumPayload: Int? = nil) {
         self.handler = handler

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import NIOConcurrencyHelpers
 
 /// The regions' creation times and what the phone holds, kept in the bridge's state directory
 /// (`regions.json`, written durably before a command that depends on it is sent).
@@ -29,7 +34,7 @@ public final class RegionStore: @unchecked Sendable {
     public var path: String { directory + "/regions.json" }
     private var saved = Saved()
     private var used: Set<Int> = []
-    private let lock = NSLock()
+    private let lock = NIOLock()
 
     /// Reads the file if there is one; a damaged one is set aside (`regions.json.bad`) and the
     /// store starts empty — a phone then gets its set anew, which is harmless.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import HotColdCore
 
 /// Builds one JSON object as a single line, keys in the order they are added.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HotColdProtocol
 #if canImport(Glibc)
 import Glibc
@@ -38,7 +42,7 @@ public final class ControlSocket: @unchecked Sendable {
 
     /// Binds (replacing a stale socket file) and serves on a thread of its own.
     public func start() throws(ControlError) {
-        let dir = (path as NSString).deletingLastPathComponent
+        let dir = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         unlink(path)
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -55,9 +59,11 @@ public final class ControlSocket: @unchecked Sendable {
             throw ControlError("cannot listen on \(path): \(String(cString: strerror(errno)))")
         }
         chmod(path, 0o666)
-        let t = Thread { [self] in serve() }
-        t.name = "hotcold-web control"
-        t.start()
+        do {
+            try BlockingThread.start(name: "hotcold-web control") { [self] in serve() }
+        } catch {
+            throw ControlError("control socket: \(error)")
+        }
     }
 
     private func serve() {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A device paired with `hotcold web pair`: its session token (kept in the device's cookie),
 /// its pairing link's own one-time code until that is opened, who paired it and whether that

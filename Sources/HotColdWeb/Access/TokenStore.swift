@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -138,12 +142,31 @@ public final class TokenStore: Sendable {
         let tmp = path + ".tmp"
         do {
             let data = try e.encode(list)
-            _ = FileManager.default.createFile(atPath: tmp, contents: nil, attributes: [.posixPermissions: 0o600])
-            let h = try FileHandle(forWritingTo: URL(fileURLWithPath: tmp))
-            try h.write(contentsOf: data)
-            try h.synchronize()
-            try h.close()
+            try Self.writeSynced(data, to: tmp)
             guard rename(tmp, path) == 0 else { throw Failure.unwritable(path, String(cString: strerror(errno))) }
         } catch let f as Failure { throw f } catch { throw .unwritable(path, "\(error)") }
+    }
+
+    /// Writes `data` to a new private file (0600) and syncs it, so the rename that follows
+    /// never publishes a list the power cut has not reached the disk with.
+    private static func writeSynced(_ data: Data, to file: String) throws(Failure) {
+        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .unwritable(file, String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = write(fd, raw.baseAddress! + done, raw.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                done += n
+            }
+        }
+        if failure == 0, fsync(fd) != 0 { failure = errno }
+        if failure != 0 { throw .unwritable(file, String(cString: strerror(failure))) }
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HotColdConfig
 
 /// The daemon's rule for who may write, applied to the user pairing a device: root, the

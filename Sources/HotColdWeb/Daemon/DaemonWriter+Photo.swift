@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HotColdProtocol
 
 extension DaemonWriter {
@@ -32,25 +36,27 @@ extension DaemonWriter {
         let path = socketPath
         return await withCheckedContinuation { (k: CheckedContinuation<Outcome, Never>) in
             // A thread of its own, as `send` uses: LineClient blocks.
-            let t = Thread {
-                do throws(ClientError) {
-                    let c = try LineClient(path: path)
-                    c.maxLineBytes = 1 << 20
-                    if let uid { try Self.actFor(uid, on: c) }
-                    let id = try c.upload(photo, purpose: .photo)
-                    var s = request
-                    s.photo = .init(upload: id, filename: filename, contentType: contentType)
-                    try c.send(.submit(s))
-                    k.resume(returning: .done(try c.line(ofClass: "SUBMIT", timeout: 10)))
-                } catch {
-                    switch error {
-                    case .refused(let e): k.resume(returning: .refused(code: e.code.rawValue, message: e.message))
-                    default: k.resume(returning: .unreachable(error.description))
+            do {
+                try BlockingThread.start(name: "hotcold-web photo") {
+                    do throws(ClientError) {
+                        let c = try LineClient(path: path)
+                        c.maxLineBytes = 1 << 20
+                        if let uid { try Self.actFor(uid, on: c) }
+                        let id = try c.upload(photo, purpose: .photo)
+                        var s = request
+                        s.photo = .init(upload: id, filename: filename, contentType: contentType)
+                        try c.send(.submit(s))
+                        k.resume(returning: .done(try c.line(ofClass: "SUBMIT", timeout: 10)))
+                    } catch {
+                        switch error {
+                        case .refused(let e): k.resume(returning: .refused(code: e.code.rawValue, message: e.message))
+                        default: k.resume(returning: .unreachable(error.description))
+                        }
                     }
                 }
+            } catch {
+                k.resume(returning: .unreachable("\(error)"))
             }
-            t.name = "hotcold-web photo"
-            t.start()
         }
     }
 }

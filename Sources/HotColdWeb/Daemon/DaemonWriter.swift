@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HotColdProtocol
 
 /// Sends one request from the page to the daemon on a connection of its own, off Swift's
@@ -72,22 +76,24 @@ public struct DaemonWriter: Sendable {
         }
         let path = socketPath
         return await withCheckedContinuation { (k: CheckedContinuation<Outcome, Never>) in
-            let t = Thread {
-                do throws(ClientError) {
-                    let c = try LineClient(path: path)
-                    c.maxLineBytes = 1 << 20
-                    if let uid { try Self.actFor(uid, on: c) }
-                    try c.send(request)
-                    k.resume(returning: .done(try c.line(ofClass: cls, timeout: 10)))
-                } catch {
-                    switch error {
-                    case .refused(let e): k.resume(returning: .refused(code: e.code.rawValue, message: e.message))
-                    default: k.resume(returning: .unreachable(error.description))
+            do {
+                try BlockingThread.start(name: "hotcold-web write") {
+                    do throws(ClientError) {
+                        let c = try LineClient(path: path)
+                        c.maxLineBytes = 1 << 20
+                        if let uid { try Self.actFor(uid, on: c) }
+                        try c.send(request)
+                        k.resume(returning: .done(try c.line(ofClass: cls, timeout: 10)))
+                    } catch {
+                        switch error {
+                        case .refused(let e): k.resume(returning: .refused(code: e.code.rawValue, message: e.message))
+                        default: k.resume(returning: .unreachable(error.description))
+                        }
                     }
                 }
+            } catch {
+                k.resume(returning: .unreachable("\(error)"))
             }
-            t.name = "hotcold-web write"
-            t.start()
         }
     }
 

@@ -56,7 +56,7 @@ final class ConnectionGateHandler: ChannelInboundHandler, RemovableChannelHandle
     static func token(_ headers: [String]) -> String? {
         for h in headers {
             for part in h.split(separator: ";") {
-                let kv = part.trimmingCharacters(in: .whitespaces)
+                let kv = part.trimmingBlanks()
                 if kv.hasPrefix(WebRoutes.cookieName + "=") { return String(kv.dropFirst(WebRoutes.cookieName.count + 1)) }
             }
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 import Hummingbird
 import HotColdProtocol
@@ -24,7 +28,7 @@ extension WebRoutes {
               origin == "http://\(host)" || origin == "https://\(host)" else {
             return json(.forbidden, Outcome(ok: false, code: "bad_origin", message: "the request's Origin is not this page's"))
         }
-        let type = (request.headers[.contentType] ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let type = (request.headers[.contentType] ?? "").split(separator: ";").first.map { $0.trimmingBlanks().lowercased() } ?? ""
         guard DaemonWriter.photoTypes.contains(type) else {
             return json(.unsupportedMediaType, Outcome(ok: false, code: "bad_type", message: "send the photo as image/jpeg, image/png or image/webp"))
         }

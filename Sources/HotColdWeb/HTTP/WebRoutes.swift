@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -84,7 +88,7 @@ struct WebRoutes: Sendable {
     private func events(_ request: Request, _ context: WebContext) throws -> Response {
         let caller = server.caller(request, context)
         guard caller.mayRead else { throw HTTPError(.unauthorized, message: "not paired") }
-        let since = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
+        let since = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { UInt64($0.trimmingBlanks()) }
             ?? request.uri.queryParameters.get("since").flatMap { UInt64($0) }
         let slots = server.slots
         // A paired device is limited per pairing; this machine's own browsers only by the total.
@@ -116,7 +120,7 @@ struct WebRoutes: Sendable {
                 defer { slot.release() }
                 let feed = DaemonFeed(socketPath: socket, since: since, statusInterval: live.statusInterval,
                                       queue: live.clientQueue, onDrop: { slots.countDropped() })
-                feed.start()
+                try feed.start()
                 defer { feed.stop() }
                 // A stream never ends by itself: on SIGTERM end it, so the server's graceful
                 // shutdown does not wait for it (the browser reconnects with Last-Event-ID).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HotColdCore
 import HotColdProtocol
 import Synchronization
@@ -51,10 +55,8 @@ public final class DaemonFeed: Sendable {
     }
 
     /// Starts the reading thread.
-    public func start() {
-        let t = Thread { [self] in run() }
-        t.name = "hotcold-web feed"
-        t.start()
+    public func start() throws(BlockingThread.NotStarted) {
+        try BlockingThread.start(name: "hotcold-web feed") { [self] in run() }
     }
 
     public func stop() {
@@ -98,7 +100,7 @@ public final class DaemonFeed: Sendable {
             guard emit(.state(name: "link", data: LinkState(up: false, reason: lastReason).json)) else { break }
             let wait = backoff.nextDelay()
             let until = ContinuousClock.now + wait
-            while !isStopped, ContinuousClock.now < until { Thread.sleep(forTimeInterval: 0.05) }
+            while !isStopped, ContinuousClock.now < until { BlockingThread.sleep(seconds: 0.05) }
         }
         continuation.finish()
     }
