@@ -12,6 +12,8 @@ let package = Package(
         .executable(name: "hotcold-web", targets: ["hotcold-web"]),
         .library(name: "HotColdCore", targets: ["HotColdCore"]),
         .library(name: "HotColdProtocol", targets: ["HotColdProtocol"]),
+        // The daemon in a test's own process, and the pool tests that block run on.
+        .library(name: "HotColdDaemonTesting", targets: ["HotColdDaemonTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -148,27 +150,33 @@ let package = Package(
             dependencies: ["HotColdCore", "HotColdProtocol", "GPSInput", "HotColdStore", "HotColdTestSupport", "HotColdMQTT"]),
         // Test helpers shared by the test targets: data paths, temp dirs, subprocesses, gpsd.
         .target(name: "HotColdTestSupport", dependencies: ["HotColdProtocol"], path: "Sources/HotColdTestSupport"),
+        // For tests, in the spirit of HummingbirdTesting: the daemon assembled in the test's own
+        // process (`InProcessDaemon`) and `.offCooperativePool`, the trait every suite runs under.
+        .target(name: "HotColdDaemonTesting", dependencies: [
+            "HotColdDaemon", "HotColdConfig", "HotColdProtocol", "HotColdTestSupport",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(
             name: "HotColdProtocolTests",
-            dependencies: ["HotColdProtocol", "HotColdCore", "HotColdTestSupport"]),
+            dependencies: ["HotColdDaemonTesting", "HotColdProtocol", "HotColdCore", "HotColdTestSupport"]),
         .testTarget(
             name: "HotColdCoreTests",
-            dependencies: ["HotColdCore", "HotColdTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
-        .testTarget(name: "GPSInputTests", dependencies: ["HotColdTestSupport", "GPSInput", "HotColdCore"]),
-        .testTarget(name: "HotColdConfigTests", dependencies: ["HotColdTestSupport", "HotColdConfig"]),
-        .testTarget(name: "HotColdStoreTests", dependencies: ["HotColdTestSupport", "HotColdStore", "HotColdCore"]),
-        .testTarget(name: "HotColdSyncTests", dependencies: ["HotColdTestSupport", "HotColdSync", "HotColdStore", "HotColdCore", "HotColdConfig", "HotColdProtocol"]),
-        .testTarget(name: "HotColdDaemonTests", dependencies: [
+            dependencies: ["HotColdDaemonTesting", "HotColdCore", "HotColdTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "GPSInputTests", dependencies: ["HotColdDaemonTesting", "HotColdTestSupport", "GPSInput", "HotColdCore"]),
+        .testTarget(name: "HotColdConfigTests", dependencies: ["HotColdDaemonTesting", "HotColdTestSupport", "HotColdConfig"]),
+        .testTarget(name: "HotColdStoreTests", dependencies: ["HotColdDaemonTesting", "HotColdTestSupport", "HotColdStore", "HotColdCore"]),
+        .testTarget(name: "HotColdSyncTests", dependencies: ["HotColdDaemonTesting", "HotColdTestSupport", "HotColdSync", "HotColdStore", "HotColdCore", "HotColdConfig", "HotColdProtocol"]),
+        .testTarget(name: "HotColdDaemonTests", dependencies: ["HotColdDaemonTesting", 
             "HotColdTestSupport", "HotColdDaemon", "HotColdCore", "HotColdProtocol", "HotColdStore", "HotColdConfig",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "HotColdScreenTests", dependencies: ["HotColdScreen", "HotColdCore", "HotColdProtocol"]),
-        .testTarget(name: "HotColdMQTTTests", dependencies: ["HotColdTestSupport", "HotColdMQTT", "HotColdCore"]),
-        .testTarget(name: "HotColdWebTests", dependencies: [
+        .testTarget(name: "HotColdScreenTests", dependencies: ["HotColdDaemonTesting", "HotColdScreen", "HotColdCore", "HotColdProtocol"]),
+        .testTarget(name: "HotColdMQTTTests", dependencies: ["HotColdDaemonTesting", "HotColdTestSupport", "HotColdMQTT", "HotColdCore"]),
+        .testTarget(name: "HotColdWebTests", dependencies: ["HotColdDaemonTesting", 
             "HotColdTestSupport", "HotColdWeb", "HotColdCore", "HotColdProtocol",
         ]),
         // Runs the built executables as subprocesses against real files, gpsd and sockets.
-        .testTarget(name: "EndToEndTests", dependencies: ["HotColdCore", "HotColdStore", "HotColdTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["HotColdDaemonTesting", "HotColdCore", "HotColdStore", "HotColdTestSupport"]),
     ]
 )
 

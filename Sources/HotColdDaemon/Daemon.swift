@@ -57,9 +57,7 @@ public final class Daemon: Sendable {
         let parts = try assemble()
         let group = ServiceGroup(configuration: .init(services: services(parts).map { .init(service: $0) }, logger: logger))
         try await group.run()
-        // Every service has stopped: the log is written and synced, every change committed
-        // and synced. Only now is the stop a clean one.
-        parts.stopMark.stopped(lastSeq: parts.outputs.sequence.status.last)
+        parts.markCleanStop()
     }
 
     /// The services that run `parts`, in start order (they stop in reverse).

@@ -20,4 +20,10 @@ public struct DaemonParts: Sendable {
     let targetCount: Int
     /// Left after a clean stop (see ``StopMark``).
     let stopMark: StopMark
+
+    /// Every service has stopped: the log is written and synced, every change committed and
+    /// synced. Only now is the stop a clean one (the next start announces no loss).
+    public func markCleanStop() {
+        stopMark.stopped(lastSeq: outputs.sequence.status.last)
+    }
 }

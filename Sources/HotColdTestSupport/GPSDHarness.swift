@@ -100,7 +100,7 @@ public final class GPSDHarness: @unchecked Sendable {
 
     /// Waits until gpsd accepts TCP connections (and, for the UDP source, has bound its UDP
     /// port); throws with gpsd's output if it exits or the deadline passes.
-    public func waitUntilListening(timeout: TimeInterval = 10) throws {
+    public func waitUntilListening(timeout: TimeInterval = 30) throws {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while Date() < deadline {
             if hasExited {

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// The design's rules, checked on the tree and the built binaries so that a change breaking
@@ -7,7 +8,7 @@ import Testing
 /// networked is a companion process); the engine's module imports nothing of ours and does no
 /// I/O (it is pure: fix in, events out); the protocol links neither the store nor the daemon
 /// (clients and companions link it alone).
-@Suite struct ArchitectureRulesTests {
+@Suite(.offCooperativePool) struct ArchitectureRulesTests {
     static let projectModules = ["GPSInput", "HotColdConfig", "HotColdDaemon", "HotColdMQTT", "HotColdProtocol",
                                  "HotColdScreen", "HotColdStore", "HotColdSync", "HotColdWeb",
                                  "HotColdFormats", "XMLStream", "CGPS", "CMosquitto", "GRDB", "TOMLKit", "NIO",

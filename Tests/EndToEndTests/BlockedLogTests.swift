@@ -1,5 +1,6 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,7 @@ import Glibc
 /// for 10 s (a log that blocks, as a stalled SD card does). Fixes keep reaching the socket's
 /// subscribers, the watchdog keeps being pinged, `status` answers and says the log is stalled,
 /// and once the reader goes on the log holds every event the socket sent, in order.
-@Suite(.serialized) struct BlockedLogTests {
+@Suite(.offCooperativePool, .serialized) struct BlockedLogTests {
     typealias F = VisitFixtures
 
     /// Copies the FIFO to `copy` with a pipe buffer of one page, so a few events fill it.

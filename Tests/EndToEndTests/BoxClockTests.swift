@@ -2,6 +2,7 @@ import Foundation
 import HotColdCore
 import HotColdProtocol
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// A box without a real-time clock boots years in the past, and recordings carry their own
@@ -9,7 +10,7 @@ import Testing
 /// never by comparing the receiver's clock with the box's. The receiver here says 2025-01-01
 /// (the synthetic track's time); the box's clock is this machine's, or five years behind it
 /// (`faketime`, preloaded into a real `hotcoldd`), or three years ahead.
-@Suite(.serialized) struct BoxClockTests {
+@Suite(.offCooperativePool, .serialized) struct BoxClockTests {
     let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 10)
     static let faketime = "/usr/bin/faketime"
 

@@ -1,9 +1,10 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// While hotcoldd runs, the CLI's changes go through its socket and it reads the daemon's file.
-@Suite struct CLIThroughDaemonTests {
+@Suite(.offCooperativePool) struct CLIThroughDaemonTests {
     let banana = "halans:d0577fb8cf"
 
     func hotcold(_ args: [String]) throws -> ProcessResult {

@@ -1,10 +1,11 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Issue 18: `hotcold`'s shell completions, asked of the shells themselves: file names for
 /// file arguments and options, the values of --class, --kind, --format and --sort.
-@Suite struct CompletionTests {
+@Suite(.offCooperativePool) struct CompletionTests {
     /// A folder with two files to complete, and bash's answer for `line` (its last word the one
     /// completed) through the script the binary writes.
     func bash(_ line: [String], in dir: TemporaryDirectory) throws -> [String] {

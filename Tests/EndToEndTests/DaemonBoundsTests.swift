@@ -2,6 +2,7 @@ import Foundation
 import HotColdCore
 import HotColdStore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +11,7 @@ import Glibc
 /// The daemon bounded against legal but greedy clients and a world that changes under it: the
 /// built hotcoldd, real Unix users (useradd, setpriv), a real SQLite file written by another
 /// process, and the file deleted while the daemon runs.
-@Suite(.serialized, .enabled(if: UnixAccounts.available))
+@Suite(.offCooperativePool, .serialized, .enabled(if: UnixAccounts.available))
 struct DaemonBoundsTests {
     static let banana = "halans:d0577fb8cf"
 

@@ -3,11 +3,12 @@ import Glibc
 import HotColdCore
 import HotColdStore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Every store command answered by a real hotcoldd over its socket, decoded into the store's
 /// own types (what the offline `--db` path returns), and uploads that are all-or-nothing.
-@Suite struct DaemonStoreCommandsTests {
+@Suite(.offCooperativePool) struct DaemonStoreCommandsTests {
     let banana = "halans:d0577fb8cf"
 
     func connect(_ d: DaemonProcess) throws -> LineClient {

@@ -1,6 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +9,7 @@ import Glibc
 
 /// hotcoldd for real: a real gpsd fed NMEA over UDP, the built daemon as a subprocess, real
 /// Unix-socket clients, the real log file.
-@Suite(.serialized) struct DaemonTests {
+@Suite(.offCooperativePool, .serialized) struct DaemonTests {
     /// A drive due east at 10 m/s from near Coffs Harbour; the target sits on the road 300 m on.
     let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 10)
     var target: String {

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +9,7 @@ import Glibc
 /// Sequence numbers from the real daemon: on the socket and in the log alike, increasing
 /// across a restart even after the log was rotated away, and `watch` with `since` picking up
 /// across that restart from the rotated file.
-@Suite(.serialized) struct EventSequenceDaemonTests {
+@Suite(.offCooperativePool, .serialized) struct EventSequenceDaemonTests {
     typealias F = VisitFixtures
 
     func run(_ gpsd: GPSDHarness, log: String, db: String, start: Date, client body: (DaemonProcess, LineClient) throws -> Void) throws -> [[String: Any]] {

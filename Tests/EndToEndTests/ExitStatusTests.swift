@@ -1,5 +1,6 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -7,7 +8,7 @@ import Glibc
 
 /// `hotcold`'s exit statuses (sysexits.h, README "Exit status") from the built binary against
 /// a real hotcoldd: what a script branches on must not change by accident.
-@Suite struct ExitStatusTests {
+@Suite(.offCooperativePool) struct ExitStatusTests {
     let banana = "halans:d0577fb8cf"
 
     func hotcold(_ args: [String], environment: [String: String] = [:]) throws -> ProcessResult {

@@ -2,13 +2,14 @@ import Foundation
 import Glibc
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// The friend radar inside a real daemon fed by a real gpsd: our car drives past a parked
 /// friend (positions through `friend_fix`, as the bridge sends them) and the ordinary events
 /// come out with `target.kind` `friend` — PROXIMITY, one ARRIVED, one DEPARTED — while the
 /// car's own arrival at a hunted place becomes its own feed item.
-@Suite(.enabled(if: GPSDHarness.gpsdAvailable))
+@Suite(.offCooperativePool, .enabled(if: GPSDHarness.gpsdAvailable))
 struct FriendRadarDaemonTests {
     @Test func drivingPastAParkedFriendMeetsOnceAndParts() throws {
         let gpsd = try GPSDHarness.udp()
@@ -65,7 +66,7 @@ struct FriendRadarDaemonTests {
 }
 
 /// Follows and feeds belong to their Unix user.
-@Suite(.serialized, .enabled(if: UnixAccounts.available))
+@Suite(.offCooperativePool, .serialized, .enabled(if: UnixAccounts.available))
 struct FriendsPerUserTests {
     @Test func followsAndLikesAreEachUsersOwn() throws {
         let accounts = UnixAccounts()

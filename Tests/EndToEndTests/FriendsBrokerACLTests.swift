@@ -1,6 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +14,7 @@ import Glibc
 /// like in Carol's name: on Carol's topic (or the old place, Ann's own `…/likes`) the broker
 /// refuses it; on his own topic naming Carol, Ann's bridge refuses it. Carol reads no like
 /// meant for Ann.
-@Suite(.serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
+@Suite(.offCooperativePool, .serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
 struct FriendsBrokerACLTests: BridgeSuite {
     typealias Car = FriendsRealTimeTests.Car
     let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 12)

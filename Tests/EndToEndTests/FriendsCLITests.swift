@@ -1,11 +1,12 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// `hotcold follow`, `following`, `feed`, `like`, `unlike` and `near --kind friend` against a
 /// real daemon: the words people read and the exit statuses scripts branch on.
-@Suite struct FriendsCLITests {
+@Suite(.offCooperativePool) struct FriendsCLITests {
     func hotcold(_ args: [String]) throws -> ProcessResult {
         try Subprocess.run(Binaries.url("hotcold"), args)
     }

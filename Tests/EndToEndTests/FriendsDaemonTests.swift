@@ -2,13 +2,14 @@ import Foundation
 import Glibc
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// The friends' commands answered by a real hotcoldd over its socket (protocol 1.6): follows,
 /// friend fixes admitted only for followed devices, feed items stored exactly once (across a
 /// daemon restart too), likes idempotent, this car's own finds in its feed with the likes the
 /// bridge relays, and every bound refused with a clear error.
-@Suite struct FriendsDaemonTests {
+@Suite(.offCooperativePool) struct FriendsDaemonTests {
     static let banana = "halans:d0577fb8cf"
     static let jane = FriendID(parsing: "jane/ute")!
 

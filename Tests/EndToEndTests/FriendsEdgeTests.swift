@@ -1,13 +1,14 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// What strangers publish under a club prefix or to this car's likes is checked at the bridge's
 /// edge (size, JSON shape, ranges, who): refused messages are named in its log and counted in
 /// `hotcold status`, its own messages coming back through the club wildcard are no friend's,
 /// and the bridge goes on working.
-@Suite(.serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
+@Suite(.offCooperativePool, .serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
 struct FriendsEdgeTests: BridgeSuite {
     let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 10)
 

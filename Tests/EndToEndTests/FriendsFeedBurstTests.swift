@@ -1,13 +1,14 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Issue 28, a fair feed on a real daemon: a burst of 4,000 feed items from one friend's
 /// device, claiming to be from next year, after a few from another friend. The flooding device
 /// keeps its share (1,000, its newest received), the other friend's items stay, and the 3,000
 /// dropped are counted in `status` (`feed.dropped`) and shown by `hotcold status`.
-@Suite(.serialized) struct FriendsFeedBurstTests {
+@Suite(.offCooperativePool, .serialized) struct FriendsFeedBurstTests {
     @Test func aBurstOf4000KeepsItsShareAndItsLossesAreCounted() throws {
         let config = try TemporaryDirectory("feed-burst")
         defer { config.remove() }

@@ -1,6 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +14,7 @@ import Glibc
 /// budget's bound (it grew to tens of MB before). Once the daemon runs again every accepted
 /// item reaches it and the journal empties. A bridge killed mid-flood and started again reads
 /// its journal back (within the bound) and hands those items on.
-@Suite(.serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
+@Suite(.offCooperativePool, .serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
 struct FriendsInboxFloodTests: BridgeSuite {
     let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 12)
     static let budget = 256 << 10

@@ -1,6 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -12,7 +13,7 @@ import Glibc
 /// Then the car drives off (its own DEPARTED, and the friend's). The built `hotcold-mqtt`
 /// publishes the car's own arrival and departure on `…/event`, `…/visit` and `…/arrival`, and
 /// nothing about Ann: no event, no visit, no retained arrival, no nearest or state naming her.
-@Suite(.serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
+@Suite(.offCooperativePool, .serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
 struct FriendsMeetingPrivacyTests: BridgeSuite {
     let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 12)
 

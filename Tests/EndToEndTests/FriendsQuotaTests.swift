@@ -1,6 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -11,7 +12,7 @@ import Glibc
 /// refused over the quota. A built `hotcold-mqtt` drops it with a count in `hotcold status`
 /// instead of retrying it at the head of its inbox (where it held every other friend's message
 /// behind it), so a feed item that comes after it still reaches the daemon.
-@Suite(.serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
+@Suite(.offCooperativePool, .serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
 struct FriendsQuotaTests: BridgeSuite {
     let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 12)
 

@@ -1,6 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +21,7 @@ import Glibc
 ///
 /// `HOTCOLD_BEFORE_BIN=DIR` runs the same with another build's `hotcoldd` and `hotcold-mqtt`
 /// (to measure what they did): the figures are printed, the goals not asserted.
-@Suite(.serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
+@Suite(.offCooperativePool, .serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
 struct FriendsRealTimeTests: BridgeSuite {
     let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 12)
     static let origin = Coordinate(latitude: -30.30, longitude: 153.10)

@@ -1,6 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -11,7 +12,7 @@ import Glibc
 /// (`[topics] user`). Alice's ratings leave the car as feed items; Bob's, on the same box,
 /// never do. Real daemon, real bridge, a real mosquitto with a password file and the shipped
 /// ACL, and two real Unix users writing through the socket.
-@Suite(.serialized, .enabled(if: MosquittoBroker.available && UnixAccounts.available))
+@Suite(.offCooperativePool, .serialized, .enabled(if: MosquittoBroker.available && UnixAccounts.available))
 struct FriendsRecordOwnerTests {
     static let banana = "halans:d0577fb8cf", acorns = "halans:9d83c3dee8", coins = "halans:079e79e5cc"
 

@@ -1,6 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,7 @@ import Glibc
 /// `[share]` for real: the built `hotcoldd` driven past places by a real gpsd, the built
 /// `hotcold-mqtt`, a real mosquitto, and `mosquitto_sub` on `#` reading every message the broker
 /// carries.
-@Suite(.serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
+@Suite(.offCooperativePool, .serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
 struct FriendsShareTests: BridgeSuite {
     /// Due east at 10 m/s from near Coffs Harbour.
     let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 10)

@@ -1,6 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,7 @@ import Glibc
 /// Friends for real (issue 19): three cars — three built `hotcoldd`s, each fed by its own real
 /// gpsd at one fix a second of wall-clock time, three built `hotcold-mqtt`s — and one real
 /// mosquitto. Car a follows b, b follows a, c follows a.
-@Suite(.serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
+@Suite(.offCooperativePool, .serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
 struct FriendsThreeCarTests: BridgeSuite {
     let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 12)
     static let origin = Coordinate(latitude: -30.30, longitude: 153.10)

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// One entry of `Tests/Golden/manifest.json`: a recorded track, its targets and extra arguments.
@@ -36,7 +37,7 @@ struct GoldenEntry: Sendable, Decodable, CustomTestStringConvertible {
 
 /// gpsd's regression idea: recorded tracks replayed through the real `hotcold replay` binary and
 /// diffed against checked-in expected output. `scripts/regen-golden` rewrites the golden files.
-@Suite struct GoldenReplayTests {
+@Suite(.offCooperativePool) struct GoldenReplayTests {
     @Test func manifestIsReadableAndComplete() throws {
         #expect(GoldenEntry.all.count >= 8)
         for e in GoldenEntry.all {

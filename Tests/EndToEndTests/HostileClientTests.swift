@@ -1,6 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +11,7 @@ import Glibc
 /// UDP while clients of other, real Unix users (made with useradd, connected through
 /// `setpriv` so the kernel reports their credentials) misbehave. In each test the daemon goes
 /// on counting fixes and answering everyone else.
-@Suite(.serialized, .enabled(if: UnixAccounts.available && GPSDHarness.gpsdAvailable))
+@Suite(.offCooperativePool, .serialized, .enabled(if: UnixAccounts.available && GPSDHarness.gpsdAvailable))
 struct HostileClientTests {
     let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 10)
     static let banana = "halans:d0577fb8cf"

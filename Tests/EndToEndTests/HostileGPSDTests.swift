@@ -1,5 +1,6 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,7 @@ import Glibc
 /// infinite and absurd error figures, impossible positions and modes, a 6,000 km jump, times
 /// from 1900 to 2200, and floods of junk. The daemon must stay up, keep answering `status`,
 /// emit only schema-valid events without `nan`/`inf`, and still see the true fixes.
-@Suite(.serialized) struct HostileGPSDTests {
+@Suite(.offCooperativePool, .serialized) struct HostileGPSDTests {
     /// A drive due east at 10 m/s from near Coffs Harbour; the target is on the road 300 m on.
     static let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 10)
     static let lastSecond = 45

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,7 @@ import Glibc
 /// user with its database in a 0700 state directory, the socket is 0660 for a group, an ordinary
 /// member of that group uses every `hotcold` command through the socket, and a user outside the
 /// group is refused at connect.
-@Suite(.serialized, .enabled(if: UnixAccounts.available, "needs root to create Unix users"))
+@Suite(.offCooperativePool, .serialized, .enabled(if: UnixAccounts.available, "needs root to create Unix users"))
 struct InstalledLayoutTests {
     let banana = "halans:d0577fb8cf"
 

@@ -1,11 +1,12 @@
 import Foundation
 import HotColdProtocol
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// People read local time (issue 31): `hotcold watch` prints the box's zone, as `visits` does;
 /// JSON keeps ISO-8601 UTC.
-@Suite struct LocalTimeTests {
+@Suite(.offCooperativePool) struct LocalTimeTests {
     @Test func watchPrintsTheLocalClock() throws {
         let gpsd = try GPSDHarness.udp()
         let daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:\(gpsd.port)"])

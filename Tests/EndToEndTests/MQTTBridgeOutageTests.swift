@@ -2,6 +2,7 @@ import Foundation
 import HotColdCore
 import HotColdTestSupport
 import Synchronization
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +11,7 @@ import Glibc
 /// The bridge through what goes wrong: a broker away while events flow, a daemon whose replay
 /// slots are taken, a STATUS too large for a 64 KiB line, a broker that answers garbage, a
 /// state file it cannot write. Real gpsd, `hotcoldd`, `hotcold-mqtt` and mosquitto.
-@Suite(.serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
+@Suite(.offCooperativePool, .serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
 struct MQTTBridgeOutageTests: BridgeSuite {
     let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 10)
 

@@ -1,6 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +9,7 @@ import Glibc
 
 /// The fleet bridge for real: a real gpsd fed NMEA, the built `hotcoldd`, the built
 /// `hotcold-mqtt`, a real mosquitto broker and `mosquitto_sub` as an independent subscriber.
-@Suite(.serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
+@Suite(.offCooperativePool, .serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
 struct MQTTBridgeTests: BridgeSuite {
     /// Due east at 10 m/s from near Coffs Harbour.
     let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 10)

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -7,7 +8,7 @@ import Glibc
 
 /// The bridge against brokers as people run them: users and an ACL, TLS with a CA of the
 /// test's own (openssl) and a client certificate, and a club broker bridged to a central one.
-@Suite(.serialized, .enabled(if: MosquittoBroker.available))
+@Suite(.offCooperativePool, .serialized, .enabled(if: MosquittoBroker.available))
 struct MQTTBrokersAsDeployedTests {
     /// `mosquitto_sub` with any extra options, until it has `count` messages or `seconds` pass.
     func subscribe(_ port: UInt16, _ topic: String, count: Int = 1, seconds: Int = 15, _ options: [String] = []) throws -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +11,7 @@ import Glibc
 /// gets the retained discovery configuration, each entity's retained state topic and the
 /// availability topic. Checked after a start, a broker restart, a bridge `kill -9` and a
 /// Home Assistant birth message, against a real mosquitto.
-@Suite(.serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
+@Suite(.offCooperativePool, .serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
 struct MQTTHomeAssistantTests {
     let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 10)
 

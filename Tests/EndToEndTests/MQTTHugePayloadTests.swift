@@ -1,6 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +15,7 @@ import Glibc
 /// stays far under its unit's `MemoryMax=64M`, and a friend's position after them still reaches
 /// the daemon's radar. A payload just over 8 KiB (inside the packet limit) reaches the bridge
 /// and is dropped unread, logged and counted in `hotcold status`.
-@Suite(.serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
+@Suite(.offCooperativePool, .serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
 struct MQTTHugePayloadTests: BridgeSuite {
     let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 12)
 

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// The man pages in man/ are generated (`make man`, ArgumentParser's manual generator) and
@@ -7,7 +8,7 @@ import Testing
 /// argument and help text each built binary describes itself with (`--experimental-dump-help`,
 /// the generator's own input) must be in its page. A changed option or help text without
 /// `make man` fails here.
-@Suite struct ManPageTests {
+@Suite(.offCooperativePool) struct ManPageTests {
     static let programs = ["hotcold", "hotcoldd", "hotcold-sync", "hotcold-mqtt", "hotcold-web"]
 
     /// Lines the page must contain for `command` and its subcommands, with where each comes from.

@@ -1,10 +1,11 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Issue 18: mistakes explained, by exact text and exit status, from the built binary. Every
 /// error line has the form "hotcold COMMAND: …", a command line's with that command's usage.
-@Suite struct MistakesExplainedTests {
+@Suite(.offCooperativePool) struct MistakesExplainedTests {
     let banana = "halans:d0577fb8cf"
 
     func hotcold(_ args: [String]) throws -> ProcessResult {

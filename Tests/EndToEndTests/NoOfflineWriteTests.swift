@@ -1,11 +1,12 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Issue 18: a change goes to the daemon or fails. With hotcoldd on a socket the client was not
 /// told about, no command may quietly use a database file of its own (which the daemon never
 /// reads): it exits 69, names the socket it tried and says how to pick another or work offline.
-@Suite struct NoOfflineWriteTests {
+@Suite(.offCooperativePool) struct NoOfflineWriteTests {
     let banana = "halans:d0577fb8cf"
 
     /// Every file under `dir`, relative: what a command left behind.
@@ -79,7 +80,7 @@ import Testing
 }
 
 /// `hotcold watch` (text) when the daemon goes away: it says so and exits 69, as its --help says.
-@Suite struct WatchEndsWithTheDaemonTests {
+@Suite(.offCooperativePool) struct WatchEndsWithTheDaemonTests {
     @Test func watchExits69WhenTheDaemonGoesAway() throws {
         let daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1"])
         let watch = Process()

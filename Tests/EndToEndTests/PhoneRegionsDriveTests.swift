@@ -1,6 +1,7 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -16,7 +17,7 @@ import Glibc
 /// bridge's set of 20 (both apps), the nearest 20 up to the hysteresis, and holds every place
 /// within 2 km of the car at every fix; `tst` in the past and one per place; no command while
 /// parked at the boundary.
-@Suite(.serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
+@Suite(.offCooperativePool, .serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
 struct PhoneRegionsDriveTests: BridgeSuite {
     let track = SyntheticTrack(start: (-30.30, 150.00), bearing: 90, speed: 30)
     static let seconds = 130_000 / 30

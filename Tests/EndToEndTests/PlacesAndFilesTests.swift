@@ -1,10 +1,11 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Issue 18: the places and files users have. A Groundspeak `.loc` download imports with its
 /// names and links, through the daemon and with --db; geocaches are found by code and name.
-@Suite struct PlacesAndFilesTests {
+@Suite(.offCooperativePool) struct PlacesAndFilesTests {
     /// What geocaching.com's "LOC" download holds: names as "Name by Owner" in CDATA, a link.
     static let loc = """
         <?xml version="1.0" encoding="UTF-8"?>

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -11,7 +12,7 @@ import Glibc
 /// restart: every acknowledged change and every announced visit is there, no second ARRIVED
 /// while parked, no event number reused, every lost log line announced by a GAP, the hunt
 /// restored. The script prints a JSON summary and lists each violation.
-@Suite("power cuts")
+@Suite("power cuts", .offCooperativePool)
 struct PowerCutTests {
     static var canMount: Bool {
         getuid() == 0
@@ -35,7 +36,7 @@ struct PowerCutTests {
     }
 
     @Test("lazyfs keeps what was synced and drops the rest (SQLite WAL, renames, plain files)",
-          .enabled(if: canMount), .timeLimit(.minutes(2)))
+          .enabled(if: canMount), .timeLimit(.minutes(5)))
     func lazyfsModel() async throws {
         let script = TestData.repo("Tests/PowerCut/lazyfs.py")
         let r = try await Self.onOwnThread {

@@ -1,11 +1,12 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Long work shows one line of progress on stderr when stderr is a terminal (a real
 /// pseudo-terminal here, through Tests/Clients/on_terminal.py), redrawn with "\r" and cleared
 /// at the end; in a pipe there is none of it and the output is the same.
-@Suite struct ProgressLineTests {
+@Suite(.offCooperativePool) struct ProgressLineTests {
     struct TerminalRun {
         var status: Int32
         var stdout: String

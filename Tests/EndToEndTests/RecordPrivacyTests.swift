@@ -1,11 +1,12 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Issue 28: a user's note and rating (a RECORD event) reach only that user's clients and the
 /// daemon's administrator — not every watcher of the socket, live or replayed from the log.
 /// Real Unix users (a writer and a read-only one) on a real daemon.
-@Suite struct RecordPrivacyTests {
+@Suite(.offCooperativePool) struct RecordPrivacyTests {
     static let banana = "halans:d0577fb8cf"
     static let merino = "halans:f1ef8210c4"
 

@@ -1,9 +1,10 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// `hotcold replay` as a user runs it: the built binary, real recordings, real error cases.
-@Suite struct ReplayCLITests {
+@Suite(.offCooperativePool) struct ReplayCLITests {
     func replay(_ args: [String]) throws -> ProcessResult {
         try Subprocess.run(Binaries.url("hotcold"), ["replay"] + args)
     }

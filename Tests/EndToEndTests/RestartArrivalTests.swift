@@ -1,5 +1,6 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +9,7 @@ import Glibc
 /// Restarts are normal (in-car boxes boot with the ignition): a restart while parked at a
 /// stored place is no new arrival, and a restart after leaving it says DEPARTED. Real daemon,
 /// real gpsd, real database.
-@Suite(.serialized) struct RestartArrivalTests {
+@Suite(.offCooperativePool, .serialized) struct RestartArrivalTests {
     typealias F = VisitFixtures
 
     /// First run: park at the windmill until ARRIVED, then the power goes (SIGKILL).

@@ -1,11 +1,12 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// gpsd 3.22 reports the satellites used in SKY, not in TPV: a real receiver's recording
 /// replayed by gpsfake must show them in `status` and on the screen, with the count gpsd itself
 /// reported (the recording's `.chk` file holds gpsd's own output: every SKY says `"uSat":8`).
-@Suite(.serialized, .enabled(if: GPSDHarness.gpsfakeAvailable)) struct SatellitesFromSkyTests {
+@Suite(.offCooperativePool, .serialized, .enabled(if: GPSDHarness.gpsfakeAvailable)) struct SatellitesFromSkyTests {
     static let log = TestData.url("gpsd-logs/garmin15x.log")
 
     /// The `uSat` figures gpsd printed for the recording.

@@ -1,10 +1,11 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Issue 18's screen points in a real terminal (tmux) against a real hotcoldd fed by a real
 /// gpsd: the focus keys, and TERM=dumb printing a frame only when more than the clock changed.
-@Suite(.serialized) struct ScreenFocusTests {
+@Suite(.offCooperativePool, .serialized) struct ScreenFocusTests {
     /// East at 10 m/s near Coffs Harbour.
     let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 10)
 

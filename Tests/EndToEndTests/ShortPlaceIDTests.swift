@@ -1,11 +1,12 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Issue 18: a custom location's id is short, and every command that takes a place id accepts
 /// an unambiguous start of it (4 characters at least), with or without its namespace; an
 /// ambiguous start is refused, naming the places it could be. Through the daemon and with --db.
-@Suite struct ShortPlaceIDTests {
+@Suite(.offCooperativePool) struct ShortPlaceIDTests {
     func hotcold(_ args: [String]) throws -> ProcessResult {
         try Subprocess.run(Binaries.url("hotcold"), args, environment: ["HOTCOLD_SOCKET": "/nonexistent/hotcold.sock"])
     }

@@ -1,9 +1,10 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Runs the built `hotcold` binary against a database in a temporary directory.
-@Suite struct StoreCLITests {
+@Suite(.offCooperativePool) struct StoreCLITests {
     let dir: TemporaryDirectory
     var db: String { dir.path("cli.sqlite") }
 

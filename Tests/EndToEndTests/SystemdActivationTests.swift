@@ -1,12 +1,13 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// hotcoldd under systemd's protocols, exercised with systemd's own test tool.
-@Suite struct SystemdActivationTests {
+@Suite(.offCooperativePool) struct SystemdActivationTests {
     @Test func socketActivationReadinessWatchdogAndStopping() throws {
         let dir = try TemporaryDirectory("activate")
         defer { dir.remove() }

@@ -1,11 +1,12 @@
 import Foundation
 import HotColdProtocol
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// `things --sort distance` measures from the daemon's fix, as `near` does (issue 31); offline,
 /// or before a fix, it asks for --at in a sentence.
-@Suite struct ThingsByDistanceTests {
+@Suite(.offCooperativePool) struct ThingsByDistanceTests {
     @Test func distancesComeFromTheCarWithoutAt() throws {
         let gpsd = try GPSDHarness.udp()
         // Parked beside the Big Banana, Coffs Harbour.

@@ -1,12 +1,13 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Visits survive kill -9: nothing lost, nothing counted twice when the drive is replayed.
-@Suite(.serialized) struct VisitCrashTests {
+@Suite(.offCooperativePool, .serialized) struct VisitCrashTests {
     // Two bundled Big Things in Coffs Harbour, on one straight drive.
     let windmill = (id: "halans:ab12c4892e", lat: -30.304254, lon: 153.101708)
     let banana = (id: "halans:d0577fb8cf", lat: -30.274764, lon: 153.133797)

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -7,7 +8,7 @@ import Glibc
 
 /// A busy or full database neither stalls fixes nor loses a visit: the real daemon, real gpsd,
 /// a database locked by another process (`sqlite3` in `BEGIN EXCLUSIVE`) or on a full tmpfs.
-@Suite(.serialized) struct VisitDurabilityTests {
+@Suite(.offCooperativePool, .serialized) struct VisitDurabilityTests {
     typealias F = VisitFixtures
 
     /// Whether this machine lets tests mount a tmpfs (root in a VM or a privileged container).

@@ -1,11 +1,12 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// `hotcold watch --screen` in a real terminal (tmux), against a real hotcoldd fed by a real
 /// gpsd: what the screen shows, how it redraws on a resize, and that the terminal is given back
 /// after `q`, Ctrl-C and SIGTERM.
-@Suite(.serialized) struct WatchScreenTests {
+@Suite(.offCooperativePool, .serialized) struct WatchScreenTests {
     /// East at 10 m/s near Coffs Harbour; the target on the road 1.5 km ahead.
     let track = SyntheticTrack(start: (-30.30, 153.10), bearing: 90, speed: 10)
     let tierWords = ["burning", "hot", "warm", "mild", "cool", "cold", "chilly", "freezing"]

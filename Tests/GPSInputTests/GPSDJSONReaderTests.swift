@@ -1,9 +1,10 @@
 import Foundation
 import GPSInput
 import HotColdCore
+import HotColdDaemonTesting
 import Testing
 
-@Suite struct GPSDJSONReaderTests {
+@Suite(.offCooperativePool) struct GPSDJSONReaderTests {
     /// Every gpsd 3.22 replay, cross-checked line by line against Foundation's JSON parser.
     @Test(arguments: Recordings.files(in: Recordings.replays, suffix: ".tpv.jsonl"))
     func everyReplayMatchesJSONSerialization(_ url: URL) throws {

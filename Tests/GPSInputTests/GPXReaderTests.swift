@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import GPSInput
 import HotColdCore
+import HotColdDaemonTesting
 import Testing
 
 /// Counts timed and untimed track/route points with Foundation's own XML parser, to check ours.
@@ -32,7 +33,7 @@ private final class PointCounter: NSObject, XMLParserDelegate {
     }
 }
 
-@Suite struct GPXReaderTests {
+@Suite(.offCooperativePool) struct GPXReaderTests {
     @Test(arguments: Recordings.files(in: Recordings.tracks, suffix: ".gpx"))
     func everyTrackMatchesXMLParser(_ url: URL) throws {
         let (fixes, stats, format) = try Recordings.readAll(url.path)

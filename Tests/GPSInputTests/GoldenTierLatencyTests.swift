@@ -2,6 +2,7 @@ import Foundation
 import GPSInput
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Earned tiers must not make real approaches late: on every golden drive, each tier change
@@ -13,7 +14,7 @@ import Testing
 /// ladder makes and the engine never does (a wild fix, a standing receiver's wander: what
 /// earning exists to refuse) are not latency and are not counted here; the still-receiver
 /// scenarios and stationary recordings check that those stay refused.
-@Suite struct GoldenTierLatencyTests {
+@Suite(.offCooperativePool) struct GoldenTierLatencyTests {
     struct Entry: Sendable, CustomStringConvertible {
         var name: String
         var track: String

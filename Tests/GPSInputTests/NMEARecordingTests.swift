@@ -1,10 +1,11 @@
 import Foundation
 import GPSInput
 import HotColdCore
+import HotColdDaemonTesting
 import Testing
 
 /// gpsd's regression logs through the NMEA reader, checked against what gpsd 3.22 made of them.
-@Suite struct NMEARecordingTests {
+@Suite(.offCooperativePool) struct NMEARecordingTests {
     @Test(arguments: Recordings.nmeaLogs)
     func everyLogReads(_ url: URL) throws {
         let (fixes, stats, format) = try Recordings.readAll(url.path)

@@ -1,10 +1,11 @@
 import Foundation
 import GPSInput
 import HotColdCore
+import HotColdDaemonTesting
 import Testing
 
 /// The NMEA reader on small hand-made logs, one rule at a time.
-@Suite struct NMEASentenceTests {
+@Suite(.offCooperativePool) struct NMEASentenceTests {
     private func read(_ lines: [String], terminated: Bool = true) throws -> (fixes: [Fix], stats: ReplayStats) {
         let text = lines.joined(separator: "\r\n") + (terminated ? "\r\n" : "")
         let (fixes, stats, format) = try Recordings.readAll(try Recordings.temporaryFile(text, suffix: ".nmea"))

@@ -1,10 +1,11 @@
 import Foundation
 import GPSInput
 import HotColdCore
+import HotColdDaemonTesting
 import Testing
 
 /// Damaged copies of real recordings: the readers may refuse a file or skip lines, never crash.
-@Suite struct RobustnessTests {
+@Suite(.offCooperativePool) struct RobustnessTests {
     @Test(arguments: [
         Recordings.log("haicom-305N.log"),
         Recordings.log("gp-320fw-2019-04-07-coldboot.log"),

@@ -2,10 +2,11 @@ import Foundation
 import GPSInput
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Real receivers standing still: jitter must not make tiers, trends or arrivals flap.
-@Suite struct StationaryRecordingTests {
+@Suite(.offCooperativePool) struct StationaryRecordingTests {
     static let stationary = ["jl-micro-jlt", "sl869", "telit-he910", "quectel-l76k-nmea",
                              "quectel", "ublox-lea-5h", "ch-4711", "bu353s4"]
 

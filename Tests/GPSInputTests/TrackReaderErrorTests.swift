@@ -1,9 +1,10 @@
 import Foundation
 import GPSInput
+import HotColdDaemonTesting
 import Testing
 
 /// Files that are not tracks: refused up front, with the file and the reason named.
-@Suite struct TrackReaderErrorTests {
+@Suite(.offCooperativePool) struct TrackReaderErrorTests {
     private func refusal(_ path: String) throws -> String {
         try #require(throws: TrackReadError.self) { try TrackReader(path: path) }.description
     }

@@ -1,8 +1,9 @@
 import HotColdConfig
+import HotColdDaemonTesting
 import Testing
 
 /// Inputs found by `scripts/fuzz` (target config) that crashed the loader.
-@Suite struct ConfigFuzzRegressionTests {
+@Suite(.offCooperativePool) struct ConfigFuzzRegressionTests {
     /// toml++ asserted (abort) on these table headers; a SIGHUP with such a typo killed the daemon.
     @Test("a table header that does not start with a name is a ConfigError naming its line",
           arguments: ["[%]", "[!]", "[.]", "[=]", "[#]", "[ %]", "[\t!]", "[[%]]", "[[ %]]", "[[[a]]]", "[é]", "["])
@@ -35,7 +36,7 @@ import Testing
 
 /// toml++ asserted (abort) on a `}` where an array expects an element; the fuzzer found
 /// `allowed_users = [}` in a [socket] section.
-@Suite struct ConfigArrayBraceRegressionTests {
+@Suite(.offCooperativePool) struct ConfigArrayBraceRegressionTests {
     @Test("a '}' where an array element should be is a ConfigError naming its line",
           arguments: ["allowed_users = [}", "allowed_users = [ }", "allowed_users = [\"a\", }", "allowed_users = [[}]]",
                       "allowed_users = [ # note\n}", "allowed_users = [\n\n}", "allowed_users = [{}, }"])

@@ -2,9 +2,10 @@ import Foundation
 import HotColdConfig
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
-@Suite struct ConfigLoaderTests {
+@Suite(.offCooperativePool) struct ConfigLoaderTests {
     @Test func shippedFileParsesToTheDefaults() throws {
         let path = TestData.repo("config/hotcoldd.toml").path
         let c = try ConfigLoader.load(path: path)

@@ -1,13 +1,14 @@
 import Foundation
 @testable import HotColdConfig
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// The syntax check that keeps malformed TOML from the parser (which aborts on some of it).
 /// toml++ asserted on a date followed by a space, one digit and the end of the value
 /// (`d = 1979-05-27 0#`: it scans on for a time and finds none); the fuzzer's input had
 /// replacement characters in place of the date's digits.
-@Suite struct ConfigPreflightTests {
+@Suite(.offCooperativePool) struct ConfigPreflightTests {
     @Test("what crashed the parser, and other malformed TOML, is refused naming its line and what is wrong",
           arguments: [
               ("host = 1979-05-27 0#", "dates"), ("host = 2\u{FFFD}-------\u{FFFD} 3#-[", "not a number"),

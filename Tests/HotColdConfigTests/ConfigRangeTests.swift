@@ -1,11 +1,12 @@
 import HotColdConfig
 import HotColdCore
+import HotColdDaemonTesting
 import Testing
 
 /// Values a config file can hold that once reached a trapping conversion (`Int(Double)` on a
 /// count, `UInt64(interval * 1e9)` in the sync loop) or meant nothing (`inf`, `nan`): each is now
 /// an error naming its key and line.
-@Suite struct ConfigRangeTests {
+@Suite(.offCooperativePool) struct ConfigRangeTests {
     static func error(_ text: String) -> ConfigError? {
         do {
             _ = try ConfigLoader.parse(text, file: "bad.toml")

@@ -2,11 +2,12 @@ import Foundation
 import HotColdConfig
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Every tunable of `EngineConfig` can be set from the `[engine]` table, is documented with its
 /// default in the shipped file, and is range-checked with an error naming file, line and key.
-@Suite struct EngineKeyCoverageTests {
+@Suite(.offCooperativePool) struct EngineKeyCoverageTests {
     /// `key = value` lines of the shipped file's `[engine]` table, in order.
     static func shippedEngineLines() throws -> [(key: String, value: String)] {
         let text = try String(contentsOf: TestData.repo("config/hotcoldd.toml"), encoding: .utf8)

@@ -1,9 +1,10 @@
 import Foundation
 import HotColdConfig
+import HotColdDaemonTesting
 import Testing
 
 /// `[friends]`: how long a silent friend stays current, and on the radar.
-@Suite struct FriendsConfigTests {
+@Suite(.offCooperativePool) struct FriendsConfigTests {
     @Test func defaultsAndValuesAreRead() throws {
         #expect(Configuration().friends.staleAfterSeconds == 300 && Configuration().friends.forgetAfterSeconds == 3600)
         let c = try ConfigLoader.parse("[friends]\nstale_after = 60\nforget_after = 600.5\n", file: "t.toml")

@@ -1,7 +1,8 @@
 import HotColdCore
+import HotColdDaemonTesting
 import Testing
 
-@Suite struct BackoffTests {
+@Suite(.offCooperativePool) struct BackoffTests {
     @Test func doublesToTheCapWithEqualJitter() {
         let b = Backoff(initial: .seconds(2), cap: .seconds(60))
         #expect((1...7).map { b.delay(afterFailures: $0) } == [2, 4, 8, 16, 32, 60, 60].map { Duration.seconds($0) })

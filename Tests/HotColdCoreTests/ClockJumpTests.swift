@@ -1,11 +1,12 @@
 import Foundation
 import HotColdCore
+import HotColdDaemonTesting
 import Testing
 
 /// A receiver that reports one far-future time, then one far-past time, then its true times
 /// again (what the hostile-gpsd end-to-end test sends through libgps): the engine must return to
 /// the true timeline after a short consistent run and arrive.
-@Suite struct ClockJumpTests {
+@Suite(.offCooperativePool) struct ClockJumpTests {
     @Test func aFutureAndAPastFixDoNotSwallowTheTrueTimeline() {
         let start = Coordinate(latitude: -30.30, longitude: 153.10)
         let target = Target(id: "t", name: "T", kind: .point, coordinate: Geodesic.direct(from: start, bearing: 90, distance: 300))

@@ -1,11 +1,12 @@
 import Foundation
 import PropertyBased
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdCore
 
 /// The velocity check's short series for a course's sine and cosine stay within 1e-9 of the
 /// library's (a course reported to 0.01° is known to 2e-4), exact on the axes.
-@Suite struct CourseSinCosTests {
+@Suite(.offCooperativePool) struct CourseSinCosTests {
     @Test func agreesWithTheLibraryEverywhere() async {
         await propertyCheck(count: 5000, input: Gen.double(in: -1000...1000)) { deg in
             let (s, c) = VelocityJudge.sinCos(degrees: deg)

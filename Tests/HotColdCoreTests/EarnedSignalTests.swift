@@ -1,9 +1,10 @@
 import Foundation
 import HotColdCore
+import HotColdDaemonTesting
 import Testing
 
 /// Tiers and trends a receiver must earn, and fixes no vehicle could reach.
-@Suite struct EarnedSignalTests {
+@Suite(.offCooperativePool) struct EarnedSignalTests {
     let origin = Coordinate(latitude: -33.8688, longitude: 151.2093)
     var target: Target { Target(id: "t", name: "T", coordinate: origin) }
 

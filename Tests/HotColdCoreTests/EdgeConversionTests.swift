@@ -1,10 +1,11 @@
 import Foundation
 import HotColdCore
+import HotColdDaemonTesting
 import Testing
 
 /// What a broken or hostile source can put into a `Fix`, a time or a distance, and what comes
 /// out: unknown figures instead of absurd ones, and text instead of a trap.
-@Suite struct EdgeConversionTests {
+@Suite(.offCooperativePool) struct EdgeConversionTests {
     static let t = Date(timeIntervalSince1970: 1_735_689_600)
 
     @Test(arguments: [-5.0, -0.001, .nan, .infinity, -.infinity, 1e300, -1e300, 4e7])

@@ -1,9 +1,10 @@
 import Foundation
 import HotColdCore
+import HotColdDaemonTesting
 import Testing
 
 /// Synthetic tracks with known truth through the proximity engine.
-@Suite struct EngineScenarioTests {
+@Suite(.offCooperativePool) struct EngineScenarioTests {
     let origin = Coordinate(latitude: -33.8688, longitude: 151.2093)
 
     /// A straight drive due east passing the target at `offset` metres (north of the road),

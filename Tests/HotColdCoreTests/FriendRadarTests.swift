@@ -1,10 +1,11 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// The friend radar: a followed device judged by the engine's own rules against this car.
-@Suite struct FriendRadarTests {
+@Suite(.offCooperativePool) struct FriendRadarTests {
     static let jane = "friend:jane/ute"
     static let coffs = Coordinate(latitude: -30.2963, longitude: 153.1135)
 

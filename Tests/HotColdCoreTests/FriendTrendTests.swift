@@ -1,12 +1,13 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Friends' trends from the two devices' velocities (issue 26): when both stand, `steady`
 /// within a few seconds of the second one stopping and never a direction again while they
 /// stand; two moving cars that pass each other are colder at once.
-@Suite struct FriendTrendTests {
+@Suite(.offCooperativePool) struct FriendTrendTests {
     static let origin = Coordinate(latitude: -30.2963, longitude: 153.1135)
     static let jane = "friend:jane/ute"
 

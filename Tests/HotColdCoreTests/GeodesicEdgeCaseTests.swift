@@ -1,10 +1,11 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdCore
 
 /// Degenerate configurations: poles, antipodes, the equator, the date line.
-@Suite struct GeodesicEdgeCaseTests {
+@Suite(.offCooperativePool) struct GeodesicEdgeCaseTests {
     /// WGS84 quarter meridian, metres.
     static let quarterMeridian = 10_001_965.729_3
 

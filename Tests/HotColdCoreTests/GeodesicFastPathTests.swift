@@ -1,12 +1,13 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdCore
 
 
 /// The short-line path (chord-to-arc) must agree with Karney's full solution
 /// to 0.1 mm wherever it is used.
-@Suite struct GeodesicFastPathTests {
+@Suite(.offCooperativePool) struct GeodesicFastPathTests {
     /// 200,000 seeded random lines up to just past the fast path's limit, all
     /// over the globe (poles included), lengths spread over 1 mm ... 60 km.
     @Test func agreesWithFullSolutionOnRandomShortLines() {

@@ -1,10 +1,11 @@
 import Foundation
 import PropertyBased
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdCore
 
 /// Properties that hold for every pair of points, checked on generated inputs.
-@Suite struct GeodesicPropertyTests {
+@Suite(.offCooperativePool) struct GeodesicPropertyTests {
     static let latitude = Gen.double(in: -90...90)
     static let longitude = Gen.double(in: -180...180)
     static let bearing = Gen.double(in: 0..<360)

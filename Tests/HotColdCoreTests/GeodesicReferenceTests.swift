@@ -1,10 +1,11 @@
 import Foundation
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdCore
 
 /// The solutions against Karney's reference geodesics (GeodTest-short, 10,000
 /// rows, distances exact to 0.1 nm). Prints the worst error per row group.
-@Suite struct GeodesicReferenceTests {
+@Suite(.offCooperativePool) struct GeodesicReferenceTests {
     @Test func fileIsComplete() {
         #expect(GeodTestData.rows.count == 10_000)
     }

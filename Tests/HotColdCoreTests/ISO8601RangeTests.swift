@@ -1,10 +1,11 @@
 import Foundation
 import HotColdCore
+import HotColdDaemonTesting
 import Testing
 
 /// Times that `ISO8601.format` cannot write readably (found by `scripts/fuzz`, tpv-engine: an
 /// event carried `"time":"00-1-12-31T00:00:00.000Z"`).
-@Suite struct ISO8601RangeTests {
+@Suite(.offCooperativePool) struct ISO8601RangeTests {
     @Test("parse refuses times outside years 0000–9999 that an offset pushes out")
     func parseRefusesUnrepresentable() {
         #expect(ISO8601.parse("0000-01-01T00:00:00+01:00") == nil)

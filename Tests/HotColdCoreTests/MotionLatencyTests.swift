@@ -1,10 +1,11 @@
 import Foundation
 import HotColdCore
+import HotColdDaemonTesting
 import Testing
 
 /// Real motion must still show promptly: how many seconds after the truth changes the engine
 /// says so, on drives with known truth.
-@Suite struct MotionLatencyTests {
+@Suite(.offCooperativePool) struct MotionLatencyTests {
     let origin = Coordinate(latitude: -33.8688, longitude: 151.2093)
     let t0 = 1_700_000_000.0
 

@@ -1,9 +1,10 @@
 import Foundation
 import HotColdCore
+import HotColdDaemonTesting
 import Testing
 
 /// Restarts: places the device is already at come back as an explicit input to the engine.
-@Suite struct RestoredArrivalTests {
+@Suite(.offCooperativePool) struct RestoredArrivalTests {
     let origin = Coordinate(latitude: -30.2767, longitude: 153.1353)
     var target: Target { Target(id: "big-banana", name: "Big Banana", kind: .bigThing, coordinate: origin) }
 

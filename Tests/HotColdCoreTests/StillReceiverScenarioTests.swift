@@ -1,11 +1,12 @@
 import Foundation
 import HotColdCore
+import HotColdDaemonTesting
 import Testing
 
 /// Receivers that never move, standing on or near every default tier boundary for ten minutes
 /// with white, time-correlated and spiky noise: the truth is one tier, no `hotter`/`colder`
 /// and no arrival.
-@Suite struct StillReceiverScenarioTests {
+@Suite(.offCooperativePool) struct StillReceiverScenarioTests {
     static let target = Target(id: "t", name: "T", coordinate: Coordinate(latitude: -33.8688, longitude: 151.2093))
 
     struct Count: CustomStringConvertible {

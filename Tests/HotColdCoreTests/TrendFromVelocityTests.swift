@@ -2,6 +2,7 @@ import Foundation
 import HotColdCore
 import HotColdTestSupport
 import PropertyBased
+import HotColdDaemonTesting
 import Testing
 
 /// The trend keeps up with the car (issue 26): with a receiver's Doppler velocity, "colder" on
@@ -11,7 +12,7 @@ import Testing
 /// Drives are simulated with their truth (``Route``) and reported as a receiver does
 /// (``DopplerReceiver``): 2 m white position noise, 0.1–0.3 m/s of velocity noise per axis
 /// (a course error of 0.6–1.7° at 10 m/s) and up to 1° more of course error on top.
-@Suite struct TrendFromVelocityTests {
+@Suite(.offCooperativePool) struct TrendFromVelocityTests {
     static let origin = Coordinate(latitude: -33.8688, longitude: 151.2093)
     static let target = Target(id: "t", name: "T", coordinate: origin)
 

@@ -2,12 +2,13 @@ import Foundation
 @testable import HotColdDaemon
 import HotColdProtocol
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Issue 28 (5): a phone's writes keep their author. `hotcold-web` says `act_for` the user who
 /// paired the phone; the connection is then that user's — her note, her writer rule now, never
 /// the administrator's view — and nobody but a configured proxy may say it.
-@Suite(.serialized) struct ActForTests {
+@Suite(.offCooperativePool, .serialized) struct ActForTests {
     static let banana = "halans:d0577fb8cf"
 
     /// One connection, lines in order; each reply (skipping events).

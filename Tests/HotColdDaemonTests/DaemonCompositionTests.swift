@@ -6,13 +6,14 @@ import HotColdProtocol
 import HotColdTestSupport
 import Logging
 import ServiceLifecycle
+import HotColdDaemonTesting
 import Testing
 
 /// The daemon built in process from a configuration (`Daemon.assemble`) and run as the
 /// services of one `ServiceGroup`, as `hotcoldd` runs it: it reads a (scripted) gpsd, answers
 /// on its socket, and on graceful shutdown stops its input, closes its clients and removes its
 /// socket file, then closes the log.
-@Suite struct DaemonCompositionTests {
+@Suite(.offCooperativePool) struct DaemonCompositionTests {
     static let executor = ThreadTaskExecutor(name: "daemon-under-test")
 
     @Test func assembledPartsRunAsServicesAndShutDownInOrder() async throws {

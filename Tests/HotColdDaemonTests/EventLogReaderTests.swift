@@ -1,11 +1,12 @@
 import Foundation
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdDaemon
 
 /// Reading numbered events back from a real log file and its rotated `.1`.
-@Suite struct EventLogReaderTests {
+@Suite(.offCooperativePool) struct EventLogReaderTests {
     func line(_ seq: Int, _ cls: String = "GPS", pad: Int = 0) -> String {
         #"{"class":"\#(cls)","seq":\#(seq),"time":"2025-01-01T00:00:00.000Z","state":"fix","reason":"\#(String(repeating: "x", count: pad))"}"#
     }

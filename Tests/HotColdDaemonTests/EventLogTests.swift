@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdDaemon
 
-@Suite("EventLog")
+@Suite("EventLog", .offCooperativePool)
 struct EventLogTests {
     @Test("appends complete lines, visible at once, from many threads")
     func appendsLines() throws {

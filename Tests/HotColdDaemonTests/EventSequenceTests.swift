@@ -2,11 +2,12 @@ import Foundation
 import Glibc
 import HotColdTestSupport
 import Logging
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdDaemon
 
 /// Sequence numbers never repeat across restarts: real files, real "restarts" (new instances).
-@Suite struct EventSequenceTests {
+@Suite(.offCooperativePool) struct EventSequenceTests {
     let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
     @Test func restartsContinueAboveEverythingEverHandedOut() throws {

@@ -3,13 +3,14 @@ import GPSInput
 import HotColdCore
 import HotColdProtocol
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Issue 29, the daemon's side, built in process: the car's name on the broker (its bridge's
 /// `report` `device`) gives its own finds one id everywhere, a user here can neither follow
 /// the car itself nor like its own finds, a like received is an event, and each accepted fix
 /// is a FIX to the watchers that ask for it (and to nobody else, nor to the log).
-@Suite(.serialized) struct FriendsIdentityTests {
+@Suite(.offCooperativePool, .serialized) struct FriendsIdentityTests {
     func object(_ line: String) throws -> [String: Any] { try #require(LineClient.object(line), "\(line)") }
 
     /// A RECORD (a rating) makes an own feed item: its seq.

@@ -5,6 +5,7 @@ import HotColdProtocol
 import HotColdTestSupport
 import Logging
 import Synchronization
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdDaemon
 
@@ -12,7 +13,7 @@ import Testing
 /// in the file, lines wait while the disk is full and are written once space returns, lines
 /// beyond the queue's bound leave a GAP marker naming exactly the missing numbers, and a
 /// `watch` with `since` across the hole sends that marker in order.
-@Suite(.serialized) struct LogWriterTests {
+@Suite(.offCooperativePool, .serialized) struct LogWriterTests {
     let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
     init() {
@@ -164,7 +165,7 @@ import Testing
 
 /// The log is synced in groups (flash wears) and at once after what a user is told about a
 /// place; nothing is synced while nothing is logged.
-@Suite struct LogSyncTests {
+@Suite(.offCooperativePool) struct LogSyncTests {
     static func waitFor(_ what: String, _ condition: () -> Bool) {
         let deadline = ContinuousClock.now + .seconds(30)
         while !condition() {

@@ -4,13 +4,14 @@ import HotColdProtocol
 import HotColdStore
 import HotColdTestSupport
 import Logging
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdDaemon
 
 /// This car's own finds kept in its feed by their event numbers, off the output stage's path:
 /// a database held locked by another program delays them, never the publisher, and beyond
 /// the bound they are dropped and counted.
-@Suite(.serialized) struct OwnFeedRecorderTests {
+@Suite(.offCooperativePool, .serialized) struct OwnFeedRecorderTests {
     let t0 = Date(timeIntervalSince1970: 1_764_000_000)
     let banana = TargetRef(id: "halans:d0577fb8cf", name: "Big Banana", kind: .bigThing)
 

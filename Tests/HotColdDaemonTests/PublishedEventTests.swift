@@ -3,11 +3,12 @@ import HotColdCore
 import HotColdDaemon
 import HotColdProtocol
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// The daemon's own events (gpsd lost, the outbox grew) are numbered and laid out like the
 /// engine's, so the log's reader can replay them for `watch` with `since`.
-@Suite struct PublishedEventTests {
+@Suite(.offCooperativePool) struct PublishedEventTests {
     static let when = ISO8601.parse("2026-11-23T19:00:00.000Z")!
 
     @Test func queuedCarriesItsNumberRightAfterItsClass() throws {

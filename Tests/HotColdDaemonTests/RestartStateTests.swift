@@ -3,6 +3,7 @@ import HotColdConfig
 @testable import HotColdDaemon
 import HotColdProtocol
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// What a restart keeps and announces (issue 25): a start without the clean-stop mark writes
@@ -10,7 +11,7 @@ import Testing
 /// `watch` with `since` across it says `since_gap`, and `status` shows the unclean stop; a
 /// clean stop writes no GAP; the hunt set at run time comes back, unless a flag or an edited
 /// `[tracking]` asks for something else.
-@Suite struct RestartStateTests {
+@Suite(.offCooperativePool) struct RestartStateTests {
     static func logLines(_ path: String) -> [String] {
         ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }

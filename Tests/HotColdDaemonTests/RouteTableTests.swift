@@ -2,13 +2,14 @@ import Foundation
 import HotColdCore
 import HotColdProtocol
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// The route table answers every command of the protocol: one request of each, sent to the
 /// daemon built in process (``InProcessDaemon``), gets its own reply class — never
 /// `unknown_command` or `internal` — and every reply line matches `schema/reply.schema.json`. A command added to `Command` without an entry here fails
 /// the first test; one without a route does not compile.
-@Suite struct RouteTableTests {
+@Suite(.offCooperativePool) struct RouteTableTests {
     /// A request of each command and the class its reply has; a few ids come from earlier
     /// replies (the export's download, the upload's chunks), so the order matters.
     @Test func everyCommandIsRoutedToItsHandler() async throws {

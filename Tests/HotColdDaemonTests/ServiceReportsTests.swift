@@ -1,9 +1,10 @@
 import Foundation
 @testable import HotColdDaemon
 import HotColdProtocol
+import HotColdDaemonTesting
 import Testing
 
-@Suite struct ServiceReportsTests {
+@Suite(.offCooperativePool) struct ServiceReportsTests {
     func report(_ name: String, _ state: String = "connected", acked: Int? = nil) -> ReportRequest {
         ReportRequest(service: name, state: state, ackedSeq: acked)
     }

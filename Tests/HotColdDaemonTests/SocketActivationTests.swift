@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdDaemon
 
-@Suite("SocketActivation", .serialized)
+@Suite("SocketActivation", .offCooperativePool, .serialized)
 struct SocketActivationTests {
     /// A listening Unix socket as systemd would pass it (blocking, inheritable).
     func listeningSocket(_ path: String) throws -> Int32 {

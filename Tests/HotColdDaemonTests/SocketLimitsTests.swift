@@ -3,13 +3,14 @@ import Glibc
 import HotColdCore
 import HotColdTestSupport
 import Synchronization
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdDaemon
 
 /// What one client may take from the socket: one command answered off the loop at a time,
 /// a number of connections per user, a write rate per user; and the loop never waits on the
 /// name service.
-@Suite("Socket limits")
+@Suite("Socket limits", .offCooperativePool)
 struct SocketLimitsTests {
     @Test("a client with a reply outstanding is not read; others are answered; replies keep their order")
     func heldClientWaits() throws {

@@ -4,6 +4,7 @@ import HotColdCore
 import HotColdTestSupport
 import Logging
 import Synchronization
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdDaemon
 
@@ -34,7 +35,7 @@ func errorFields(_ line: String?) -> [String]? {
     return [o["code"] as? String ?? "", o["message"] as? String ?? ""]
 }
 
-@Suite("SocketServer")
+@Suite("SocketServer", .offCooperativePool)
 struct SocketServerTests {
     @Test("greets, answers commands in order, and counts")
     func greetingAndReplies() throws {

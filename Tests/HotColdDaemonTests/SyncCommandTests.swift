@@ -2,12 +2,13 @@ import Foundation
 import HotColdCore
 import HotColdProtocol
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// `sync` as an ordinary command, against the daemon built in process: every field checked at
 /// the socket with its code, ISO-8601 times, the outbox's state machine through typed requests,
 /// the catalogue as an ordinary upload, and the write rate charged to the ops that change.
-@Suite struct SyncCommandTests {
+@Suite(.offCooperativePool) struct SyncCommandTests {
     static func object(_ line: String) throws -> [String: Any] { try #require(LineClient.object(line), "\(line)") }
 
     /// Out-of-range values, unknown ops, a field of another op, epoch-second times, uploads

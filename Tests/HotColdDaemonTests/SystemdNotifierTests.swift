@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdDaemon
 
@@ -28,7 +29,7 @@ final class NotifyListener {
     }
 }
 
-@Suite("SystemdNotifier")
+@Suite("SystemdNotifier", .offCooperativePool)
 struct SystemdNotifierTests {
     @Test("sends READY, STATUS, WATCHDOG, RELOADING and STOPPING to a path socket")
     func pathSocket() throws {

@@ -1,8 +1,9 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
-@Suite("systemd units (daemon, sync, MQTT bridge, web page) and make install")
+@Suite("systemd units (daemon, sync, MQTT bridge, web page) and make install", .offCooperativePool)
 struct UnitFileTests {
     static let analyze = "/usr/bin/systemd-analyze"
     static var haveAnalyze: Bool { FileManager.default.isExecutableFile(atPath: analyze) }

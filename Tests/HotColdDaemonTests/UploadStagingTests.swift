@@ -2,12 +2,13 @@ import Foundation
 import Glibc
 import HotColdProtocol
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdDaemon
 
 /// What clients stage in the daemon is bounded: per user, in time, and against the disk —
 /// on real files, and on a real small filesystem (tmpfs) for the free-space reserve.
-@Suite(.serialized) struct UploadStagingTests {
+@Suite(.offCooperativePool, .serialized) struct UploadStagingTests {
     static let executor = ThreadTaskExecutor(name: "staging-housekeeping")
     static let alice = ClientID(rawValue: 1), alice2 = ClientID(rawValue: 2), bob = ClientID(rawValue: 3)
 

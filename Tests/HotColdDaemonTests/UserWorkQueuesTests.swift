@@ -4,12 +4,13 @@ import Glibc
 import HotColdTestSupport
 import Logging
 import Synchronization
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdDaemon
 
 /// One work queue per Unix user: a user's work keeps its order, and no user waits behind
 /// another's; and the database file's identity is watched.
-@Suite struct UserWorkQueuesTests {
+@Suite(.offCooperativePool) struct UserWorkQueuesTests {
     @Test func oneUsersStuckWorkDoesNotHoldUpAnother() {
         let queues = UserWorkQueues()
         let release = DispatchSemaphore(value: 0)

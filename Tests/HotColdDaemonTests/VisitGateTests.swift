@@ -4,11 +4,12 @@ import HotColdStore
 import HotColdTestSupport
 import Logging
 import Synchronization
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdDaemon
 
 /// Visits off the engine's path: a real SQLite file, locked by a real `sqlite3` process.
-@Suite(.serialized) struct VisitGateTests {
+@Suite(.offCooperativePool, .serialized) struct VisitGateTests {
     final class Collector: EventSink {
         let events = Mutex<[PublishedEvent]>([])
         func publish(_ event: PublishedEvent) { events.withLock { $0.append(event) } }

@@ -4,12 +4,13 @@ import HotColdCore
 import HotColdTestSupport
 import Logging
 import Synchronization
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdDaemon
 
 /// `watch` with `since` through the daemon's real command handler, socket, log and sequence:
 /// replay from the log, then live, with no gap and no duplicate while events keep coming.
-@Suite(.serialized) struct WatchSinceTests {
+@Suite(.offCooperativePool, .serialized) struct WatchSinceTests {
     /// A publisher wired as the daemon wires it, on a real socket, log and sequence file.
     final class Rig: @unchecked Sendable {
         let dir: TemporaryDirectory

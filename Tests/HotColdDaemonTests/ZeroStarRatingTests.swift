@@ -1,12 +1,13 @@
 import Foundation
 import HotColdProtocol
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Issue 31: 0 stars is a rating (`rate` takes 0–5), so it is shared like any other: the
 /// RECORD carries it, the car's own feed item shows it, and a friend's item with 0 stars is
 /// stored and listed — before, 0 became "no rating" on the way and a friend's was refused.
-@Suite(.serialized) struct ZeroStarRatingTests {
+@Suite(.offCooperativePool, .serialized) struct ZeroStarRatingTests {
     func object(_ line: String) throws -> [String: Any] { try #require(LineClient.object(line), "\(line)") }
 
     @Test func zeroStarsReachTheOwnFeedAndAFriendsIsKept() async throws {

@@ -2,9 +2,10 @@ import Foundation
 import HotColdConfig
 import HotColdMQTT
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
-@Suite struct DeliveryTests {
+@Suite(.offCooperativePool) struct DeliveryTests {
     @Test func watermarkWaitsForEveryMessageOfEveryEarlierEvent() {
         var l = AckLedger(resumingAfter: 10)
         #expect(l.watermark == 10)

@@ -3,11 +3,12 @@ import HotColdCore
 import HotColdMQTT
 import HotColdProtocol
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// What comes from the broker for friends is checked at the edge: size, JSON shape, ranges,
 /// and who it is from (the topic, never the payload).
-@Suite struct FriendMessageTests {
+@Suite(.offCooperativePool) struct FriendMessageTests {
     let jane = FriendID(parsing: "jane/ute")!
     let now = ISO8601.parse("2026-11-25T10:00:00.000Z")!
 
@@ -210,7 +211,7 @@ import Testing
 
 /// The inbox between libmosquitto's thread and the forwarder: bounded, positions coalesced,
 /// feed items and likes never dropped once accepted.
-@Suite struct FriendInboxTests {
+@Suite(.offCooperativePool) struct FriendInboxTests {
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     func fix(_ who: String, _ second: Int) -> FriendFixRequest {
@@ -252,7 +253,7 @@ import Testing
 
 /// Feed items and likes accepted from the broker survive a crash of the bridge: journaled as
 /// they come, cut off the file's beginning as they reach the daemon, forgotten once all did.
-@Suite struct InboxJournalTests {
+@Suite(.offCooperativePool) struct InboxJournalTests {
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     func item(_ seq: Int) -> FriendInbox.Item {

@@ -3,10 +3,11 @@ import HotColdConfig
 import HotColdCore
 import HotColdMQTT
 import HotColdProtocol
+import HotColdDaemonTesting
 import Testing
 
 /// The discovery configuration field by field, as Home Assistant's MQTT docs name them.
-@Suite struct HomeAssistantDiscoveryTests {
+@Suite(.offCooperativePool) struct HomeAssistantDiscoveryTests {
     let topics = Topics(prefix: "hotcold", user: "jane", device: "ute.1")
 
     func object(_ p: Publication) throws -> [String: Any] {

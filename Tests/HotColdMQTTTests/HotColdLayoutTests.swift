@@ -2,9 +2,10 @@ import Foundation
 import HotColdCore
 import HotColdMQTT
 import HotColdProtocol
+import HotColdDaemonTesting
 import Testing
 
-@Suite struct HotColdLayoutTests {
+@Suite(.offCooperativePool) struct HotColdLayoutTests {
     let topics = Topics(prefix: "hotcold", user: "jane", device: "car")
 
     @Test func everyEventGoesVerbatimToTheEventTopicAndVisitsAlsoToVisit() throws {

@@ -1,9 +1,10 @@
 import Foundation
 import HotColdMQTT
+import HotColdDaemonTesting
 import Testing
 
 /// How failures become log lines: bounded, counted, and said once per outage.
-@Suite struct OutageLogTests {
+@Suite(.offCooperativePool) struct OutageLogTests {
     @Test func identicalFailuresAreLoggedOnceThenAtPowersOfTenWithACount() {
         var r = RepeatedFailure()
         var lines: [String] = []

@@ -2,11 +2,12 @@ import Foundation
 import HotColdCore
 import HotColdMQTT
 import HotColdProtocol
+import HotColdDaemonTesting
 import Testing
 
 /// The OwnTracks mapping, field by field, against the booklet's JSON format
 /// (owntracks.org/booklet/tech/json): names, types (integer vs float) and omissions.
-@Suite struct OwnTracksLayoutTests {
+@Suite(.offCooperativePool) struct OwnTracksLayoutTests {
     let topics = Topics(prefix: "owntracks", user: "jane", device: "car")
     let banana = TargetRef(id: "halans:d0577fb8cf", name: "Big Banana", kind: .bigThing)
 

@@ -3,12 +3,13 @@ import HotColdCore
 import HotColdMQTT
 import HotColdProtocol
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Issue 32: the phone's regions are the places themselves. The set with hysteresis, the
 /// commands each app gets, and both apps' merge rules (`OwnTracksPhone`) applied to them over
 /// a long drive and at a boundary in noise.
-@Suite struct PhoneRegionsTests {
+@Suite(.offCooperativePool) struct PhoneRegionsTests {
     /// Places scattered along a road running east for `km` kilometres, within ±`band` km of it.
     static func catalogue(count: Int, km: Double, band: Double, seed: UInt64 = 32) -> [(id: String, at: Coordinate)] {
         var rng = SeededRandom(seed: seed)

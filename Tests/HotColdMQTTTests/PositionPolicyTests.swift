@@ -3,12 +3,13 @@ import HotColdCore
 import HotColdMQTT
 import HotColdProtocol
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Issue 29: a position goes out when it tells something — as the car moves, thinned by
 /// distance and turns — and a heartbeat while it stands; never the same fix twice. Each test
 /// feeds an hour of fixes at 1 Hz and prints the messages an hour it would cost.
-@Suite struct PositionPolicyTests {
+@Suite(.offCooperativePool) struct PositionPolicyTests {
     static let t0 = Date(timeIntervalSince1970: 1_767_225_600)
 
     static func fix(_ at: Coordinate, _ second: Int, speed: Double?, track: Double?, accuracy: Double = 5) -> StatusReply.LastFix {

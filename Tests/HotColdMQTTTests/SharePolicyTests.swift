@@ -3,11 +3,12 @@ import HotColdConfig
 import HotColdCore
 import HotColdMQTT
 import HotColdProtocol
+import HotColdDaemonTesting
 import Testing
 
 /// `[share]`: what leaves the car, per policy and layout (the end-to-end suite checks every
 /// message a real broker carries; this holds the rules one by one).
-@Suite struct SharePolicyTests {
+@Suite(.offCooperativePool) struct SharePolicyTests {
     let arrived = #"{"class":"ARRIVED","seq":9,"distance_m":83.1,"target":{"id":"big-banana","kind":"bigthing","name":"Big Banana"},"time":"2026-11-25T07:25:04.000Z"}"#
     let departed = #"{"class":"DEPARTED","seq":10,"distance_m":160.2,"target":{"id":"big-banana","kind":"bigthing","name":"Big Banana"},"time":"2026-11-25T07:27:04.000Z"}"#
     let proximity = #"{"class":"PROXIMITY","seq":8,"bearing_deg":90.0,"distance_m":300.0,"target":{"id":"big-banana","kind":"bigthing","name":"Big Banana"},"tier":5,"tier_name":"warm","time":"2026-11-25T07:24:04.000Z","trend":"hotter"}"#

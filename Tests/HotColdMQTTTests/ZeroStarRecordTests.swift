@@ -2,10 +2,11 @@ import Foundation
 import HotColdCore
 @testable import HotColdMQTT
 import HotColdProtocol
+import HotColdDaemonTesting
 import Testing
 
 /// Issue 31: a 0-star rating is shared as 0 stars, both ways through the bridge.
-@Suite struct ZeroStarRecordTests {
+@Suite(.offCooperativePool) struct ZeroStarRecordTests {
     let jane = FriendID(parsing: "jane/ute")!
     let now = ISO8601.parse("2026-11-25T10:00:00.000Z")!
 

@@ -2,11 +2,12 @@ import Foundation
 import HotColdCore
 import HotColdProtocol
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Every event has one definition, in the protocol: the engine's values become lines through
 /// it and come back from them unchanged.
-@Suite struct EventMirrorTests {
+@Suite(.offCooperativePool) struct EventMirrorTests {
     static let when = ISO8601.parse("2024-11-23T07:24:31.000Z")!
     static let target = TargetRef(id: "halans:d0577fb8cf", name: "Die \"Quelle\"\n", kind: .bigThing)
     static let events: [Event] = [

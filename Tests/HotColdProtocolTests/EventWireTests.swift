@@ -2,9 +2,10 @@ import Foundation
 import HotColdCore
 import HotColdProtocol
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
-@Suite struct EventWireTests {
+@Suite(.offCooperativePool) struct EventWireTests {
     let target = TargetRef(id: "GC2T9RW", name: "Die \"Quelle\"\n", kind: .geocache)
     let time = Date(timeIntervalSince1970: 1_700_000_000.25)
 

@@ -1,11 +1,12 @@
 import Foundation
 import HotColdCore
 import HotColdProtocol
+import HotColdDaemonTesting
 import Testing
 
 /// The friends' wire (protocol 1.6): requests checked at the edge, replies and events held to
 /// the schema, a feed entry flat on the wire as the contract shows it.
-@Suite struct FriendsProtocolTests {
+@Suite(.offCooperativePool) struct FriendsProtocolTests {
     static let when = ISO8601.parse("2026-11-25T10:00:00.000Z")!
     static let banana = FeedItem.Place(id: "halans:d0577fb8cf", name: "Big Banana", kind: "bigthing")
     static let item = FeedItem(author: "jane", device: "ute", seq: 1234, time: when, kind: "arrived", place: banana,

@@ -2,10 +2,11 @@ import Foundation
 import HotColdCore
 import HotColdProtocol
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// The daemon's numbered lines: `"seq"` right after `"class"`, read back by the header scanner.
-@Suite struct PublishedLineTests {
+@Suite(.offCooperativePool) struct PublishedLineTests {
     let target = TargetRef(id: "halans:d0577fb8cf", name: "Big \"Banana\"", kind: .bigThing)
     let time = Date(timeIntervalSince1970: 1_700_000_000.25)
 

@@ -1,11 +1,12 @@
 import Foundation
 import HotColdCore
 import HotColdProtocol
+import HotColdDaemonTesting
 import Testing
 
 /// Every field is checked while decoding: type, range, size; every refusal names its code,
 /// command and field.
-@Suite struct RequestDecodingTests {
+@Suite(.offCooperativePool) struct RequestDecodingTests {
     func error(_ line: String) -> ProtocolError? {
         if case .failure(let e) = Request.decode(line: line) { return e }
         return nil

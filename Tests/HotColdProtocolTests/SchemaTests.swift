@@ -2,11 +2,12 @@ import Foundation
 import HotColdCore
 import HotColdProtocol
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// What the protocol types encode validates against `schema/` (checked by Python's
 /// jsonschema, not by us), and the schema is strict enough to catch a wrong line.
-@Suite struct SchemaTests {
+@Suite(.offCooperativePool) struct SchemaTests {
     static let when = ISO8601.parse("2024-11-23T07:25:04.000Z")!
     static let banana = TargetRef(id: "halans:d0577fb8cf", name: "Big Banana", kind: .bigThing)
 

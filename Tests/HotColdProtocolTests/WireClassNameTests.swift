@@ -1,11 +1,12 @@
 import Foundation
 import HotColdCore
 @testable import HotColdProtocol
+import HotColdDaemonTesting
 import Testing
 
 /// Issue 30: a line's class is read from its `{"class":"NAME"` prefix without parsing the line;
 /// whatever does not start that way is parsed whole, so the answer is the parse's.
-@Suite struct WireClassNameTests {
+@Suite(.offCooperativePool) struct WireClassNameTests {
     static let t = ISO8601.parse("2026-11-25T10:00:00.000Z")!
 
     @Test func everyLineThisProtocolWritesIsReadByItsPrefixAsTheParseReadsIt() {

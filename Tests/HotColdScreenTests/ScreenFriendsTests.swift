@@ -1,12 +1,13 @@
 import Foundation
 import HotColdCore
 import HotColdProtocol
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdScreen
 
 /// Friends on the live screen: beside places, named as friends, never shown when stale, and
 /// never the automatic focus while a place is tracked.
-@Suite struct ScreenFriendsTests {
+@Suite(.offCooperativePool) struct ScreenFriendsTests {
     typealias F = ScreenFixtures
 
     static func friend(_ who: String, _ name: String, _ distance: Double?, stale: Bool = false) -> StatusReply.Friend {

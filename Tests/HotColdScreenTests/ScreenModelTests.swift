@@ -1,10 +1,11 @@
 import Foundation
 import HotColdCore
 import HotColdProtocol
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdScreen
 
-@Suite struct ScreenModelTests {
+@Suite(.offCooperativePool) struct ScreenModelTests {
     typealias F = ScreenFixtures
 
     @Test func statusSetsTheTrackedSetAndEventsUpdateIt() {

@@ -1,9 +1,10 @@
 import Foundation
 import HotColdCore
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdScreen
 
-@Suite struct ScreenRendererTests {
+@Suite(.offCooperativePool) struct ScreenRendererTests {
     typealias F = ScreenFixtures
 
     func plain(_ m: ScreenModel, _ w: Int, _ h: Int, _ style: ScreenStyle = .colour) -> [String] {

@@ -1,11 +1,12 @@
 import Foundation
 import HotColdCore
 import HotColdProtocol
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdScreen
 
 /// Issue 18: a screen that is never stale and shows the target the user chose.
-@Suite struct ScreenTrustTests {
+@Suite(.offCooperativePool) struct ScreenTrustTests {
     typealias F = ScreenFixtures
 
     func plain(_ m: ScreenModel, _ w: Int, _ h: Int, _ style: ScreenStyle = .colour) -> [String] {

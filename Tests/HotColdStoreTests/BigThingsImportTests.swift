@@ -2,9 +2,10 @@ import Foundation
 import HotColdCore
 @testable import HotColdStore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
-@Suite struct BigThingsImportTests {
+@Suite(.offCooperativePool) struct BigThingsImportTests {
     @Test func catalogueImportsWithValidationReport() throws {
         let f = try StoreFixture(); defer { f.remove() }
         let r = try f.store.importFile(at: data("bigthings/bigthings.json"), user: f.user)

@@ -1,11 +1,12 @@
 import Foundation
 @testable import HotColdStore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Every write is on the disk before it returns (a power cut keeps what was acknowledged),
 /// commits made at the same moment share one sync, and reads sync nothing (flash wears).
-@Suite struct CommitSyncTests {
+@Suite(.offCooperativePool) struct CommitSyncTests {
     @Test func everyWriteIsSyncedAndConcurrentWritesShareSyncs() throws {
         let dir = try TemporaryDirectory("commit-sync")
         defer { dir.remove() }

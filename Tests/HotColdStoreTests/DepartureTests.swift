@@ -3,10 +3,11 @@ import GRDB
 import HotColdCore
 import HotColdStore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Departures close visits; open visits are what the daemon restores as "at" after a restart.
-@Suite struct DepartureTests {
+@Suite(.offCooperativePool) struct DepartureTests {
     let banana = "halans:d0577fb8cf"
     let t0 = Date(timeIntervalSince1970: 1_735_689_600)
 

@@ -2,9 +2,10 @@ import Foundation
 import HotColdCore
 import HotColdStore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
-@Suite struct FeedImportTests {
+@Suite(.offCooperativePool) struct FeedImportTests {
     @Test func locationsFeedGivesReadOnlyDefaults() throws {
         let f = try StoreFixture(); defer { f.remove() }
         let r = try f.store.importFile(at: data("challenges/cochlear-test-locations.json"), user: f.user)

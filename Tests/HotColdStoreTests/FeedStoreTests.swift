@@ -2,11 +2,12 @@ import Foundation
 import GRDB
 import HotColdProtocol
 import HotColdStore
+import HotColdDaemonTesting
 import Testing
 
 /// The feed in SQLite: once per (author, device, seq), the cap drops the oldest for good, and
 /// likes counted once per liker.
-@Suite struct FeedStoreTests {
+@Suite(.offCooperativePool) struct FeedStoreTests {
     static let t0 = Date(timeIntervalSince1970: 1_764_000_000)
 
     static func item(_ seq: Int, author: String = "jane", device: String = "ute", minutes: Double? = nil) -> FeedItem {
@@ -60,7 +61,7 @@ import Testing
 
 /// Issue 28, a fair feed: kept by the time received, each friend's device its share, this
 /// car's own finds never pushed out by friends', every drop counted.
-@Suite struct FairFeedTests {
+@Suite(.offCooperativePool) struct FairFeedTests {
     static let t0 = Date(timeIntervalSince1970: 1_764_000_000)
 
     static func item(_ seq: Int, _ who: String, claimed: Date) -> FeedItem {

@@ -2,9 +2,10 @@ import Foundation
 import HotColdCore
 import HotColdStore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
-@Suite struct GPXImportTests {
+@Suite(.offCooperativePool) struct GPXImportTests {
     @Test func pocketQueryAndItsWaypoints() throws {
         let f = try StoreFixture(); defer { f.remove() }
         // Waypoints first: they must not need their caches to exist yet.

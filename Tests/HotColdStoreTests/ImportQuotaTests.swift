@@ -1,11 +1,12 @@
 import Foundation
 import HotColdStore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// `imported_places_per_user`: one user's imports cannot grow the shared store without bound,
 /// on a real SQLite file.
-@Suite struct ImportQuotaTests {
+@Suite(.offCooperativePool) struct ImportQuotaTests {
     /// A Big Things catalogue of `count` places with ids `api:<prefix><i>`.
     static func catalogue(_ count: Int, prefix: String) -> Data {
         let things = (0..<count).map { i in

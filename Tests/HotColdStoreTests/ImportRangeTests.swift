@@ -2,12 +2,13 @@ import Foundation
 import HotColdCore
 import HotColdStore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Numbers from import files that would later reach a trapping conversion (`Int(1e300)` in
 /// `hotcold show`) or nonsense on export are refused or left unknown at the import, naming the
 /// row and field.
-@Suite struct ImportRangeTests {
+@Suite(.offCooperativePool) struct ImportRangeTests {
     @Test func gpxDifficultyAndTerrainOutOfRangeAreLeftUnknown() throws {
         let f = try StoreFixture(); defer { f.remove() }
         let gpx = """

@@ -3,9 +3,10 @@ import GRDB
 import HotColdCore
 @testable import HotColdStore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
-@Suite struct MigrationTests {
+@Suite(.offCooperativePool) struct MigrationTests {
     /// A database at the first schema (migration "v1" only, filled with plain SQL as that
     /// release would have) must open with today's code, migrate, and keep its data.
     @Test func firstSchemaOpensWithCurrentCode() throws {
@@ -42,7 +43,7 @@ import Testing
 
 /// v7 rebuilds `feed_item` so a shared rating may be 0 stars: what a v6 database held (items,
 /// the likes on them, the id counter) is kept.
-@Suite struct FeedZeroStarsMigrationTests {
+@Suite(.offCooperativePool) struct FeedZeroStarsMigrationTests {
     @Test func aV6FeedKeepsItsItemsLikesAndIdsAndTakesZeroStars() throws {
         let dir = try TemporaryDirectory("hotcold-migration-v7"); defer { dir.remove() }
         let path = dir.path("v6.sqlite")

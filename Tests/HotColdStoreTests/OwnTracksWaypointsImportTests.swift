@@ -2,11 +2,12 @@ import Foundation
 import HotColdCore
 import HotColdStore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// OwnTracks waypoints (the app's `.otrw` export, or a `setWaypoints` command) become custom
 /// locations in a real store: ids stable across imports, bad rows named, repeats skipped.
-@Suite struct OwnTracksWaypointsImportTests {
+@Suite(.offCooperativePool) struct OwnTracksWaypointsImportTests {
     /// What OwnTracks writes when a user exports its regions (Settings, Export waypoints).
     static let export = #"""
     {"_type":"waypoints","waypoints":[

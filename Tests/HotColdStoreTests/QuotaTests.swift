@@ -3,11 +3,12 @@ import GRDB
 import HotColdCore
 @testable import HotColdStore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Per-user quotas, ownership of custom locations, and one pending rating per user and place,
 /// on a real SQLite file.
-@Suite struct QuotaTests {
+@Suite(.offCooperativePool) struct QuotaTests {
     static let catalogue = Data("""
         {"updated": "2024-01-01T00:00:00Z", "things": [
           {"id": "api:banana", "name": "Big Banana", "town": "Coffs Harbour", "state": "NSW", "lat": -30.2963, "lon": 153.1135},

@@ -1,11 +1,12 @@
 import Foundation
 import HotColdStore
+import HotColdDaemonTesting
 import Testing
 
 /// A reply carries a summary of an import or catalogue sync: lists cut to a stated length with
 /// the full counts beside them, so a file with 100,000 bad rows cannot make a reply larger than
 /// a client's queue.
-@Suite struct ReportSummaryTests {
+@Suite(.offCooperativePool) struct ReportSummaryTests {
     func issues(_ n: Int) -> [ImportIssue] {
         (0..<n).map { ImportIssue(id: "row\($0)", name: "Row \($0)", field: "lat", message: "not a latitude") }
     }

@@ -2,9 +2,10 @@ import Foundation
 import HotColdCore
 import HotColdStore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
-@Suite struct RoundTripTests {
+@Suite(.offCooperativePool) struct RoundTripTests {
     /// A store with every kind: Big Things, caches with waypoints and corrected coordinates, locations.
     func filled() throws -> StoreFixture {
         let f = try StoreFixture()

@@ -1,9 +1,10 @@
 import Foundation
 import HotColdCore
 import HotColdStore
+import HotColdDaemonTesting
 import Testing
 
-@Suite struct SpatialIndexTests {
+@Suite(.offCooperativePool) struct SpatialIndexTests {
     /// Deterministic pseudo-random points over Australia (and a few across the antimeridian).
     func points(_ n: Int, seed: UInt64 = 42) -> [Target] {
         var s = seed

@@ -1,12 +1,13 @@
 import Foundation
 import HotColdStore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// An export is handed over a page at a time, so the daemon can write a catalogue of any size
 /// to a file without holding it: the streamed bytes are the whole export, no piece is larger
 /// than a page, and the file imports back as the same places.
-@Suite struct StreamedExportTests {
+@Suite(.offCooperativePool) struct StreamedExportTests {
     @Test(arguments: [ExportFormat.gpx, .geojson])
     func aLargeCatalogueIsWrittenInPages(format: ExportFormat) throws {
         let a = try StoreFixture(); defer { a.remove() }

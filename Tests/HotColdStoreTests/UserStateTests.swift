@@ -3,9 +3,10 @@ import GRDB
 import HotColdCore
 import HotColdStore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
-@Suite struct UserStateTests {
+@Suite(.offCooperativePool) struct UserStateTests {
     func store() throws -> StoreFixture {
         let f = try StoreFixture()
         try f.store.importFile(at: data("geocaches/cachebox3-GC2T9RW.gpx"), user: f.user)

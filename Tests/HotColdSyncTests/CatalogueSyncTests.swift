@@ -1,10 +1,11 @@
 import Foundation
 import HotColdStore
 import HotColdSync
+import HotColdDaemonTesting
 import Testing
 
 /// Against the reference server: the first download, the conditional re-download, withdrawals.
-@Suite(.serialized) struct CatalogueSyncTests {
+@Suite(.offCooperativePool, .serialized) struct CatalogueSyncTests {
     @Test func firstDownloadThenNotModified() async throws {
         let server = try ReferenceServer(); defer { server.stop() }
         let f = try SyncFixture(); defer { f.remove() }

@@ -1,10 +1,11 @@
 import Foundation
 import HotColdStore
 import HotColdSync
+import HotColdDaemonTesting
 import Testing
 
 /// The outbox against the reference server: exactly once under injected failures, final refusals.
-@Suite(.serialized) struct DeliveryTests {
+@Suite(.offCooperativePool, .serialized) struct DeliveryTests {
     @Test func deliveredOnceUnderInjectedFailures() async throws {
         let server = try ReferenceServer(); defer { server.stop() }
         let f = try SyncFixture(); defer { f.remove() }

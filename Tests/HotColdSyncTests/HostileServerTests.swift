@@ -1,6 +1,7 @@
 import Foundation
 import HotColdSync
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// The server is not trusted with the sync's memory or time: against a server that sends an
@@ -10,7 +11,7 @@ import Testing
 ///
 /// `HOTCOLD_SYNC_UNDER_TEST=/path/to/hotcold-sync` runs the process tests against another
 /// build (an older one, for before/after figures; it is killed at 20 s or 1 GiB).
-@Suite(.serialized) struct HostileServerTests {
+@Suite(.offCooperativePool, .serialized) struct HostileServerTests {
     /// `--timeout`: the deadline of each exchange.
     static let deadline = 5.0
     /// Starting a debug build and its handshake with the daemon, on shared cores.

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 @testable import HotColdStore
+import HotColdDaemonTesting
 import Testing
 
 /// The outbox's store side: items are created with the local change, in its transaction.
-@Suite struct OutboxStoreTests {
+@Suite(.offCooperativePool) struct OutboxStoreTests {
     static let catalogue = Data("""
         {"updated": "2024-01-01T00:00:00Z", "things": [
           {"id": "api:banana", "name": "Big Banana", "town": "Coffs Harbour", "state": "NSW", "lat": -30.2963, "lon": 153.1135}

@@ -1,8 +1,9 @@
 import Foundation
 import HotColdSync
+import HotColdDaemonTesting
 import Testing
 
-@Suite struct RetryPolicyTests {
+@Suite(.offCooperativePool) struct RetryPolicyTests {
     @Test func exponentialCappedAndJittered() {
         let low = RetryPolicy(base: 2, cap: 60, jitter: { 0 })
         #expect((1...7).map { low.delay(afterFailures: $0) } == [1, 2, 4, 8, 16, 30, 30])

@@ -1,9 +1,10 @@
 import HotColdSync
+import HotColdDaemonTesting
 import Testing
 
 /// The sync loop's sleeps: a configured interval or a server's figure never traps in
 /// `UInt64(seconds * 1e9)`.
-@Suite struct SleepNanosecondsTests {
+@Suite(.offCooperativePool) struct SleepNanosecondsTests {
     @Test func absurdWaitsAreClampedNotTrapped() {
         #expect(sleepNanoseconds(2.5) == 2_500_000_000)
         #expect(sleepNanoseconds(0) == 0)

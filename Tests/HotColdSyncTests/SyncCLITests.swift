@@ -1,5 +1,6 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,7 @@ import Glibc
 /// real daemon — the only way there is to sync: kill -9 mid-flight, photos, errors named,
 /// refusals kept with their reasons. (`hotcold sync --db` is gone: the command-line client
 /// links no HTTP or TLS, and hotcold-sync no SQLite.)
-@Suite(.serialized) struct SyncCLITests {
+@Suite(.offCooperativePool, .serialized) struct SyncCLITests {
     /// A daemon, and the two clients run as people would.
     struct Box {
         let rig: SyncServiceTests.Rig

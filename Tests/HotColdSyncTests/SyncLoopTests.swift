@@ -2,11 +2,12 @@ import Foundation
 import HotColdConfig
 import HotColdStore
 import HotColdSync
+import HotColdDaemonTesting
 import Testing
 
 /// The daemon's periodic sync runs on its own task: a hung server holds only that task (and
 /// only until the request's deadline), and cancelling it stops the loop at once.
-@Suite(.serialized) struct SyncLoopTests {
+@Suite(.offCooperativePool, .serialized) struct SyncLoopTests {
     final class Reports: @unchecked Sendable {
         let lock = NSLock()
         var items: [SyncReport] = []
@@ -72,7 +73,7 @@ import Testing
     }
 }
 
-@Suite struct SyncLoopConfigurationTests {
+@Suite(.offCooperativePool) struct SyncLoopConfigurationTests {
     @Test func noBaseURLMeansNoSyncing() throws {
         let f = try SyncFixture(); defer { f.remove() }
         var api = HotColdConfig.Configuration().api

@@ -1,6 +1,7 @@
 import Foundation
 import HotColdStore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,7 @@ import Glibc
 /// Real processes: `hotcoldd`, `hotcold-sync` and the reference server. The sync process
 /// reaches the database only through the daemon's socket (`sync` command), learns of new
 /// ratings from the QUEUED event, and delivers each exactly once, across kill -9.
-@Suite(.serialized) struct SyncServiceTests {
+@Suite(.offCooperativePool, .serialized) struct SyncServiceTests {
     /// A daemon with its own directory, and the sync process's command line.
     struct Rig {
         let daemon: DaemonProcess

@@ -1,11 +1,12 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// `systemd/hotcold-sync.service` walls the service's memory and CPU behind the client's own
 /// caps: above what a sync needs (HostileServerTests holds it under 64 MB), below what would
 /// hurt the machine. (`systemd-analyze verify` of the unit is UnitFileTests'.)
-@Suite struct SyncUnitLimitsTests {
+@Suite(.offCooperativePool) struct SyncUnitLimitsTests {
     func setting(_ key: String) throws -> String {
         let text = try String(contentsOf: TestData.repo("systemd/hotcold-sync.service"), encoding: .utf8)
         let line = try #require(text.split(separator: "\n").last { $0.hasPrefix(key + "=") }, "no \(key)=")

@@ -2,11 +2,12 @@ import Foundation
 import GRDB
 @testable import HotColdStore
 import HotColdSync
+import HotColdDaemonTesting
 import Testing
 
 /// The API token goes to the API's own origin only, over TLS (or plain HTTP to loopback when
 /// a test allows it), and nothing the server or the stored outbox sends can stretch that.
-@Suite(.serialized) struct TokenSafetyTests {
+@Suite(.offCooperativePool, .serialized) struct TokenSafetyTests {
     @Test func plainHTTPOnlyToLoopbackAndOnlyWhenAllowed() throws {
         func check(_ s: String, _ allow: Bool) -> BaseURL.Problem? {
             do { _ = try BaseURL.check(URL(string: s)!, allowHTTPLoopback: allow); return nil } catch { return error }

@@ -1,10 +1,11 @@
 import Foundation
 import HotColdProtocol
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdWeb
 
-@Suite("pairing tokens, the writer rule, rate limits, SSE frames")
+@Suite("pairing tokens, the writer rule, rate limits, SSE frames", .offCooperativePool)
 struct AccessTests {
     @Test("a pairing survives a restart, is private to its file, expires, and is capped")
     func tokenStore() throws {

@@ -1,10 +1,11 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// The live page in Debian's chromium, driven by selenium (Tests/Browser/live_page.py), against
 /// real gpsd, hotcoldd and hotcold-web processes. The script prints one line per check.
-@Suite("the live page in a real browser", .serialized)
+@Suite("the live page in a real browser", .offCooperativePool, .serialized)
 struct BrowserTests {
     static var haveBrowser: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
@@ -26,7 +27,7 @@ struct BrowserTests {
     }
 
     @Test("tiles around the fix, each asked for once, let through by the CSP; default focus, tap to focus, course-up; Near me's map at 320-800 px",
-          .enabled(if: haveBrowser), .timeLimit(.minutes(3)))
+          .enabled(if: haveBrowser), .timeLimit(.minutes(5)))
     func tiles() async throws {
         let script = TestData.repo("Tests/Browser/tiles.py")
         let r = try await onThread {
@@ -68,7 +69,7 @@ struct BrowserTests {
     }
 
     @Test("DNS rebinding: from a website's name resolved to the box, chromium gets 421 for the page, the stream, reads and writes, and the page's script never runs; at the box's own address it works",
-          .enabled(if: haveBrowser), .timeLimit(.minutes(3)))
+          .enabled(if: haveBrowser), .timeLimit(.minutes(5)))
     func rebinding() async throws {
         try await run("Tests/Browser/rebinding.py")
     }

@@ -1,11 +1,12 @@
 import Foundation
 import HotColdTestSupport
 import Synchronization
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdWeb
 
 /// One browser's feed against a real hotcoldd: bounded, and honest about the daemon's link.
-@Suite("a browser's feed from the daemon", .serialized)
+@Suite("a browser's feed from the daemon", .offCooperativePool, .serialized)
 struct DaemonFeedTests {
     @Test("a browser that reads nothing is cut off once its queue is full, never buffered without end")
     func slowBrowserDropped() async throws {

@@ -1,9 +1,10 @@
 import HotColdProtocol
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdWeb
 
 /// Which of the daemon's requests the page may forward, and as what: the writer's table.
-@Suite("the requests the page may send")
+@Suite("the requests the page may send", .offCooperativePool)
 struct DaemonWriterTests {
     let writer = DaemonWriter(socketPath: "/nonexistent")
 

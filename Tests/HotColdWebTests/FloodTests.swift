@@ -1,5 +1,6 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +9,7 @@ import Glibc
 /// Issue 28's starvation case on real processes: the built hotcold-web under the unit's file
 /// limit (LimitNOFILE=1024), a real hotcoldd, a stranger at 127.0.0.2 holding thousands of
 /// half-finished requests (no cookie, the head never ends), and a paired phone at 127.0.0.3.
-@Suite("hotcold-web under a connection flood (built binaries)")
+@Suite("hotcold-web under a connection flood (built binaries)", .offCooperativePool)
 struct FloodTests {
     static let strangers = 5000
 

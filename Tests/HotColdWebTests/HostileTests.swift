@@ -1,6 +1,7 @@
 import Foundation
 import HotColdTestSupport
 import Synchronization
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdWeb
 import HotColdProtocol
@@ -10,7 +11,7 @@ import Glibc
 
 /// Issue 28, the live page: what a stranger on the Wi-Fi, a flaky phone and a website in a
 /// browser on the box tried, on hotcold-web in-process on a real port against a real hotcoldd.
-@Suite("hotcold-web against hostile and careless clients", .serialized)
+@Suite("hotcold-web against hostile and careless clients", .offCooperativePool, .serialized)
 struct HostileTests {
     typealias Running = WebServerTests.Running
 
@@ -71,9 +72,13 @@ struct HostileTests {
     func beyondTheEnd() async throws {
         let r = try await Running()
         defer { r.stop() }
-        let seqs = r.daemon.logLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            .compactMap { $0["seq"] as? Int }
-        let last = try #require(seqs.last, "the daemon logged no event")
+        // The daemon's first events (its GPS state) are logged as it starts: wait for them.
+        func seqs() -> [Int] {
+            r.daemon.logLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                .compactMap { $0["seq"] as? Int }
+        }
+        #expect(try await Self.wait(30) { !seqs().isEmpty })
+        let last = try #require(seqs().last, "the daemon logged no event")
         for asked in ["\(last + 1000)", "\(UInt64(1) << 60)"] {
             let s = try await RawHTTP.get(r.port, "/events", headers: ["Last-Event-ID: \(asked)"], seconds: 5) {
                 $0.contains("id: \(last)\n")

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdWeb
 
@@ -8,21 +9,21 @@ import Testing
 /// ESLint (`.eslintrc.json`), both from Debian (node-typescript, eslint; scripts/setup installs
 /// them); the markup holds every element the script asks for; the binary serves the files as
 /// they are.
-@Suite("the page's files, checked")
+@Suite("the page's files, checked", .offCooperativePool)
 struct PageAssetsCheckTests {
     static let assets = TestData.repo("Sources/HotColdWeb/Page/Assets")
     static func tool(_ name: String) -> URL? {
         ["/usr/bin/", "/usr/local/bin/"].map { URL(fileURLWithPath: $0 + name) }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    @Test("TypeScript finds no type error in app.js", .enabled(if: tool("tsc") != nil), .timeLimit(.minutes(2)))
+    @Test("TypeScript finds no type error in app.js", .enabled(if: tool("tsc") != nil), .timeLimit(.minutes(5)))
     func typeChecked() async throws {
         let tsc = try #require(Self.tool("tsc"))
         let r = try await onThread { try Subprocess.run(tsc, ["-p", Self.assets.appendingPathComponent("jsconfig.json").path]) }
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
     }
 
-    @Test("ESLint finds nothing in app.js", .enabled(if: tool("eslint") != nil), .timeLimit(.minutes(2)))
+    @Test("ESLint finds nothing in app.js", .enabled(if: tool("eslint") != nil), .timeLimit(.minutes(5)))
     func linted() async throws {
         let eslint = try #require(Self.tool("eslint"))
         // Debian's eslint finds its modules in Debian's node paths, whichever node runs it.

@@ -1,10 +1,11 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// `hotcold web pair`, `devices` and `revoke` (the built client) against a running hotcold-web
 /// (the built binary) and hotcoldd: the link printed works once, and no longer after revoke.
-@Suite("hotcold web pair through the built binaries")
+@Suite("hotcold web pair through the built binaries", .offCooperativePool)
 struct PairCommandTests {
     @Test("pair prints a QR code and a link that sets the cookie; devices lists it; revoke ends it")
     func pairListRevoke() async throws {
@@ -66,7 +67,7 @@ struct PairCommandTests {
     }
 }
 
-@Suite("hotcold web pair's link")
+@Suite("hotcold web pair's link", .offCooperativePool)
 struct PairLinkTests {
     @Test("a public_url a phone can open prints no warning")
     func reachableLink() async throws {
@@ -92,7 +93,7 @@ struct PairLinkTests {
     }
 }
 
-@Suite("hotcold-web's shutdown")
+@Suite("hotcold-web's shutdown", .offCooperativePool)
 struct ShutdownTests {
     @Test("SIGTERM ends hotcold-web promptly even with a live stream open (the stream is ended, the browser resumes)")
     func sigtermWithStreamOpen() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -7,7 +8,7 @@ import Glibc
 
 /// Who may pair, judged by the kernel's record of the pairing process: real Unix users (made
 /// for the test) connect to the built hotcold-web's control socket through setpriv.
-@Suite("pairing as other Unix users", .enabled(if: UnixAccounts.available))
+@Suite("pairing as other Unix users", .offCooperativePool, .enabled(if: UnixAccounts.available))
 struct PairingPeersTests {
     @Test("outsider refused; a reader of the daemon's socket pairs read-only; a writer by the daemon's rule pairs a writer")
     func peersByCredentials() async throws {

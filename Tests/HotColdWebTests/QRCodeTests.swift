@@ -1,9 +1,10 @@
 import Foundation
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdWeb
 
-@Suite("QR codes for pairing links")
+@Suite("QR codes for pairing links", .offCooperativePool)
 struct QRCodeTests {
     /// Draws the code as a PBM image (4 px a module, the 4-module quiet zone) for a decoder.
     static func pbm(_ qr: QRCode, scale: Int = 4) -> String {

@@ -1,10 +1,11 @@
 import Foundation
 import HotColdConfig
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdWeb
 
-@Suite("hotcold-web.toml")
+@Suite("hotcold-web.toml", .offCooperativePool)
 struct WebConfigTests {
     @Test("the bundled file documents every key with its default")
     func bundledIsDefaults() throws {

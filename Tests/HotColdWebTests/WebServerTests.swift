@@ -2,12 +2,13 @@ import Foundation
 import HotColdProtocol
 import HotColdTestSupport
 import Synchronization
+import HotColdDaemonTesting
 import Testing
 @testable import HotColdWeb
 
 /// hotcold-web in-process on a real loopback port, against a real hotcoldd (no GPS attached:
 /// it still answers STATUS and takes writes).
-@Suite("hotcold-web over HTTP against a real daemon", .serialized)
+@Suite("hotcold-web over HTTP against a real daemon", .offCooperativePool, .serialized)
 struct WebServerTests {
     final class Running: @unchecked Sendable {
         let daemon: DaemonProcess
@@ -226,7 +227,7 @@ func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thr
 
 /// hotcold-web listening on this machine's own non-loopback address, reached from that
 /// address: a peer that is not 127.0.0.1, as a phone on the Wi-Fi is.
-@Suite("hotcold-web from another address")
+@Suite("hotcold-web from another address", .offCooperativePool)
 struct StrangerTests {
     /// The first IPv4 address of a non-loopback interface, if this machine has one.
     static var outsideAddress: String? {

@@ -2,11 +2,12 @@ import CGPS
 import Foundation
 @testable import GPSInput
 import HotColdCore
+import HotColdDaemonTesting
 import Testing
 
 /// The gps_data_t → GPSDEvent translation on hand-made structs: what gpsd 3.22 leaves as NaN,
 /// a SKY after a TPV, a TPV without time, a mode gpsd should never send.
-@Suite("gps_data_t translation")
+@Suite("gps_data_t translation", .offCooperativePool)
 struct GPSDFixTranslationTests {
     /// When the reports in these tests were read (any instant: it is carried, not used).
     static let readAt = ContinuousClock.now

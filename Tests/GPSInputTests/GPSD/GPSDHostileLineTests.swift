@@ -3,12 +3,13 @@ import Foundation
 @testable import GPSInput
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// Lines on which libgps 3.22's `gps_unpack` loops forever (found by `scripts/fuzz`, target
 /// tpv-engine): one of them from gpsd, or from anything listening on gpsd's port, froze the
 /// source's reader thread and so the daemon's tracking.
-@Suite("gpsd lines that hang libgps")
+@Suite("gpsd lines that hang libgps", .offCooperativePool)
 struct GPSDHostileLineTests {
     static let hangingLines = [
         #"{7"class":"TPV""#,

@@ -2,10 +2,11 @@ import Foundation
 import GPSInput
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// gpsd absent, killed and restarted: `.lost` once, then streaming again within 3 s.
-@Suite("GPSDSource reconnects", .enabled(if: GPSDHarness.gpsdAvailable))
+@Suite("GPSDSource reconnects", .offCooperativePool, .enabled(if: GPSDHarness.gpsdAvailable))
 struct GPSDReconnectTests {
     static let track = SyntheticTrack(start: (-27.4698, 153.0251), bearing: 180, speed: 8)
 

@@ -2,10 +2,11 @@ import Foundation
 import GPSInput
 import HotColdCore
 import HotColdTestSupport
+import HotColdDaemonTesting
 import Testing
 
 /// GPSDSource against real gpsd processes on free loopback ports (no mocks).
-@Suite("GPSDSource with a real gpsd", .enabled(if: GPSDHarness.gpsdAvailable))
+@Suite("GPSDSource with a real gpsd", .offCooperativePool, .enabled(if: GPSDHarness.gpsdAvailable))
 struct GPSDSourceTests {
     static let sydney = (latitude: -33.8568, longitude: 151.2153)
 

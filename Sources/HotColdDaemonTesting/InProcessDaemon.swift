@@ -1,6 +1,6 @@
 import Foundation
 import HotColdConfig
-@testable import HotColdDaemon
+import HotColdDaemon
 import HotColdProtocol
 import HotColdTestSupport
 import Logging
@@ -17,18 +17,18 @@ import ServiceLifecycle
 /// let reply = try await daemon.ask(.status)
 /// await daemon.stop()
 /// ```
-final class InProcessDaemon: Sendable {
-    let dir: TemporaryDirectory
-    let configuration: Configuration
-    let parts: DaemonParts
+public final class InProcessDaemon: Sendable {
+    public let dir: TemporaryDirectory
+    public let configuration: Configuration
+    public let parts: DaemonParts
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
 
     /// One executor for every harness: the services' tasks never wait behind blocked tests.
-    static let executor = ThreadTaskExecutor(name: "in-process-daemon")
+    public static let executor = ThreadTaskExecutor(name: "in-process-daemon")
 
     /// `directory`: start on an earlier daemon's files (a restart); `overrides`: the flags.
-    init(directory: TemporaryDirectory? = nil, overrides: DaemonOverrides = DaemonOverrides(),
+    public init(directory: TemporaryDirectory? = nil, overrides: DaemonOverrides = DaemonOverrides(),
          _ configure: (inout Configuration) -> Void = { _ in }) throws {
         let dir = try directory ?? TemporaryDirectory("in-process")
         var c = Configuration()
@@ -54,7 +54,7 @@ final class InProcessDaemon: Sendable {
     }
 
     /// A new connection, past its greeting.
-    func connect() throws -> LineClient {
+    public func connect() throws -> LineClient {
         let c = try LineClient(path: configuration.socket.path)
         _ = try c.line(ofClass: VersionReply.wireClass)
         return c
@@ -62,11 +62,11 @@ final class InProcessDaemon: Sendable {
 
     /// One request on a new connection; its reply line (an `ERROR` included). Blocking socket
     /// work runs on a thread of its own, never on the few threads of the shared pool.
-    func ask(_ request: Request, timeout: Double = 60) async throws -> String {
+    public func ask(_ request: Request, timeout: Double = 60) async throws -> String {
         try await ask(request.line, timeout: timeout)
     }
 
-    func ask(_ line: String, timeout: Double = 60) async throws -> String {
+    public func ask(_ line: String, timeout: Double = 60) async throws -> String {
         let path = configuration.socket.path
         return try await Self.onThread {
             let c = try LineClient(path: path)
@@ -81,14 +81,14 @@ final class InProcessDaemon: Sendable {
     /// Shuts the services down in order, then removes the directory. `clean`: leaves the
     /// clean-stop mark as `hotcoldd` does after its services stop (without it the next start
     /// on the same `directory` takes it for a power cut); `keep`: leaves the files for a restart.
-    func stop(clean: Bool = false, keep: Bool = false) async {
+    public func stop(clean: Bool = false, keep: Bool = false) async {
         await group.triggerGracefulShutdown()
         _ = try? await running.value
-        if clean { parts.stopMark.stopped(lastSeq: parts.outputs.sequence.status.last) }
+        if clean { parts.markCleanStop() }
         if !keep { dir.remove() }
     }
 
-    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    public static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { done in
             Thread { done.resume(with: Result { try body() }) }.start()
         }

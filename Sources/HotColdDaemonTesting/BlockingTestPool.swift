@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// Threads of their own for test bodies that block: a synchronous test waiting on a process,
+/// a socket or a file holds its thread until it is done, and on Swift's shared cooperative
+/// pool — one thread per core, two here — a few such tests stall every other test, the
+/// in-process daemons' services included. Tests run here instead (``OffCooperativePool``), so
+/// the pool stays free for what awaits, and as many blocking tests make progress at once as
+/// this pool has threads.
+///
+/// `HOTCOLD_TEST_THREADS` sets the width (default three per core: most of a test's time is
+/// spent waiting on a daemon, a browser or a broker, not computing).
+public final class BlockingTestPool: TaskExecutor, @unchecked Sendable {
+    public static let shared = BlockingTestPool(threads: ProcessInfo.processInfo.environment["HOTCOLD_TEST_THREADS"].flatMap(Int.init)
+                                                    ?? 3 * ProcessInfo.processInfo.activeProcessorCount)
+
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var head = 0
+
+    init(threads: Int) {
+        for n in 0..<max(1, threads) {
+            let t = Thread { [unowned self] in self.work() }
+            t.name = "blocking-tests-\(n)"
+            t.start()
+        }
+    }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        condition.lock()
+        jobs.append(unowned)
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while head == jobs.count { condition.wait() }
+            let job = jobs[head]
+            head += 1
+            if head > 1024, head * 2 > jobs.count { jobs.removeFirst(head); head = 0 }
+            condition.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
+}
+
+/// Runs a suite's tests (or one test) on ``BlockingTestPool`` instead of the shared cooperative
+/// pool: `@Suite(.offCooperativePool)`. Async tests are unchanged in meaning — they still
+/// suspend at each `await` — but their synchronous stretches and every synchronous test hold
+/// one of the pool's threads, never one of the two the whole run shares.
+public struct OffCooperativePool: SuiteTrait, TestTrait, TestScoping {
+    public var isRecursive: Bool { true }
+
+    public func provideScope(for test: Test, testCase: Test.Case?,
+                             performing function: @Sendable () async throws -> Void) async throws {
+        try await withTaskExecutorPreference(BlockingTestPool.shared) { try await function() }
+    }
+}
+
+extension Trait where Self == OffCooperativePool {
+    /// See ``OffCooperativePool``.
+    public static var offCooperativePool: Self { Self() }
+}
