@@ -18,7 +18,7 @@ SWIFT      ?= swift
 # with -Osize, against 16.3 MB for a program that only imports Foundation; the engine still
 # takes millions of fixes a second). They build in a directory of their own so that the plain
 # -O builds of the tests and benchmarks in .build are not rebuilt.
-SWIFTFLAGS ?= $(if $(filter release,$(CONFIG)),-Xswiftc -Osize --static-swift-stdlib)
+SWIFTFLAGS ?= $(if $(filter release,$(CONFIG)),-Xswiftc -Osize)
 SCRATCH    ?= $(if $(filter release,$(CONFIG)),.build-install,.build)
 BINDIR_SRC ?= $(SCRATCH)/$(CONFIG)
 
