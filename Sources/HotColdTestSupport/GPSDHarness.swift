@@ -49,7 +49,7 @@ public final class GPSDHarness: @unchecked Sendable {
     /// Starts `gpsd -N -n -b -S PORT udp://127.0.0.1:UDPPORT` and waits until it listens on
     /// both ports. Pass `port` to restart on a port a client is already retrying.
     public static func udp(port: UInt16? = nil, udpPort: UInt16? = nil,
-                           timeout: TimeInterval = 10) throws -> GPSDHarness {
+                           timeout: TimeInterval = 30) throws -> GPSDHarness {
         let tcp = try port ?? FreePort.tcp()
         let udp = try udpPort ?? FreePort.udp()
         let gpsd = try GPSDHarness(
@@ -62,7 +62,7 @@ public final class GPSDHarness: @unchecked Sendable {
 
     /// Starts `gpsfake -1 -q -c CYCLE -P PORT LOG` and waits until its gpsd listens.
     public static func gpsfake(log: URL, port: UInt16? = nil, cycle: Double = 0.05,
-                               timeout: TimeInterval = 20) throws -> GPSDHarness {
+                               timeout: TimeInterval = 60) throws -> GPSDHarness {
         let tcp = try port ?? FreePort.tcp()
         let gpsd = try GPSDHarness(
             arguments: [try executable("gpsfake", in: ["/usr/bin", "/usr/local/bin"]),

@@ -78,7 +78,7 @@ final class ReferenceServer: @unchecked Sendable {
     }
 
     /// Waits (up to `seconds`) until the server's state satisfies `condition`.
-    func wait(seconds: Double = 15, until condition: ([String: Any]) -> Bool) async throws -> Bool {
+    func wait(seconds: Double = 30, until condition: ([String: Any]) -> Bool) async throws -> Bool {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             if condition(try await state()) { return true }
