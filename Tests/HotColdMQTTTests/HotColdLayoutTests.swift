@@ -120,11 +120,11 @@ import Testing
         let t = Date(timeIntervalSince1970: 1_735_689_600)
         let banana = TargetRef(id: "halans:d0577fb8cf", name: "Big Banana", kind: .bigThing)
         let events: [EventMessage] = [
-            .proximity(ProximityEvent(seq: 1, time: t, target: banana, distanceM: 812.5, bearingDeg: 271.5, tier: 3,
-                                      tierName: "warm", trend: .hotter, accuracyM: 4.5, speedMps: 12.25, etaS: 66)),
-            .arrived(PassageEvent(arrived: true, seq: 2, time: t, target: banana, distanceM: 42)),
-            .departed(PassageEvent(arrived: false, seq: 3, time: t, target: banana, distanceM: 160)),
-            .gps(GPSEvent(seq: 4, time: t, state: .stale)),
+            EventMessage(.proximity(.init(time: t, target: banana, distance: 812.5, bearing: 271.5, tier: 3, tierName: "warm",
+                                          trend: .hotter, accuracy: 4.5, speed: 12.25, eta: 66)), seq: 1),
+            EventMessage(.arrived(.init(time: t, target: banana, distance: 42)), seq: 2),
+            EventMessage(.departed(.init(time: t, target: banana, distance: 160)), seq: 3),
+            EventMessage(.gps(.init(time: t, state: .stale)), seq: 4),
         ]
         for e in events {
             let read = try EventMessage(bridgeLine: e.line)

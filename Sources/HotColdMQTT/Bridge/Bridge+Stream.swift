@@ -188,7 +188,7 @@ extension Bridge {
         }
         notePassage(e.event)
         var wtst = 0
-        if settings.layout == .owntracks, let t = e.event.target, e.event.className != "PROXIMITY" {
+        if settings.layout == .owntracks, let t = e.event.target, e.event.className != Event.proximityClass {
             // The region's creation time (the waypoint's `tst` on the phone), kept before it is sent.
             wtst = regions.stamp(t.id, now: max(Date(), latestFixTime ?? .distantPast))
             do { try regions.save() } catch {

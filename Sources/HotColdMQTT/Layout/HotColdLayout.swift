@@ -33,15 +33,6 @@ public enum HotColdLayout {
         return out
     }
 
-    /// An ARRIVED with no distance (`share = "visits"`): `{"class":"ARRIVED","seq":…,"time":…,"target":{…}}`.
-    public static func bareArrival(_ p: Event.Passage, seq: UInt64?) -> String {
-        var o = JSONLine(class: "ARRIVED")
-        if let seq { o.addRaw("seq", json: String(seq)) }
-        o.add("time", time: p.time)
-        o.addRaw("target", json: p.target.json)
-        return o.text
-    }
-
     /// The retained state message: `{"class":"STATE","seq":…,"gps":"fix","last_fix":{…},"targets":[…]}`.
     ///
     /// `seq` is the last event the bridge had read when it asked for the status (left out when
