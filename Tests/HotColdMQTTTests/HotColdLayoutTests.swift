@@ -36,14 +36,14 @@ import Testing
     @Test func stateIsRetainedWithTheLastFixAndTargets() throws {
         let s = status("fix",
                        lastFix: .init(time: Date(timeIntervalSince1970: 1_735_689_600), lat: -30.3, lon: 153.1,
-                                      mode: 3, accuracyM: 4.2, speedMps: 1.25),
+                                      mode: 3, accuracyM: 4.2, speedMps: 1.25, ageS: 1, clockOffsetS: 0),
                        targets: [.init(target: TargetRef(id: "a", name: "A", kind: .point), distanceM: 12.5, bearingDeg: 270,
                                        tier: 7, tierName: "burning", trend: "hotter", arrived: true)],
                        time: Date(timeIntervalSince1970: 1_735_689_601))
         let p = HotColdLayout.state(s, seq: 77, topics: topics)
         #expect(p.topic == "hotcold/jane/car/state")
         #expect(p.retain)
-        #expect(p.payload == #"{"class":"STATE","seq":77,"time":"2025-01-01T00:00:01.000Z","gps":"fix","last_fix":{"time":"2025-01-01T00:00:00.000Z","lat":-30.3,"lon":153.1,"mode":3,"accuracy_m":4.2,"speed_mps":1.25},"targets":[{"target":{"id":"a","name":"A","kind":"point"},"distance_m":12.5,"bearing_deg":270,"tier":7,"tier_name":"burning","trend":"hotter","arrived":true}]}"#)
+        #expect(p.payload == #"{"class":"STATE","seq":77,"time":"2025-01-01T00:00:01.000Z","gps":"fix","last_fix":{"accuracy_m":4.2,"lat":-30.3,"lon":153.1,"mode":3,"speed_mps":1.25,"time":"2025-01-01T00:00:00.000Z"},"targets":[{"target":{"id":"a","name":"A","kind":"point"},"distance_m":12.5,"bearing_deg":270,"tier":7,"tier_name":"burning","trend":"hotter","arrived":true}]}"#)
     }
 
     @Test func topicLevelsRefuseWildcardsSeparatorsAndEmptiness() {

@@ -24,7 +24,7 @@ extension StatusReply.LastFix: FixedClassMessage {
     /// the line is of another class. Ages on the line, which a FIX has not, are left out.
     public static func decode(line: some StringProtocol) throws(ProtocolError) -> FixEvent? {
         guard WireCoding.className(of: line) == wireClass else { return nil }
-        var e = try WireCoding.decode(FixEvent.self, from: line)
+        let e = try WireCoding.decode(FixEvent.self, from: line)
         guard (-90...90).contains(e.lat), (-180...180).contains(e.lon) else {
             throw ProtocolError(.outOfRange, command: nil, field: "lat", "FIX: a position outside ±90°/±180°")
         }
@@ -32,8 +32,15 @@ extension StatusReply.LastFix: FixedClassMessage {
               e.trackDeg.map(\.isFinite) ?? true else {
             throw ProtocolError(.outOfRange, command: nil, field: "accuracy_m", "FIX: a negative or non-finite accuracy, speed or course")
         }
-        e.ageS = nil
-        e.clockOffsetS = nil
-        return e
+        return e.withoutAges
+    }
+
+    /// The fix as it is on its own (a FIX; the MQTT bridge's retained STATE): without the ages,
+    /// which hold only for the moment a `status` was answered.
+    public var withoutAges: FixEvent {
+        var f = self
+        f.ageS = nil
+        f.clockOffsetS = nil
+        return f
     }
 }
