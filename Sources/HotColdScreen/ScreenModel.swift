@@ -231,21 +231,21 @@ public struct ScreenModel: Sendable, Equatable {
         return eta.isFinite ? eta : nil
     }
 
-    /// An event arrived on the watch.
-    public mutating func apply(_ event: EventMessage) {
+    /// An event arrived on the watch (as read from its line: at the wire's resolution).
+    public mutating func apply(_ event: Event) {
         link = .connected
         switch event {
         case .proximity(let p):
-            guard var v = Self.view(p.target, distance: p.distanceM, bearing: p.bearingDeg, tier: p.tier,
+            guard var v = Self.view(p.target, distance: p.distance, bearing: p.bearing, tier: p.tier,
                                     tierName: p.tierName, trend: p.trend) else { return }
             guard targets[v.id] != nil || targets.count < Self.maximumTargets else { return }
             v.arrived = targets[v.id]?.arrived ?? false
-            v.etaS = p.etaS.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+            v.etaS = p.eta.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
             v.approachMps = v.etaS.flatMap { $0 > 0 ? v.distanceM / $0 : nil }
             targets[v.id] = v
             hottestTier = max(hottestTier, v.tier)
-            if let s = Self.nonNegative(p.speedMps) { gps.speedMps = s }
-            if let a = Self.nonNegative(p.accuracyM) { gps.accuracyM = a }
+            if let s = Self.nonNegative(p.speed) { gps.speedMps = s }
+            if let a = Self.nonNegative(p.accuracy) { gps.accuracyM = a }
             // The fix's age comes from STATUS's last fix only: an event may be the engine's
             // re-evaluation (a new target set, staleness) at a time that is no new fix.
         case .arrived(let p):

@@ -45,16 +45,17 @@ struct FriendRadarDaemonTests {
         let end = Date().addingTimeInterval(3)
         while Date() < end, let l = try? watcher.readLine(timeout: 0.5) { lines.append(l) }
 
-        let events = lines.compactMap { try? EventMessage.decode(line: $0) }
-        let friend = events.filter { $0.event.target?.id == "friend:jane/ute" }
-        #expect(friend.allSatisfy { $0.event.target?.kind == .friend && $0.event.target?.name == "Jane" })
+        let messages = lines.compactMap { try? EventMessage.decode(line: $0) }
+        let events = messages.map(\.event)
+        let friend = events.filter { $0.target?.id == "friend:jane/ute" }
+        #expect(friend.allSatisfy { $0.target?.kind == .friend && $0.target?.name == "Jane" })
         let arrivals = friend.filter { if case .arrived = $0 { true } else { false } }
         let departures = friend.filter { if case .departed = $0 { true } else { false } }
-        #expect(arrivals.count == 1 && departures.count == 1, "\(friend.map(\.line))")
+        #expect(arrivals.count == 1 && departures.count == 1, "\(friend.map { EventMessage($0).line })")
         #expect(friend.contains { if case .proximity(let p) = $0 { p.trend == .hotter } else { false } })
         // The car's own arrival at the hunted place is in its feed, numbered by its ARRIVED (and
         // announced by that ARRIVED alone: no FEED event repeats it).
-        let ownArrival = try #require(events.first { if case .arrived(let p) = $0 { p.target.name == "Roadside Thing" } else { false } })
+        let ownArrival = try #require(messages.first { if case .arrived(let p) = $0.event { p.target.name == "Roadside Thing" } else { false } })
         #expect(!lines.contains { WireCoding.className(of: $0) == "FEED" }, "\(lines.filter { $0.contains("FEED") })")
         let mine = try c.call(.feed(FeedRequest()), expecting: FeedReply.self).items
         #expect(mine.map(\.id) == ["self/self/\(ownArrival.seq ?? -1)"])

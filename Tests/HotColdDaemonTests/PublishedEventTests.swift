@@ -16,7 +16,8 @@ import Testing
         #expect(line == #"{"class":"QUEUED","seq":812,"pending":3,"time":"2026-11-23T19:00:00.000Z"}"#)
         #expect(PublishedLineHeader(utf8: Array(line.utf8)) == PublishedLineHeader(className: "QUEUED", seq: 812))
         #expect(try QueuedEvent.decode(line: line) == QueuedEvent(seq: 812, time: Self.when, pending: 3))
-        let lost = PublishedEvent.gpsLost(time: Self.when, reason: "gone").line(seq: 813)
+        let lost = PublishedEvent.engine(.gps(.init(time: Self.when, state: .lost, reason: "gone"))).line(seq: 813)
+        #expect(lost == #"{"class":"GPS","seq":813,"reason":"gone","state":"lost","time":"2026-11-23T19:00:00.000Z"}"#)
         #expect(try JSONSchemaCheck.failures([line, lost], schema: "event.schema.json") == "")
     }
 

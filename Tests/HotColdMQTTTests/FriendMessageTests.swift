@@ -146,34 +146,34 @@ import Testing
         let request = Request.feedItem(FeedItemRequest(item: read))
         #expect(try Request.decode(line: request.line).get() == .feedItem(FeedItemRequest(item: item)))
         let like = LikeReceivedRequest(itemSeq: 7, liker: FriendID(parsing: "bob/car")!, like: false, time: now)
-        let heard = try #require(try LikeReceivedRequest.fromBroker(bytes(WireCoding.line(like)), liker: like.liker, now: now))
+        let heard = try #require(try BrokerLike.fromBroker(bytes(BrokerLike(like).payload), liker: like.liker, now: now))
         #expect(try Request.decode(line: Request.likeReceived(heard).line).get() == .likeReceived(like))
     }
 
     @Test func likesRoundTripWithACheckedLiker() throws {
         let bob = FriendID(parsing: "bob/car")!
         let like = LikeReceivedRequest(itemSeq: 1234, liker: bob, like: true, time: now)
-        let payload = WireCoding.line(like)
+        let payload = BrokerLike(like).payload
         #expect(payload == #"{"class":"LIKE","cmd":"like_received","item_seq":1234,"like":true,"liker":"bob/car","time":"2026-11-25T10:00:00.000Z"}"#)
-        #expect(try LikeReceivedRequest.fromBroker(bytes(payload), liker: bob, now: now) == like)
+        #expect(try BrokerLike.fromBroker(bytes(payload), liker: bob, now: now) == like)
         // As an earlier bridge wrote it (no cmd): read the same.
         let earlier = #"{"class":"LIKE","item_seq":1234,"liker":"bob/car","like":true,"time":"2026-11-25T10:00:00.000Z"}"#
-        #expect(try LikeReceivedRequest.fromBroker(bytes(earlier), liker: bob, now: now) == like)
+        #expect(try BrokerLike.fromBroker(bytes(earlier), liker: bob, now: now) == like)
         let forged = payload.replacingOccurrences(of: "bob/car", with: "bob/#")
-        let e = #expect(throws: FriendMessageError.self) { _ = try LikeReceivedRequest.fromBroker(bytes(forged), liker: bob, now: now) }
+        let e = #expect(throws: FriendMessageError.self) { _ = try BrokerLike.fromBroker(bytes(forged), liker: bob, now: now) }
         #expect(e?.description.contains(#"got "bob/#""#) == true, "\(e?.description ?? "")")
         // Bob's topic carrying a like in Carol's name: the topic is the sender, the payload no say.
         let asCarol = payload.replacingOccurrences(of: "bob/car", with: "carol/van")
-        let c = #expect(throws: FriendMessageError.self) { _ = try LikeReceivedRequest.fromBroker(bytes(asCarol), liker: bob, now: now) }
+        let c = #expect(throws: FriendMessageError.self) { _ = try BrokerLike.fromBroker(bytes(asCarol), liker: bob, now: now) }
         #expect(c?.description == "a like by carol/van on bob/car's topic", "\(c?.description ?? "")")
         #expect(throws: FriendMessageError.self) {
-            _ = try LikeReceivedRequest.fromBroker(bytes(payload.replacingOccurrences(of: "1234", with: "0")), liker: bob, now: now)
+            _ = try BrokerLike.fromBroker(bytes(payload.replacingOccurrences(of: "1234", with: "0")), liker: bob, now: now)
         }
         #expect(throws: FriendMessageError.self) {
-            _ = try LikeReceivedRequest.fromBroker(bytes(payload.replacingOccurrences(of: "2026-11-25", with: "2026-11-01")), liker: bob, now: now)
+            _ = try BrokerLike.fromBroker(bytes(payload.replacingOccurrences(of: "2026-11-25", with: "2026-11-01")), liker: bob, now: now)
         }
         #expect(throws: FriendMessageError.self) {
-            _ = try LikeReceivedRequest.fromBroker(bytes(String(repeating: " ", count: 1025)), liker: bob, now: now)
+            _ = try BrokerLike.fromBroker(bytes(String(repeating: " ", count: 1025)), liker: bob, now: now)
         }
         // The daemon takes the LIKE as its request, but no other class in it.
         #expect((try? Request.decode(line: payload).get()) == .likeReceived(like))

@@ -36,14 +36,14 @@ import Testing
     @Test func stateIsRetainedWithTheLastFixAndTargets() throws {
         let s = status("fix",
                        lastFix: .init(time: Date(timeIntervalSince1970: 1_735_689_600), lat: -30.3, lon: 153.1,
-                                      mode: 3, accuracyM: 4.2, speedMps: 1.25),
+                                      mode: 3, accuracyM: 4.2, speedMps: 1.25, ageS: 1, clockOffsetS: 0),
                        targets: [.init(target: TargetRef(id: "a", name: "A", kind: .point), distanceM: 12.5, bearingDeg: 270,
                                        tier: 7, tierName: "burning", trend: "hotter", arrived: true)],
                        time: Date(timeIntervalSince1970: 1_735_689_601))
         let p = HotColdLayout.state(s, seq: 77, topics: topics)
         #expect(p.topic == "hotcold/jane/car/state")
         #expect(p.retain)
-        #expect(p.payload == #"{"class":"STATE","seq":77,"time":"2025-01-01T00:00:01.000Z","gps":"fix","last_fix":{"time":"2025-01-01T00:00:00.000Z","lat":-30.3,"lon":153.1,"mode":3,"accuracy_m":4.2,"speed_mps":1.25},"targets":[{"target":{"id":"a","name":"A","kind":"point"},"distance_m":12.5,"bearing_deg":270,"tier":7,"tier_name":"burning","trend":"hotter","arrived":true}]}"#)
+        #expect(p.payload == #"{"class":"STATE","seq":77,"time":"2025-01-01T00:00:01.000Z","gps":"fix","last_fix":{"accuracy_m":4.2,"lat":-30.3,"lon":153.1,"mode":3,"speed_mps":1.25,"time":"2025-01-01T00:00:00.000Z"},"targets":[{"target":{"id":"a","name":"A","kind":"point"},"distance_m":12.5,"bearing_deg":270,"tier":7,"tier_name":"burning","trend":"hotter","arrived":true}]}"#)
     }
 
     @Test func topicLevelsRefuseWildcardsSeparatorsAndEmptiness() {
@@ -120,11 +120,11 @@ import Testing
         let t = Date(timeIntervalSince1970: 1_735_689_600)
         let banana = TargetRef(id: "halans:d0577fb8cf", name: "Big Banana", kind: .bigThing)
         let events: [EventMessage] = [
-            .proximity(ProximityEvent(seq: 1, time: t, target: banana, distanceM: 812.5, bearingDeg: 271.5, tier: 3,
-                                      tierName: "warm", trend: .hotter, accuracyM: 4.5, speedMps: 12.25, etaS: 66)),
-            .arrived(PassageEvent(arrived: true, seq: 2, time: t, target: banana, distanceM: 42)),
-            .departed(PassageEvent(arrived: false, seq: 3, time: t, target: banana, distanceM: 160)),
-            .gps(GPSEvent(seq: 4, time: t, state: .stale)),
+            EventMessage(.proximity(.init(time: t, target: banana, distance: 812.5, bearing: 271.5, tier: 3, tierName: "warm",
+                                          trend: .hotter, accuracy: 4.5, speed: 12.25, eta: 66)), seq: 1),
+            EventMessage(.arrived(.init(time: t, target: banana, distance: 42)), seq: 2),
+            EventMessage(.departed(.init(time: t, target: banana, distance: 160)), seq: 3),
+            EventMessage(.gps(.init(time: t, state: .stale)), seq: 4),
         ]
         for e in events {
             let read = try EventMessage(bridgeLine: e.line)

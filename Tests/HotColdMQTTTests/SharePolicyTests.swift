@@ -48,9 +48,11 @@ import Testing
         let s = try settings(.visits)
         let a = try pubs(arrived, s)
         #expect(a == [Publication(topic: "hotcold/jane/ute/arrival",
-                                  payload: #"{"class":"ARRIVED","seq":9,"time":"2026-11-25T07:25:04.000Z","target":{"id":"big-banana","name":"Big Banana","kind":"bigthing"}}"#,
+                                  payload: #"{"class":"ARRIVED","seq":9,"target":{"id":"big-banana","kind":"bigthing","name":"Big Banana"},"time":"2026-11-25T07:25:04.000Z"}"#,
                                   retain: true),
                       Publication(topic: "hotcold/jane/ute/feed", payload: feedItem)])
+        // The event's own line less its distance, byte for byte (the one encoder writes both).
+        #expect(a.first?.payload == arrived.replacingOccurrences(of: #""distance_m":83.1,"#, with: ""))
         #expect(try pubs(proximity, s).isEmpty)
         #expect(try pubs(departed, s).isEmpty)
         #expect(Set(SharedPublications.retainedToClear(settings: s).map(\.topic))

@@ -34,9 +34,9 @@ enum ScreenFixtures {
             target("c", "Big Pineapple", 12_000, bearing: 180, tier: 0, tierName: "freezing", trend: "steady"),
             target("d", "Giant Koala", 2_000, bearing: 270, tier: 3, tierName: "cool", trend: "unknown"),
         ]))
-        m.apply(.proximity(ProximityEvent(time: t0, target: TargetRef(id: "a", name: name, kind: .bigThing), distanceM: 850,
-                                          bearingDeg: 45, tier: 6, tierName: "hot", trend: .hotter, accuracyM: 5,
-                                          speedMps: 0.2, etaS: 120)))
+        m.apply(.proximity(.init(time: t0, target: TargetRef(id: "a", name: name, kind: .bigThing), distance: 850,
+                                 bearing: 45, tier: 6, tierName: "hot", trend: .hotter, accuracy: 5,
+                                 speed: 0.2, eta: 120)))
         m.now = t0.addingTimeInterval(3)
         return m
     }

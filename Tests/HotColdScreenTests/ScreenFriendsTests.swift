@@ -35,8 +35,8 @@ import Testing
         m.apply(alone)
         #expect(m.focus?.name == "Jane (friend)")
         // Its PROXIMITY events update it like a place's.
-        m.apply(.proximity(ProximityEvent(time: F.t0, target: TargetRef(id: "friend:jane/ute", name: "Jane", kind: .friend),
-                                          distanceM: 120, bearingDeg: 80, tier: 6, tierName: "hot", trend: .hotter)))
+        m.apply(.proximity(.init(time: F.t0, target: TargetRef(id: "friend:jane/ute", name: "Jane", kind: .friend),
+                                 distance: 120, bearing: 80, tier: 6, tierName: "hot", trend: .hotter)))
         #expect(m.focus?.distanceM == 120 && m.focus?.name == "Jane (friend)")
     }
 }

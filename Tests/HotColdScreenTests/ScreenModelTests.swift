@@ -19,12 +19,12 @@ import Testing
         #expect(m.focus?.distanceM == 800 && abs((m.focus?.etaS ?? 0) - 800 * 120 / 850) < 1e-9)
         #expect(m.others.isEmpty)
         let ref = TargetRef(id: "a", name: "Big Banana", kind: .bigThing)
-        m.apply(.arrived(PassageEvent(arrived: true, time: F.t0, target: ref, distanceM: 20)))
+        m.apply(.arrived(.init(time: F.t0, target: ref, distance: 20)))
         #expect(m.focus?.arrived == true)
         #expect(ScreenRenderer.render(m, width: 40, height: 10, style: .plain).contains { $0.contains("ARRIVED") })
-        m.apply(.departed(PassageEvent(arrived: false, time: F.t0, target: ref, distanceM: 150)))
+        m.apply(.departed(.init(time: F.t0, target: ref, distance: 150)))
         #expect(m.focus?.arrived == false)
-        m.apply(.gps(GPSEvent(time: F.t0, state: .lost)))
+        m.apply(.gps(.init(time: F.t0, state: .lost)))
         #expect(ScreenRenderer.render(m, width: 40, height: 10, style: .plain)[0].hasPrefix("GPS lost"))
     }
 
@@ -60,8 +60,8 @@ import Testing
     @Test func outOfRangeValuesStopAtTheModel() {
         var m = ScreenModel(socketPath: "/s", now: F.t0)
         let ref = TargetRef(id: "x", name: "X", kind: .point)
-        m.apply(.proximity(ProximityEvent(time: F.t0, target: ref, distanceM: 10, bearingDeg: 0, tier: 1_000_000,
-                                          tierName: "hot", trend: .steady, etaS: -5)))
+        m.apply(.proximity(.init(time: F.t0, target: ref, distance: 10, bearing: 0, tier: 1_000_000,
+                                 tierName: "hot", trend: .steady, eta: -5)))
         #expect(m.focus?.tier == ScreenModel.maximumTier)
         #expect(m.focus?.etaS == nil)
         var s = F.status([F.target("y", "Y", 5, tier: 7, tierName: "burning")])

@@ -49,9 +49,9 @@ import Testing
         m.now = F.t0.addingTimeInterval(13)
         // gpsd lost: the engine's staleness events and a re-evaluation arrive, the status's
         // last fix stays the same.
-        m.apply(.gps(GPSEvent(time: F.t0.addingTimeInterval(12), state: .lost)))
-        m.apply(.proximity(ProximityEvent(time: F.t0.addingTimeInterval(12), target: TargetRef(id: "a", name: "A", kind: .point),
-                                          distanceM: 500, bearingDeg: 0, tier: 5, tierName: "warm", trend: .steady)))
+        m.apply(.gps(.init(time: F.t0.addingTimeInterval(12), state: .lost)))
+        m.apply(.proximity(.init(time: F.t0.addingTimeInterval(12), target: TargetRef(id: "a", name: "A", kind: .point),
+                                 distance: 500, bearing: 0, tier: 5, tierName: "warm", trend: .steady)))
         m.apply(fix(F.status([F.target("a", "A", 500, tier: 5, tierName: "warm")]), at: F.t0, state: "lost"))
         #expect(m.fixAge == 13)
         // A new fix does reset it.

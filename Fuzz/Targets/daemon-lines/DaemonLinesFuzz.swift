@@ -43,7 +43,7 @@ func fuzz(_ bytes: UnsafeRawBufferPointer) {
                 }
             }
         }
-        if let event = try? EventMessage.decode(line: line) { model.apply(event) }
+        if let event = try? EventMessage.decode(line: line) { model.apply(event.event) }
         if let e = try? EventMessage(bridgeLine: String(line)) {
             HotColdLayout.publications(for: e, topics: topics).forEach(checkPublication)
             if let p = OwnTracksLayout.transition(e, waypoint: nil, accuracy: 9.5, tid: "d", wtst: 1_735_689_600, topics: topics) { checkPublication(p) }

@@ -64,14 +64,14 @@ func feed(_ payload: [UInt8]) {
 
 func like(_ payload: [UInt8]) {
     let like: LikeReceivedRequest?
-    do { like = try LikeReceivedRequest.fromBroker(payload, liker: bob, now: now) } catch { return refused(error, payload) }
+    do { like = try BrokerLike.fromBroker(payload, liker: bob, now: now) } catch { return refused(error, payload) }
     guard let like else { return fuzzCheck(payload.isEmpty, "a like read as nothing from a payload with content") }
     fuzzCheck(like.liker == bob, "a like by \(like.liker) on bob/car's topic")
     daemonAccepts(.likeReceived(like), payload)
-    let line = WireCoding.line(like)
+    let line = BrokerLike(like).payload
     do {
-        let again = try LikeReceivedRequest.fromBroker(Array(line.utf8), liker: bob, now: now)
-        fuzzCheck(again.map(WireCoding.line) == line, "LIKE \(line) reads back as \(again.map(WireCoding.line) ?? "nothing")")
+        let again = try BrokerLike.fromBroker(Array(line.utf8), liker: bob, now: now).map { BrokerLike($0).payload }
+        fuzzCheck(again == line, "LIKE \(line) reads back as \(again ?? "nothing")")
     } catch {
         fuzzCheck(false, "the bridge refuses the LIKE it would publish: \(line): \(error)")
     }

@@ -6,6 +6,8 @@ import Foundation
 
 /// What the engine (and the daemon around it) tells the world. One case per wire `class`.
 ///
+/// These payloads are the wire's shapes too: HotColdProtocol gives them their coding (keys with
+/// units, the wire's rounding) and numbers them (`EventMessage`), so an event has one definition.
 /// The socket and the log share this schema; see PROTOCOL.md and `schema/`.
 public enum Event: Sendable, Equatable {
     case proximity(Proximity)
@@ -13,13 +15,21 @@ public enum Event: Sendable, Equatable {
     case departed(Passage)
     case gps(GPSChange)
 
+    public static let proximityClass = "PROXIMITY"
+    public static let arrivedClass = "ARRIVED"
+    public static let departedClass = "DEPARTED"
+    public static let gpsClass = "GPS"
+
+    /// Every event class, in the order of the cases.
+    public static let classNames = [proximityClass, arrivedClass, departedClass, gpsClass]
+
     /// The wire `class` of this event.
     public var className: String {
         switch self {
-        case .proximity: "PROXIMITY"
-        case .arrived: "ARRIVED"
-        case .departed: "DEPARTED"
-        case .gps: "GPS"
+        case .proximity: Self.proximityClass
+        case .arrived: Self.arrivedClass
+        case .departed: Self.departedClass
+        case .gps: Self.gpsClass
         }
     }
 
@@ -86,10 +96,14 @@ public enum Event: Sendable, Equatable {
     public struct GPSChange: Sendable, Equatable {
         public var time: Date
         public var state: GPSState
+        /// Why, in the daemon's words, when it knows more than the engine (gpsd closed the
+        /// connection). The pure engine never sets it: it sees fixes, not connections.
+        public var reason: String?
 
-        public init(time: Date, state: GPSState) {
+        public init(time: Date, state: GPSState, reason: String? = nil) {
             self.time = time
             self.state = state
+            self.reason = reason
         }
     }
 }

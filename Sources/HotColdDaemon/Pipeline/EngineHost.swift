@@ -114,7 +114,7 @@ public final class EngineHost: Sendable {
                 state.linkReason = reason
                 if was != .lost {
                     logger.warning("gpsd lost: \(reason); retrying")
-                    sink.publish(.gpsLost(time: Self.fixTimeNow(state), reason: reason))
+                    sink.publish(.engine(.gps(Event.GPSChange(time: Self.fixTimeNow(state), state: .lost, reason: reason))))
                     state.events += 1
                 }
             case .fix(let fix, let receivedAt):

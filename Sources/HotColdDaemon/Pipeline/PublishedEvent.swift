@@ -2,15 +2,14 @@ import Foundation
 import HotColdCore
 import HotColdProtocol
 
-/// One event as the daemon publishes it: an engine event, the daemon's own word that gpsd
-/// is gone (a `GPS` event with a `reason`, which the pure engine cannot know), or that the
-/// outbox grew (`QUEUED`, for hotcold-sync).
+/// One event as the daemon publishes it: an engine event (or the daemon's own word that gpsd
+/// is gone: a `GPS` change with the `reason` the pure engine cannot know), or that the outbox
+/// grew (`QUEUED`, for hotcold-sync).
 ///
 /// The sequence number is given when it is published, so that numbers follow the order in
 /// which events leave (see ``EventPublisher``).
 public enum PublishedEvent: Sendable, Equatable {
     case engine(Event)
-    case gpsLost(time: Date, reason: String)
     case queued(QueuedEvent)
     /// Friends (protocol 1.6): a new feed item, a like given here, a user's record of a
     /// place, a change of who is followed.
@@ -30,8 +29,6 @@ public enum PublishedEvent: Sendable, Equatable {
         switch self {
         case .engine(let e):
             EventMessage(e, seq: seq).line
-        case .gpsLost(let time, let reason):
-            WireCoding.line(GPSEvent(seq: seq, time: time, state: .lost, reason: reason))
         case .queued(let q):
             WireCoding.line(QueuedEvent(seq: seq, time: q.time, pending: q.pending))
         case .feed(let e): Self.numbered(e, seq)
@@ -68,7 +65,6 @@ public enum PublishedEvent: Sendable, Equatable {
     public var filter: BroadcastFilter {
         switch self {
         case .engine(let e): BroadcastFilter(e)
-        case .gpsLost: .watchers(className: "GPS", targetID: nil)
         case .queued: .watchers(className: QueuedEvent.wireClass, targetID: nil)
         case .feed: .watchers(className: FeedEvent.wireClass, targetID: nil)
         case .like: .watchers(className: LikeEvent.wireClass, targetID: nil)

@@ -28,7 +28,7 @@ extension Bridge {
     /// The largest message the bridge takes from the broker: the largest of the friends'
     /// messages (a feed item, 8 KiB); Home Assistant's birth message is a word.
     static let maximumIncomingBytes = max(FeedItem.maximumPayloadBytes, FriendFixRequest.maximumPayloadBytes,
-                                          LikeReceivedRequest.maximumPayloadBytes)
+                                          BrokerLike.maximumPayloadBytes)
 
     /// A message too large to read (libmosquitto's thread): counted and logged, bounded.
     func receivedOversized(topic: String, bytes: Int) {
@@ -68,7 +68,7 @@ extension Bridge {
             case .feed:
                 return .some(try FeedItem.fromBroker(payload, who: m.who).map { i in var i = i; i.club = m.club ? true : nil; return .feed(i) })
             case .likes:
-                return .some(try LikeReceivedRequest.fromBroker(payload, liker: m.who).map { .like($0) })
+                return .some(try BrokerLike.fromBroker(payload, liker: m.who).map { .like($0) })
             }
         } catch {
             let n = shared.withLock { s in s.friends.rejected += 1; return s.friends.rejected }

@@ -27,7 +27,7 @@ extension Bridge {
     func takeFix(_ line: String) {
         do {
             guard let e = try FixEvent.decode(line: line) else { return }
-            offerFix(e.lastFix)
+            offerFix(e)
         } catch {
             if let l = readFailures.failed("skipped a FIX the bridge cannot read: \(error)") { log(l) }
         }

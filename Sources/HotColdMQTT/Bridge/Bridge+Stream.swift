@@ -188,7 +188,7 @@ extension Bridge {
         }
         notePassage(e.event)
         var wtst = 0
-        if settings.layout == .owntracks, let t = e.event.target, e.event.className != "PROXIMITY" {
+        if settings.layout == .owntracks, let t = e.event.target, e.event.className != Event.proximityClass {
             // The region's creation time (the waypoint's `tst` on the phone), kept before it is sent.
             wtst = regions.stamp(t.id, now: max(Date(), latestFixTime ?? .distantPast))
             do { try regions.save() } catch {
@@ -217,7 +217,7 @@ extension Bridge {
                 // A like needs this device's name as the liker; one of its own items needs no message.
                 let l = try FriendEventLine.like(line, liker: friendTopics.own)
                 seq = l.seq
-                if let to = l.to, let like = l.like { pubs.append(Publication(topic: settings.friendTopics.likes(of: to), payload: WireCoding.line(like))) }
+                if let to = l.to, let like = l.like { pubs.append(Publication(topic: settings.friendTopics.likes(of: to), payload: BrokerLike(like).payload)) }
             }
         } catch {
             if let l = readFailures.failed("skipped a \(name) event the bridge cannot read: \(error)") { log(l) }

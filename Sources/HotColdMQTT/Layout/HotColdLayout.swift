@@ -33,15 +33,6 @@ public enum HotColdLayout {
         return out
     }
 
-    /// An ARRIVED with no distance (`share = "visits"`): `{"class":"ARRIVED","seq":…,"time":…,"target":{…}}`.
-    public static func bareArrival(_ p: Event.Passage, seq: UInt64?) -> String {
-        var o = JSONLine(class: "ARRIVED")
-        if let seq { o.addRaw("seq", json: String(seq)) }
-        o.add("time", time: p.time)
-        o.addRaw("target", json: p.target.json)
-        return o.text
-    }
-
     /// The retained state message: `{"class":"STATE","seq":…,"gps":"fix","last_fix":{…},"targets":[…]}`.
     ///
     /// `seq` is the last event the bridge had read when it asked for the status (left out when
@@ -51,15 +42,9 @@ public enum HotColdLayout {
         if let seq { o.addRaw("seq", json: String(seq)) }
         o.add("time", time: s.time)
         o.add("gps", s.gps.state)
-        if let f = s.gps.lastFix {
-            var lf = JSONLine.object()
-            lf.add("time", time: f.time)
-            lf.add("lat", f.lat, decimals: 7)
-            lf.add("lon", f.lon, decimals: 7)
-            lf.add("mode", f.mode)
-            lf.addIfPresent("accuracy_m", f.accuracyM, decimals: 1)
-            lf.addIfPresent("speed_mps", f.speedMps, decimals: 2)
-            o.addRaw("last_fix", json: lf.text)
+        // The fix as FIX gives it (the status's ages would be stale in a retained message).
+        if let f = s.gps.lastFix, let body = try? WireCoding.encoder().encode(f.withoutAges) {
+            o.addRaw("last_fix", json: String(decoding: body, as: UTF8.self))
         }
         var list: [String] = []
         for t in s.ownTargets {

@@ -34,7 +34,7 @@ public enum SharedPublications {
             out = HotColdLayout.publications(for: e, topics: s.topics)
         case (.hotcold, _):
             if case .arrived(let p) = e.event {
-                out.append(Publication(topic: s.topics.arrival, payload: HotColdLayout.bareArrival(p, seq: e.sequence), retain: true))
+                out.append(Publication(topic: s.topics.arrival, payload: BareArrival(p, seq: e.seq).payload, retain: true))
             }
         case (.owntracks, let share):
             let positions = share.sharesPositions

@@ -13,46 +13,15 @@ import Foundation
 /// ```json
 /// {"class":"FIX","accuracy_m":9.5,"lat":-30.3,"lon":153.128,"mode":3,"speed_mps":10,"time":"2025-01-01T00:04:30.000Z","track_deg":92.5}
 /// ```
-/// The fields are STATUS's `last_fix` (`time` is the fix's), without the ages.
-public struct FixEvent: FixedClassMessage, Equatable {
+/// A FIX is STATUS's `last_fix` under its own class, without the ages (it is read as it
+/// happens): one struct, `StatusReply.LastFix`, is both, so the two cannot drift apart.
+public typealias FixEvent = StatusReply.LastFix
+
+extension StatusReply.LastFix: FixedClassMessage {
     public static let wireClass = "FIX"
 
-    public var time: Date
-    public var lat: Double
-    public var lon: Double
-    public var mode: Int
-    public var accuracyM: Double?
-    public var speedMps: Double?
-    public var trackDeg: Double?
-    public var satellites: Int?
-
-    public init(time: Date, lat: Double, lon: Double, mode: Int, accuracyM: Double? = nil, speedMps: Double? = nil,
-                trackDeg: Double? = nil, satellites: Int? = nil) {
-        let f = StatusReply.LastFix(time: time, lat: lat, lon: lon, mode: mode, accuracyM: accuracyM, speedMps: speedMps,
-                                    trackDeg: trackDeg, satellites: satellites)
-        self.init(f)
-    }
-
-    /// The same fix as STATUS's `last_fix` gives it (rounded the same way).
-    public init(_ f: StatusReply.LastFix) {
-        time = f.time
-        lat = f.lat
-        lon = f.lon
-        mode = f.mode
-        accuracyM = f.accuracyM
-        speedMps = f.speedMps
-        trackDeg = f.trackDeg
-        satellites = f.satellites
-    }
-
-    /// As STATUS's `last_fix` (no ages: a FIX is read as it happens).
-    public var lastFix: StatusReply.LastFix {
-        StatusReply.LastFix(time: time, lat: lat, lon: lon, mode: mode, accuracyM: accuracyM, speedMps: speedMps,
-                            trackDeg: trackDeg, satellites: satellites)
-    }
-
     /// Decodes a FIX line, checked as STATUS's `last_fix` is (ranges, finite numbers); nil when
-    /// the line is of another class.
+    /// the line is of another class. Ages on the line, which a FIX has not, are left out.
     public static func decode(line: some StringProtocol) throws(ProtocolError) -> FixEvent? {
         guard WireCoding.className(of: line) == wireClass else { return nil }
         let e = try WireCoding.decode(FixEvent.self, from: line)
@@ -63,6 +32,15 @@ public struct FixEvent: FixedClassMessage, Equatable {
               e.trackDeg.map(\.isFinite) ?? true else {
             throw ProtocolError(.outOfRange, command: nil, field: "accuracy_m", "FIX: a negative or non-finite accuracy, speed or course")
         }
-        return e
+        return e.withoutAges
+    }
+
+    /// The fix as it is on its own (a FIX; the MQTT bridge's retained STATE): without the ages,
+    /// which hold only for the moment a `status` was answered.
+    public var withoutAges: FixEvent {
+        var f = self
+        f.ageS = nil
+        f.clockOffsetS = nil
+        return f
     }
 }

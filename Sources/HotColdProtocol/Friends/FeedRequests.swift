@@ -102,15 +102,17 @@ public struct LikeRequest: RequestBody {
 
 /// `like_received` (the bridge): someone liked (or unliked) one of this car's own items.
 ///
-/// The same value is the message the liker's bridge sends the author's on its own
+/// The same fields are the message the liker's bridge sends the author's on its own
 /// `hotcold/LIKER/DEVICE/likes/AUTHOR/DEVICE` (QoS 1; the topic names the liker, and the
-/// author's bridge refuses a `liker` that is not the topic's): this request under `"class":"LIKE"`,
+/// author's bridge refuses a `liker` that is not the topic's): this request under the broker's
+/// `"class":"LIKE"` (hotcold-mqtt's `BrokerLike`),
 /// `{"class":"LIKE","cmd":"like_received","item_seq":1234,"like":true,"liker":"bob/car","time":…}`,
 /// so the author's bridge hands on exactly what arrived, checked by the fields below. The
 /// author's daemon counts it once per liker, the latest `time` winning, so repeats and
 /// reordering on the network change nothing.
-public struct LikeReceivedRequest: RequestBody, FixedClassMessage {
-    public static let wireClass = "LIKE"
+public struct LikeReceivedRequest: RequestBody, Codable {
+    /// The class the broker's message carries, which this request tolerates (and no other).
+    public static let brokerClass = "LIKE"
     public var itemSeq: Int
     public var liker: FriendID
     public var like: Bool
@@ -126,8 +128,8 @@ public struct LikeReceivedRequest: RequestBody, FixedClassMessage {
     init(_ decoder: any Decoder) throws(ProtocolError) {
         // `class`: the broker's LIKE message is this request under its class (see above).
         let f = try Fields(decoder, command: "like_received", allowed: ["item_seq", "liker", "like", "time", "class"])
-        if let c = try f.string("class", max: 16), c != Self.wireClass {
-            throw ProtocolError(.badField, command: "like_received", field: "class", "must be \(Self.wireClass) when present, got \"\(c)\"")
+        if let c = try f.string("class", max: 16), c != Self.brokerClass {
+            throw ProtocolError(.badField, command: "like_received", field: "class", "must be \(Self.brokerClass) when present, got \"\(c)\"")
         }
         itemSeq = try f.required(try f.integer("item_seq", in: 0...Limits.maxInteger), "item_seq", "the own item's seq")
         liker = try f.requiredFriend("liker")

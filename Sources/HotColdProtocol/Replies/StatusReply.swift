@@ -83,6 +83,8 @@ public struct StatusReply: FixedClassMessage, Equatable {
         }
     }
 
+    /// The last fix the engine accepted; under class FIX, without the ages, the live FIX line
+    /// too (`FixEvent`).
     public struct LastFix: Codable, Sendable, Equatable {
         public var time: Date
         public var lat: Double

@@ -179,7 +179,7 @@ struct LiveScreen {
         if WireCoding.className(of: line) == StatusReply.wireClass {
             if let s = try? WireCoding.decode(StatusReply.self, from: line) { model.apply(s) }
         } else if let e = try? EventMessage.decode(line: line) {
-            model.apply(e)
+            model.apply(e.event)
         }
     }
 

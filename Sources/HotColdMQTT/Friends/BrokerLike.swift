@@ -6,10 +6,33 @@ import Foundation
 import HotColdCore
 import HotColdProtocol
 
-/// A like on the broker is the protocol's `like_received` request under `"class":"LIKE"`
-/// (`WireCoding.line(like)`) on the liker's own `…/likes/AUTHOR/DEVICE`; this reads one, checked.
-extension LikeReceivedRequest {
+/// LIKE on the broker: a device's like (or its withdrawal) of one of a friend's finds, on the
+/// liker's own `…/likes/AUTHOR/DEVICE`. Its body is the `like_received` request the author's
+/// bridge hands its daemon, unchanged, so the request's fields and checks are the one
+/// definition of it; this type owns only what the broker adds, its class.
+///
+/// ```json
+/// {"class":"LIKE","cmd":"like_received","item_seq":1234,"like":true,"liker":"bob/car","time":"2026-11-25T10:00:00.000Z"}
+/// ```
+/// The socket's LIKE event (`LikeEvent`: a Unix user here liked an item) is another shape; the
+/// broker's class keeps its name because bridges in the field read it by that name (issue 28).
+public struct BrokerLike: FixedClassMessage, Equatable {
+    public static let wireClass = LikeReceivedRequest.brokerClass
     public static let maximumPayloadBytes = 1024
+
+    public var request: LikeReceivedRequest
+
+    public init(_ request: LikeReceivedRequest) {
+        self.request = request
+    }
+
+    /// The request's own decoding (literal keys, as a request line is read; `class` allowed).
+    public init(from decoder: any Decoder) throws { request = try LikeReceivedRequest(from: decoder) }
+
+    public func encode(to encoder: any Encoder) throws { try request.encode(to: encoder) }
+
+    /// The message's text (one JSON line, no newline).
+    public var payload: String { WireCoding.line(self) }
 
     /// Reads a like `liker`'s topic brought, its fields checked as the daemon checks the request
     /// (the liker a valid `USER/DEVICE`, the item's number whole), and more: the liker the
@@ -20,8 +43,7 @@ extension LikeReceivedRequest {
         guard let text = try BrokerPayload.text(payload, cap: maximumPayloadBytes) else { return nil }
         let cls = WireCoding.className(of: text) ?? "none"
         guard cls == wireClass else { throw FriendMessageError("class \"\(cls.prefix(20))\", expected \(wireClass)") }
-        // The request's own decoding (literal keys, as a request line is read).
-        guard let l = try BrokerPayload.decode(LikeReceivedRequest.self, payload, cap: maximumPayloadBytes) else { return nil }
+        guard let l = try BrokerPayload.decode(BrokerLike.self, payload, cap: maximumPayloadBytes)?.request else { return nil }
         guard l.liker == liker else {
             throw FriendMessageError("a like by \(l.liker.description.prefix(130)) on \(liker)'s topic")
         }
