@@ -5,6 +5,22 @@ import HotColdStore
 
 /// The route table: every command of the protocol and how it is answered.
 ///
+/// ## Adding a store operation (a new `op` of `store`)
+/// Every store request, the daemon's and `hotcold --db`'s alike, is answered by one
+/// `StoreExecutor`, and every client command is written once against the request and reply
+/// types (`StoreBackend`: the socket or the executor in process). So a new operation is:
+/// 1. `Sources/HotColdProtocol/Requests/StoreRequest.swift`: the `Operation` case, its `name`,
+///    its entry in `operations`, its fields read (`init(_:)`) and written (`encode(to:)`).
+/// 2. `Sources/HotColdStore/Executor/StoreExecutor.swift`: one line in `change` from the
+///    operation to the store's function and the reply's result.
+/// 3. `Sources/hotcold/Store/<Name>Command.swift`: the command, calling `backend.store(_:as:)`.
+/// 4. `Sources/hotcold/Store/StoreCommands.swift`: the command in `all`.
+/// 5. `PROTOCOL.md`: a row of the `store` table (a test holds every command to it).
+/// 6. `schema/request.schema.json`: the operation's fields (`SchemaTests` checks the examples).
+/// Nothing here: the `store` entry below covers every operation. When the store has no
+/// function for it yet, that function is the store's own work (a `Store+….swift` of
+/// HotColdStore); `make man` then regenerates the committed `man/hotcold.1`.
+///
 /// ## Adding a command
 /// 1. `HotColdProtocol`: a case in `Command` (its `cmd` name, and in `writes` if only writers
 ///    may send it), a request type (`RequestBody`: its fields read and checked with `Fields`,
@@ -13,15 +29,16 @@ import HotColdStore
 /// 2. Here: one entry in ``route(_:for:)`` — `.loop` for bounded memory-only work, `.work`
 ///    for anything that may wait, `.store` for the database. Authorisation (`Command.writes`),
 ///    write charging (`CommandClass`) and the thread are applied by `handle` for every entry.
-/// 3. The caller: a `LineClient.call` in the client (`DaemonStoreBackend` for a store command).
+///    A command answered from the database alone is the executor's instead: a case in
+///    `StoreExecutor.reply`, and its name in the executor's `.store` line below.
+/// 3. The caller: a `LineClient.call` in the client, or for a store command a function of
+///    `StoreBackend`'s extension, which both the socket and `--db` use.
 /// 4. PROTOCOL.md (a test holds every command to it) and `event.schema.json` for a new event.
 /// The compiler finds every switch that needs the new case; `RouteTableTests` builds the
 /// daemon in process and sends it each command.
 extension DaemonCommands {
     func route(_ request: Request, for client: ClientInfo) -> CommandRoute {
         let user = Self.user(client)
-        // Personal records: a user's own, everyone's for the daemon's administrator.
-        let owner = Self.isAdministrator(client) ? nil : user
         switch request {
         // The session: answered on the loop from memory.
         case .version: return .loop { [ProtocolVersion.greeting] }
@@ -38,17 +55,9 @@ extension DaemonCommands {
         // Tracking: may wait for the engine's lock and the places' table.
         case .hunt(let h): return .work { try self.hunt(h, user: user) }
         case .roam(let r): return .work { try self.roam(r, user: user) }
-        // The store.
-        case .store(let r): return .store { try self.change(r, $0, user: user) }
-        case .search(let r): return .store { try $0.search(r, user: user) }
-        case .place(let r): return .store { try $0.place(r, user: user) }
-        case .near(let r): return .store { try self.near(r, $0) }
-        case .visits: return .store { try $0.visits(user: user) }
-        case .observations: return .store { try $0.observations(user: owner) }
-        case .outbox: return .store { try $0.outbox(user: owner) }
-        case .export(let r): return .store { try self.export(r, $0, client: client) }
-        case .import(let r): return .store { try self.importUpload(r, $0, client: client) }
-        case .submit(let r): return .store { try self.submit(r, $0, client: client) }
+        // The store: one executor for every store request, the same `hotcold --db` calls in process.
+        case .store, .search, .place, .near, .visits, .observations, .outbox, .export, .import, .submit:
+            return .store { try self.storeReply(request, $0, client: client) }
         case .sync(let r): return .store { try self.sync(r, $0, client: client) }
         // Friends.
         case .follow(let f): return .store { try self.follow(f, $0.store, user: user) }
@@ -91,48 +100,21 @@ extension DaemonCommands {
         return WireCoding.line(ActingReply(uid: account.uid, user: account.recordedName, writer: mayWrite(account)))
     }
 
-    func change(_ r: StoreRequest, _ store: StoreRPC, user: String) throws -> String {
-        let line = try store.change(r, user: user)
-        storeChanged()
-        announceRecord(r, user: user)
-        return line
-    }
-
-    func near(_ r: NearRequest, _ store: StoreRPC) throws -> String {
-        guard let origin = r.at ?? host.lastFixCoordinate else {
-            throw ProtocolError(.badField, command: "near", field: "lat", "missing, and the daemon has no fix yet")
-        }
-        return try store.near(r, from: origin, friends: host.nearbyFriends())
-    }
-
-    /// Written a page at a time to a staged file, read back by `download`.
-    func export(_ r: ExportRequest, _ store: StoreRPC, client: ClientInfo) throws -> String {
+    /// A store request, answered by ``StoreExecutor`` with what only the daemon has (its
+    /// staged files, its fix, its radar: ``DaemonStoreContext``); then what follows a change:
+    /// the sync loop woken, a rating or note announced to the bridge.
+    func storeReply(_ request: Request, _ executor: StoreExecutor, client: ClientInfo) throws -> String {
         let user = Self.user(client)
-        let staged = try staging.export(client: client.id, user: user) { write in
-            try store.export(r, user: user, to: write)
-        }
-        return WireCoding.line(ExportReply(id: staged.id, format: r.format, size: staged.size))
-    }
-
-    func importUpload(_ r: ImportRequest, _ store: StoreRPC, client: ClientInfo) throws -> String {
-        let data = try staging.take(r.upload, purpose: .import, client: client.id, command: "import")
-        let report = try store.importData(data, r, user: Self.user(client))
-        storeChanged()
-        return importReply(report, client: client, user: Self.user(client))
-    }
-
-    func submit(_ r: SubmitRequest, _ store: StoreRPC, client: ClientInfo) throws -> String {
-        let photo = try r.photo.map { p throws(ProtocolError) in
-            try staging.take(p.upload, purpose: .photo, client: client.id, command: "submit")
-        }
-        let line = try store.submit(r, photo: photo, user: Self.user(client))
-        storeChanged()
+        let line = try executor.reply(to: request, user: user, seesEveryone: Self.isAdministrator(client),
+                                      context: DaemonStoreContext(commands: self, client: client))
+        if request.changesState { storeChanged() }
+        if case .store(let r) = request { announceRecord(r, user: user) }
         return line
     }
 
     /// `hotcold-sync`'s ops (``OutboxSyncRPC``). A change also lets the QUEUED announcer count
     /// again, so an item queued after a delivery is announced.
-    func sync(_ r: SyncRequest, _ store: StoreRPC, client: ClientInfo) throws -> String {
+    func sync(_ r: SyncRequest, _ store: StoreExecutor, client: ClientInfo) throws -> String {
         let line = try OutboxSyncRPC(store: store.store).run(r.op, upload: {
             guard case .catalogue(let upload, _, _) = r.op else { return Data() }
             return try staging.take(upload, purpose: .catalogue, client: client.id, command: "sync")
