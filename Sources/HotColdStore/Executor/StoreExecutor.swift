@@ -21,6 +21,9 @@ public protocol StoreRequestContext {
 /// commands here, and `hotcold --db` calls it in process, so a client command is written once
 /// against the protocol's requests and replies whichever way they travel.
 ///
+/// Replies carry the protocol's payloads (``VisitPayload``, ``PlacePayload``, …), never the
+/// store's rows: the mapping is ``StoreRows+Payloads``.
+///
 /// Takes a decoded ``Request`` of the store family (`store`, `search`, `place`, `near`,
 /// `visits`, `observations`, `outbox`, `export`, `import`, `submit`) and the acting user, and
 /// returns the reply's line, exactly the bytes the socket sends. The daemon answers the rest
@@ -40,16 +43,16 @@ public struct StoreExecutor: Sendable {
         case .store(let r): return try change(r, user: user)
         case .search(let r):
             let page = try store.search(r, user: user)
-            return WireCoding.line(ResultReply(.places, result: page.rows, more: page.more))
+            return WireCoding.line(ResultReply(.places, result: page.rows.map(\.payload), more: page.more))
         case .place(let r):
             guard let detail = try store.place(id: r.id) else {
                 throw ProtocolError(.notFound, command: "place", field: "id", "no place \"\(r.id)\"")
             }
             let mine = try store.userState(placeID: r.id, user: user)
-            return WireCoding.line(ResultReply(.place, result: PlaceView(detail: detail, mine: mine)))
+            return WireCoding.line(ResultReply(.place, result: PlaceViewPayload(detail: detail.payload, mine: mine.payload)))
         case .near(let r): return try near(r, context: context)
-        case .visits: return WireCoding.line(ResultReply(.visits, result: try store.visits(user: user)))
-        case .observations: return WireCoding.line(ResultReply(.observations, result: try store.observations(user: owner)))
+        case .visits: return WireCoding.line(ResultReply(.visits, result: try store.visits(user: user).map(\.payload)))
+        case .observations: return WireCoding.line(ResultReply(.observations, result: try store.observations(user: owner).map(\.payload)))
         case .outbox: return WireCoding.line(ResultReply(.outbox, result: try store.outbox(user: owner).map(OutboxEntry.init)))
         case .export(let r):
             // Written a page at a time to the download, which `download` reads back.
@@ -72,21 +75,21 @@ public struct StoreExecutor: Sendable {
         let op = r.operation.name
         func reply<T: Codable & Sendable>(_ v: T) -> String { WireCoding.line(ResultReply(.store, op: op, result: v)) }
         switch r.operation {
-        case .seen(let id): return reply(try store.markSeen(placeID: id, user: user))
+        case .seen(let id): return reply(try store.markSeen(placeID: id, user: user).payload)
         case .unseen(let id): return reply(try store.markUnseen(placeID: id, user: user))
         case .fav(let id), .unfav(let id):
             try store.setFavourite(placeID: id, user: user, r.operation == .fav(id: id))
             return reply(true)
-        case .rate(let id, let stars): return reply(try store.rate(placeID: id, user: user, stars: stars))
-        case .note(let id, let text): return reply(try store.setNote(placeID: id, user: user, text: text))
-        case .add(let name, let at): return reply(try store.addLocation(name: name, at: at, user: user))
-        case .rename(let id, let name): return reply(try store.renameLocation(placeID: id, to: name, by: user))
-        case .delete(let id): return reply(try store.deleteLocation(placeID: id, by: user))
+        case .rate(let id, let stars): return reply(try store.rate(placeID: id, user: user, stars: stars).payload)
+        case .note(let id, let text): return reply(try store.setNote(placeID: id, user: user, text: text)?.payload)
+        case .add(let name, let at): return reply(try store.addLocation(name: name, at: at, user: user).payload)
+        case .rename(let id, let name): return reply(try store.renameLocation(placeID: id, to: name, by: user).payload)
+        case .delete(let id): return reply(try store.deleteLocation(placeID: id, by: user).payload)
         case .observe(let o):
             // The request decoder allows only known classifications.
             let cls = ObservationClassification(rawValue: o.classification) ?? .bird
             return reply(try store.addObservation(classification: cls, title: o.title, description: o.description,
-                                                  date: o.date, coordinate: o.at, user: user))
+                                                  date: o.date, coordinate: o.at, user: user).payload)
         }
     }
 
@@ -136,7 +139,7 @@ public struct StoreExecutor: Sendable {
         }
         let s = try Submission(user: user, name: r.name, latitude: r.at?.latitude, longitude: r.at?.longitude,
                                address: r.address, seenAt: r.seenAt, submittedBy: r.by, photoPath: r.photo?.filename)
-        return WireCoding.line(ResultReply(.submit, result: try store.submit(s, photo: photo)))
+        return WireCoding.line(ResultReply(.submit, result: try store.submit(s, photo: photo).payload))
     }
 
     /// A store failure as the client's error: the store's own errors carry their code

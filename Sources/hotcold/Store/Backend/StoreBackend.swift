@@ -48,14 +48,14 @@ extension StoreBackend {
     // MARK: - Reads
 
     /// One page of a search (at most `Limits.resultRows`), and whether more follow.
-    func searchPage(_ query: SearchRequest) throws -> (rows: [PlaceSummary], more: Bool) {
-        let page = try call(.search(query), .places, as: [PlaceSummary].self)
+    func searchPage(_ query: SearchRequest) throws -> (rows: [PlaceSummaryPayload], more: Bool) {
+        let page = try call(.search(query), .places, as: [PlaceSummaryPayload].self)
         return (page.result, page.more == true)
     }
 
     /// Every place a search matches, a page at a time.
-    func search(_ query: SearchRequest) throws -> [PlaceSummary] {
-        var out: [PlaceSummary] = []
+    func search(_ query: SearchRequest) throws -> [PlaceSummaryPayload] {
+        var out: [PlaceSummaryPayload] = []
         var page = query
         page.limit = Limits.resultRows
         while true {
@@ -67,18 +67,18 @@ extension StoreBackend {
     }
 
     /// The place and this user's state on it; nil when there is no such place.
-    private func placeView(id: String) throws -> PlaceView<PlaceDetail, UserPlaceState>? {
+    private func placeView(id: String) throws -> PlaceViewPayload? {
         do {
-            return try decoded(.place(PlaceRequest(id: id)), .place, as: PlaceView<PlaceDetail, UserPlaceState>.self).result
+            return try decoded(.place(PlaceRequest(id: id)), .place, as: PlaceViewPayload.self).result
         } catch let e as ClientError {
             if case .refused(let p) = e, p.code == .notFound { return nil }
             throw failure(e)
         }
     }
 
-    func place(id: String) throws -> PlaceDetail? { try placeView(id: id)?.detail }
+    func place(id: String) throws -> PlaceDetailPayload? { try placeView(id: id)?.detail }
 
-    func userState(placeID: String) throws -> UserPlaceState {
+    func userState(placeID: String) throws -> UserPlaceStatePayload {
         guard let view = try placeView(id: placeID) else { throw CLIError("no place \"\(placeID)\"") }
         return view.mine
     }
@@ -96,8 +96,8 @@ extension StoreBackend {
         return try call(.near(request), .near, as: [NearbyPlace].self).result
     }
 
-    func visits() throws -> [VisitRecord] { try call(.visits, .visits, as: [VisitRecord].self).result }
-    func observations() throws -> [Observation] { try call(.observations, .observations, as: [Observation].self).result }
+    func visits() throws -> [VisitRecordPayload] { try call(.visits, .visits, as: [VisitRecordPayload].self).result }
+    func observations() throws -> [ObservationPayload] { try call(.observations, .observations, as: [ObservationPayload].self).result }
     /// What waits for the web API, what went, and what the server refused.
     func outbox() throws -> [OutboxEntry] { try call(.outbox, .outbox, as: [OutboxEntry].self).result }
 
@@ -130,7 +130,7 @@ extension StoreBackend {
     }
 
     /// Stores a new Big Thing and queues it for the web API, in one transaction.
-    func submit(_ submission: Submission, photo: SubmissionPhoto?) throws -> Submission {
+    func submit(_ submission: Submission, photo: SubmissionPhoto?) throws -> SubmissionPayload {
         if let photo, photo.data.count > Limits.photoBytes {
             throw CLIError("photo \(photo.filename): \(photo.data.count) bytes is over the \(Limits.photoBytes / 1_048_576) MiB limit")
         }
@@ -146,26 +146,26 @@ extension StoreBackend {
         }
         let request = SubmitRequest(name: submission.name, at: at, address: submission.address,
                                     by: submission.submittedBy, seenAt: submission.seenAt, photo: attached)
-        return try call(.submit(request), .submit, as: Submission.self).result
+        return try call(.submit(request), .submit, as: SubmissionPayload.self).result
     }
 
     // MARK: - Changes
 
-    func markSeen(placeID: String) throws -> Visit { try store(.seen(id: placeID), as: Visit.self) }
+    func markSeen(placeID: String) throws -> VisitPayload { try store(.seen(id: placeID), as: VisitPayload.self) }
     func markUnseen(placeID: String) throws -> Int { try store(.unseen(id: placeID), as: Int.self) }
     func setFavourite(placeID: String, _ favourite: Bool) throws {
         _ = try store(favourite ? .fav(id: placeID) : .unfav(id: placeID), as: Bool.self)
     }
-    func rate(placeID: String, stars: Int) throws -> Rating { try store(.rate(id: placeID, stars: stars), as: Rating.self) }
-    func setNote(placeID: String, text: String) throws -> Note? { try store(.note(id: placeID, text: text), as: Note?.self) }
-    func addLocation(name: String, at c: Coordinate) throws -> Place { try store(.add(name: name, at: c), as: Place.self) }
-    func renameLocation(placeID: String, to name: String) throws -> Place {
-        try store(.rename(id: placeID, name: name), as: Place.self)
+    func rate(placeID: String, stars: Int) throws -> RatingPayload { try store(.rate(id: placeID, stars: stars), as: RatingPayload.self) }
+    func setNote(placeID: String, text: String) throws -> NotePayload? { try store(.note(id: placeID, text: text), as: NotePayload?.self) }
+    func addLocation(name: String, at c: Coordinate) throws -> PlacePayload { try store(.add(name: name, at: c), as: PlacePayload.self) }
+    func renameLocation(placeID: String, to name: String) throws -> PlacePayload {
+        try store(.rename(id: placeID, name: name), as: PlacePayload.self)
     }
-    func deleteLocation(placeID: String) throws -> Place { try store(.delete(id: placeID), as: Place.self) }
+    func deleteLocation(placeID: String) throws -> PlacePayload { try store(.delete(id: placeID), as: PlacePayload.self) }
     func addObservation(classification: ObservationClassification, title: String, description: String?,
-                        date: Date, coordinate: Coordinate?) throws -> Observation {
+                        date: Date, coordinate: Coordinate?) throws -> ObservationPayload {
         try store(.observe(.init(classification: classification.rawValue, title: title, description: description,
-                                 date: date, at: coordinate)), as: Observation.self)
+                                 date: date, at: coordinate)), as: ObservationPayload.self)
     }
 }
