@@ -55,7 +55,7 @@ public enum ResultClass: String, Sendable, CaseIterable {
     case observations = "OBSERVATIONS"
     /// `outbox`: `[OutboxEntry]`.
     case outbox = "OUTBOX"
-    /// `import`: the store's `ImportReport` (its issues and counts; not yet a payload of its own).
+    /// `import`: `ImportReportPayload`.
     case `import` = "IMPORT"
     /// `submit`: `SubmissionPayload`.
     case submit = "SUBMIT"

@@ -124,12 +124,12 @@ public struct StoreExecutor: Sendable {
     /// warnings, so a file of 100,000 bad rows cannot outgrow a client's queue; when some were
     /// cut, the whole report waits as a download named in `details`. A download that cannot
     /// be held only leaves the details out: the import is committed.
-    func summary(of report: ImportReport, context: some StoreRequestContext) -> ImportReport {
+    func summary(of report: ImportReport, context: some StoreRequestContext) -> ImportReportPayload {
         var summary = report.summarised(maxIssues: Limits.reportIssues)
         if summary != report {
-            summary.details = try? context.stageDownload { write in try write(WireCoding.encoder().encode(report)) }.id
+            summary.details = try? context.stageDownload { write in try write(WireCoding.encoder().encode(report.payload)) }.id
         }
-        return summary
+        return summary.payload
     }
 
     func submit(_ r: SubmitRequest, user: String, context: some StoreRequestContext) throws -> String {

@@ -100,3 +100,11 @@ extension LocationDetails {
         PlaceDetailPayload.Location(placeId: placeId, origin: origin.rawValue, createdBy: createdBy, createdAt: createdAt)
     }
 }
+
+extension ImportReport {
+    var payload: ImportReportPayload {
+        ImportReportPayload(file: file, format: format.rawValue, inserted: inserted, updated: updated, unchanged: unchanged,
+                            skipped: skipped, warnings: warnings, skippedTotal: skippedTotal, warningsTotal: warningsTotal,
+                            details: details)
+    }
+}

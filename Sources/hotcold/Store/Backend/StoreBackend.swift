@@ -116,7 +116,7 @@ extension StoreBackend {
         } catch let e as ClientError { throw failure(e) }
     }
 
-    func importFile(at url: URL, strict: Bool) throws -> ImportReport {
+    func importFile(at url: URL, strict: Bool) throws -> ImportReportPayload {
         let data = try ImportableFile.contents(of: url, what: "import file")
         let progress = ProgressLine("import \(url.lastPathComponent)")
         defer { progress.finish() }
@@ -126,7 +126,7 @@ extension StoreBackend {
         } catch let e as ClientError { throw failure(e) }
         progress.phase("importing…")
         return try call(.import(ImportRequest(upload: id, name: url.lastPathComponent, strict: strict)), .import,
-                        as: ImportReport.self).result
+                        as: ImportReportPayload.self).result
     }
 
     /// Stores a new Big Thing and queues it for the web API, in one transaction.
