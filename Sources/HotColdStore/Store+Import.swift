@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HotColdCore
+import HotColdProtocol
 import HotColdFormats
 
 extension Store {

@@ -37,22 +37,22 @@ import Testing
         defer { d.stop() }
         let c = try connect(d)
 
-        let found = try c.call(.search(SearchRequest(text: "banana")), result: .places, as: [PlaceSummary].self)
+        let found = try c.call(.search(SearchRequest(text: "banana")), result: .places, as: [PlaceSummaryPayload].self)
         #expect(found.contains { $0.place.id == banana })
         try c.send(.search(SearchRequest(limit: 5, offset: 5)))
-        let paged = try c.result(.places, as: [PlaceSummary].self)
+        let paged = try c.result(.places, as: [PlaceSummaryPayload].self)
         #expect(paged.result.count == 5 && paged.more == true)
 
-        let visit = try c.call(.store(StoreRequest(.seen(id: banana))), result: .store, as: Visit.self)
+        let visit = try c.call(.store(StoreRequest(.seen(id: banana))), result: .store, as: VisitPayload.self)
         #expect(visit.placeId == banana)
-        _ = try c.call(.store(StoreRequest(.rate(id: banana, stars: 4))), result: .store, as: Rating.self)
-        _ = try c.call(.store(StoreRequest(.note(id: banana, text: "Big"))), result: .store, as: Note?.self)
+        _ = try c.call(.store(StoreRequest(.rate(id: banana, stars: 4))), result: .store, as: RatingPayload.self)
+        _ = try c.call(.store(StoreRequest(.note(id: banana, text: "Big"))), result: .store, as: NotePayload?.self)
         let shown = try c.call(.place(PlaceRequest(id: banana)), result: .place,
-                               as: PlaceView<PlaceDetail, UserPlaceState>.self)
+                               as: PlaceViewPayload.self)
         #expect(shown.detail.place.id == banana)
         #expect(shown.mine.visits.count == 1 && shown.mine.rating?.stars == 4 && shown.mine.note?.text == "Big")
 
-        let visits = try c.call(.visits, result: .visits, as: [VisitRecord].self)
+        let visits = try c.call(.visits, result: .visits, as: [VisitRecordPayload].self)
         #expect(visits.map(\.place.id) == [banana])
 
         let coffs = Coordinate(latitude: -30.2748, longitude: 153.1338)
@@ -63,8 +63,8 @@ import Testing
 
         let when = ISO8601.parse("2024-03-01T07:30:00Z")!
         _ = try c.call(.store(StoreRequest(.observe(.init(classification: "bird", title: "Cockatoo", date: when, at: coffs)))),
-                       result: .store, as: Observation.self)
-        let observed = try c.call(.observations, result: .observations, as: [Observation].self)
+                       result: .store, as: ObservationPayload.self)
+        let observed = try c.call(.observations, result: .observations, as: [ObservationPayload].self)
         #expect(observed.map(\.title) == ["Cockatoo"] && observed.first?.observedAt == when)
 
         let outbox = try c.call(.outbox, result: .outbox, as: [OutboxEntry].self)
@@ -79,8 +79,8 @@ import Testing
         let geojson = try c.download(id: places.id, size: places.size)
         #expect((try JSONSerialization.jsonObject(with: geojson) as? [String: Any])?["type"] as? String == "FeatureCollection")
 
-        #expect(refusal { _ = try c.call(.place(PlaceRequest(id: "nowhere")), result: .place, as: PlaceView<PlaceDetail, UserPlaceState>.self) }?.code == .notFound)
-        #expect(refusal { _ = try c.call(.store(StoreRequest(.seen(id: "nowhere"))), result: .store, as: Visit.self) }?.code == .notFound)
+        #expect(refusal { _ = try c.call(.place(PlaceRequest(id: "nowhere")), result: .place, as: PlaceViewPayload.self) }?.code == .notFound)
+        #expect(refusal { _ = try c.call(.store(StoreRequest(.seen(id: "nowhere"))), result: .store, as: VisitPayload.self) }?.code == .notFound)
 
         // The trap that used to kill the daemon is an error now, and the daemon answers on.
         try c.send(#"{"cmd":"roam","radius":1e19}"#)
@@ -102,7 +102,7 @@ import Testing
         let id = try c.upload(data, purpose: .import)
         let report = try c.call(.import(ImportRequest(upload: id, name: file.lastPathComponent)), result: .import, as: ImportReport.self)
         #expect(report.inserted > 100 && report.file == file.lastPathComponent)
-        let caches = try c.call(.search(SearchRequest(kinds: ["geocache"], limit: 1000)), result: .places, as: [PlaceSummary].self)
+        let caches = try c.call(.search(SearchRequest(kinds: ["geocache"], limit: 1000)), result: .places, as: [PlaceSummaryPayload].self)
         #expect(caches.count == min(1000, report.inserted + report.updated))
         // The upload was consumed: it cannot be imported twice.
         #expect(refusal { _ = try c.call(.import(ImportRequest(upload: id, name: "again")), result: .import, as: ImportReport.self) }?.code == .notFound)
@@ -140,10 +140,10 @@ import Testing
         let d = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1"])
         defer { d.stop() }
         let uploads = d.dir.path("uploads")
-        let before: [PlaceSummary]
+        let before: [PlaceSummaryPayload]
         do {
             let c = try connect(d)
-            before = try c.call(.search(SearchRequest()), result: .places, as: [PlaceSummary].self)
+            before = try c.call(.search(SearchRequest()), result: .places, as: [PlaceSummaryPayload].self)
             let data = try Data(contentsOf: TestData.url("geocaches/cachebox3-6004539_HomeZone.gpx"))
             let u = try c.call(.upload(UploadRequest(purpose: .import, size: data.count)), expecting: UploadReply.self)
             for i in 0..<3 {
@@ -159,7 +159,7 @@ import Testing
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: uploads).isEmpty)
         let c2 = try connect(d)
-        let after = try c2.call(.search(SearchRequest()), result: .places, as: [PlaceSummary].self)
+        let after = try c2.call(.search(SearchRequest()), result: .places, as: [PlaceSummaryPayload].self)
         #expect(after.count == before.count)
         #expect(refusal { _ = try c2.call(.import(ImportRequest(upload: "u1", name: "x")), result: .import, as: ImportReport.self) }?.code == .notFound)
     }
@@ -174,7 +174,7 @@ import Testing
         let when = ISO8601.parse("2024-05-01T10:00:00Z")!
         let s = try c.call(.submit(SubmitRequest(name: "Big Wombat", at: Coordinate(latitude: -35.28, longitude: 149.13), by: "Alice",
                                                  seenAt: when, photo: .init(upload: id, filename: "wombat.jpg", contentType: "image/jpeg"))),
-                           result: .submit, as: Submission.self)
+                           result: .submit, as: SubmissionPayload.self)
         #expect(s.id != nil && s.name == "Big Wombat" && s.seenAt == when)
         #expect(s.user == "root", "recorded for the connecting Unix user")
         let outbox = try c.call(.outbox, result: .outbox, as: [OutboxEntry].self)
@@ -208,7 +208,7 @@ import Testing
         let status = try #require(out.first { WireCoding.className(of: $0) == "STATUS" })
         #expect(try WireCoding.decode(StatusReply.self, from: status).database == nil, "\(status)")
         let places = try #require(out.first { WireCoding.className(of: $0) == "PLACES" })
-        #expect(try WireCoding.decode(ResultReply<[PlaceSummary]>.self, class: "PLACES", from: places).result.contains { $0.place.id == banana })
+        #expect(try WireCoding.decode(ResultReply<[PlaceSummaryPayload]>.self, class: "PLACES", from: places).result.contains { $0.place.id == banana })
         let refusals = out.filter { WireCoding.className(of: $0) == "ERROR" }.compactMap {
             try? WireCoding.decoder().decode(ErrorReply.self, from: Data($0.utf8))
         }

@@ -39,10 +39,18 @@ import Testing
         WireCoding.line(ResultReply(.store, op: "unseen", result: 2)),
         WireCoding.line(ResultReply(.store, op: "fav", result: true)),
         WireCoding.line(ResultReply(.store, op: "note", result: String?.none)),
+        WireCoding.line(ResultReply(.places, result: [PlaceSummaryPayload(place: bananaPlace, state: "NSW", town: "Coffs Harbour",
+                                                                          catalogueRating: 4.1, catalogueVotes: 11, myRating: nil,
+                                                                          favourite: false, seen: true, distance: nil)], more: false)),
+        WireCoding.line(ResultReply(.visits, result: [VisitRecordPayload(visit: visit, place: bananaPlace)])),
+        WireCoding.line(ResultReply(.store, op: "seen", result: visit)),
         WireCoding.line(TargetsReply(offset: 50, total: 51, targets: [
             .init(target: banana, distanceM: 280.4123, bearingDeg: 172.34, tier: 6, tierName: "hot", trend: "hotter", arrived: false)])),
         WireCoding.line(TargetsReply(offset: 0, total: 0, targets: [])),
     ]
+
+    static let bananaPlace = PlacePayload(id: banana.id, kind: .bigThing, name: banana.name, latitude: -30.27, longitude: 153.13, active: true)
+    static let visit = VisitPayload(id: 3, placeId: banana.id, user: "alice", visitedAt: when, method: "manual", episode: nil, departedAt: nil)
 
     static func status(full: Bool) -> StatusReply {
         StatusReply(
@@ -85,6 +93,11 @@ import Testing
         #expect(try Self.invalid(Self.replies, schema: "reply.schema.json") == "")
         #expect(try Self.invalid([#"{"class":"STATUS","time":"now"}"#], schema: "reply.schema.json") != "")
         #expect(try Self.invalid([#"{"class":"ERROR","message":"no code"}"#], schema: "reply.schema.json") != "")
+        // The database's search column and the daemon's photo files are not the protocol's.
+        #expect(try Self.invalid([#"{"class":"PLACES","result":[{"place":{"id":"x","kind":"bigthing","name":"X","latitude":1,"longitude":2,"active":true,"search_text":"x"},"favourite":false,"seen":false}]}"#],
+                                 schema: "reply.schema.json") != "")
+        #expect(try Self.invalid([#"{"class":"VISITS","result":[{"visit":{"place_id":"x","user":"u","visited_at":"2024-11-23T07:25:04.000Z","method":"manual","photo_path":"/var/lib/p.jpg"},"place":{"id":"x","kind":"bigthing","name":"X","latitude":1,"longitude":2,"active":true}}]}"#],
+                                 schema: "reply.schema.json") != "")
     }
 
     @Test func repliesRoundTrip() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import HotColdProtocol
 import HotColdStore
 import HotColdDaemonTesting
 import Testing

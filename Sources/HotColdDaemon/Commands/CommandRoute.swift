@@ -1,4 +1,5 @@
 import HotColdProtocol
+import HotColdStore
 
 /// How one decoded request is answered: where it runs and what it needs. ``DaemonCommands``
 /// maps every request to one of these (its route table, ``DaemonCommands/route(_:for:)``)
@@ -13,7 +14,7 @@ enum CommandRoute {
     /// As `work`, with the database: refused with `busy` when the daemon runs without one, and,
     /// for a change, when the database file was deleted or replaced under it. A store error
     /// becomes the protocol error of its code.
-    case store(@Sendable (StoreRPC) throws -> String)
+    case store(@Sendable (StoreExecutor) throws -> String)
 }
 
 /// Which commands are charged to their user's write rate (`SocketServer.chargeWrite`): every

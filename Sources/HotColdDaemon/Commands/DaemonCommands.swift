@@ -18,7 +18,7 @@ public final class DaemonCommands: SocketCommandHandler {
     let authorisation: Mutex<PeerAuthorisation>
     let status: @Sendable () -> StatusExtras
     let logger: Logger
-    let store: StoreRPC?
+    let store: StoreExecutor?
     let staging: UploadStaging
     /// Whether the path still names the database file the daemon has open.
     let databaseWatch: DatabaseFileWatch?
@@ -60,7 +60,7 @@ public final class DaemonCommands: SocketCommandHandler {
                 stagingDirectory: String? = nil, stagingLimits: StagingLimits = StagingLimits(),
                 logger: Logger, status: @escaping @Sendable () -> StatusExtras, savedTracking: SavedTracking? = nil) {
         self.savedTracking = savedTracking
-        self.store = store.map(StoreRPC.init)
+        self.store = store.map(StoreExecutor.init)
         self.followed = FollowedDevices((try? store?.followedDevices()) ?? [], own: (try? store?.ownDevice()) ?? nil)
         self.databaseWatch = store.map { DatabaseFileWatch(path: $0.path, logger: logger) }
         self.storeChanged = storeChanged
@@ -120,7 +120,7 @@ public final class DaemonCommands: SocketCommandHandler {
                     if changes { try self.requireDatabaseFile(command) }
                     return try answer(store)
                 } catch {
-                    throw StoreRPC.protocolError(error, command: command)
+                    throw StoreExecutor.protocolError(error, command: command)
                 }
             }
         }
@@ -219,20 +219,6 @@ public final class DaemonCommands: SocketCommandHandler {
             databaseError: databaseWatch?.check(),
             friends: e.friends.isEmpty ? nil : e.friends,
             uncleanStop: extras.uncleanStop, feed: extras.feed)
-    }
-
-    /// The IMPORT reply: a summary (a file with 100,000 bad rows would make a line larger than
-    /// the client's queue), with the whole report offered as a download when rows were left
-    /// out. The import is done by now: a download that cannot be staged (quota, disk) only
-    /// leaves the details out.
-    func importReply(_ report: ImportReport, client: ClientInfo, user: String) -> String {
-        var summary = report.summarised(maxIssues: Limits.reportIssues)
-        if summary != report {
-            summary.details = try? staging.export(client: client.id, user: user) { write in
-                try write(WireCoding.encoder().encode(report))
-            }.id
-        }
-        return WireCoding.line(ResultReply(.import, result: summary))
     }
 
     /// A page of the tracked targets, nearest first (`targets`): the full list STATUS cuts.

@@ -1,3 +1,5 @@
+import HotColdProtocol
+
 /// What a parser found in a file, before anything is written: the store writes a batch in one
 /// transaction or not at all.
 public struct ImportBatch: Sendable {

@@ -1,3 +1,5 @@
+import HotColdProtocol
+
 /// Why a whole file was refused. Nothing from the file is stored when one of these is thrown.
 ///
 /// ```swift

@@ -1,3 +1,5 @@
+import HotColdProtocol
+
 /// What an import did. Counts are of places (or observations) by stable id: a second import
 /// of the same file reports everything `unchanged`.
 ///

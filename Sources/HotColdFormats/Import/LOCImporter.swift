@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+import HotColdProtocol
 import XMLStream
 
 /// Reads Groundspeak `.loc` files (geocaching.com's "LOC" download: `<loc>` with one

@@ -1,10 +1,9 @@
 /// A reply carrying a store result: `{"class":"STORE","op":"rate","result":{…}}`, or
 /// `{"class":"PLACES","result":[…]}` for the read commands.
 ///
-/// `Result` is the store's own Codable type (a `Rating`, `[PlaceSummary]`, an `ImportReport`),
-/// which this module does not know: the daemon encodes it and the client decodes the same
-/// type the offline `--db` path returns. Which class each command answers with is in
-/// `ResultClass`.
+/// `Result` is one of this module's payloads (a `RatingPayload`, `[PlaceSummaryPayload]`, …),
+/// never a database row: the store's executor maps its rows to them, for the socket and for
+/// `hotcold --db` alike. Which class each command answers with is in `ResultClass`.
 public struct ResultReply<Result: Codable & Sendable>: WireMessage {
     public var wireClass: String
     /// The `store` operation this answers (only for class STORE).
@@ -42,23 +41,23 @@ public struct ResultReply<Result: Codable & Sendable>: WireMessage {
 
 /// The classes of result replies, one per command that answers with store data.
 public enum ResultClass: String, Sendable, CaseIterable {
-    /// `store`: `result` is what the operation returns (a `Visit`, a count, a `Rating`, …).
+    /// `store`: `result` is what the operation returns (a `VisitPayload`, a count, a `RatingPayload`, …).
     case store = "STORE"
-    /// `search`: `[PlaceSummary]`.
+    /// `search`: `[PlaceSummaryPayload]`.
     case places = "PLACES"
-    /// `place`: `PlaceView` (the `PlaceDetail` and the user's `UserPlaceState`).
+    /// `place`: `PlaceViewPayload` (the place's detail and the user's own state).
     case place = "PLACE"
     /// `near`: `[NearbyPlace]`.
     case near = "NEAR"
-    /// `visits`: `[VisitRecord]`.
+    /// `visits`: `[VisitRecordPayload]`.
     case visits = "VISITS"
-    /// `observations`: `[Observation]`.
+    /// `observations`: `[ObservationPayload]`.
     case observations = "OBSERVATIONS"
     /// `outbox`: `[OutboxEntry]`.
     case outbox = "OUTBOX"
-    /// `import`: `ImportReport`.
+    /// `import`: `ImportReportPayload`.
     case `import` = "IMPORT"
-    /// `submit`: `Submission`.
+    /// `submit`: `SubmissionPayload`.
     case submit = "SUBMIT"
     /// `sync`: the op's ``SyncResult`` (or the store's catalogue report / pending summary).
     case sync = "SYNC"

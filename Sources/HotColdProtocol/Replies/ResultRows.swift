@@ -64,14 +64,3 @@ public struct OutboxEntry: Codable, Sendable, Equatable {
         self.response = response
     }
 }
-
-/// The `place` reply's result: the place's detail and the user's own state, each the store's
-/// type (generic here, since this module does not link the store).
-public struct PlaceView<Detail: Codable & Sendable, Mine: Codable & Sendable>: Codable, Sendable {
-    public var detail: Detail
-    public var mine: Mine
-    public init(detail: Detail, mine: Mine) {
-        self.detail = detail
-        self.mine = mine
-    }
-}

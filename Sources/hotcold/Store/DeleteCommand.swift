@@ -24,7 +24,7 @@ struct DeleteCommand: ParsableCommand {
             if d.place.kind != .location {
                 throw CLIError("\(d.place.name) (\(id)) is a \(KindWords.noun(d.place.kind)); only your own custom locations can be deleted")
             }
-            if d.location?.origin == .default {
+            if d.location?.origin == LocationOrigin.default.rawValue {
                 throw CLIError("\(d.place.name) (\(id)) came with a locations feed and cannot be deleted; only your own custom locations can")
             }
         }

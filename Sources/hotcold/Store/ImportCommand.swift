@@ -20,7 +20,7 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let r = try options.backend().importFile(at: URL(fileURLWithPath: file), strict: strict)
         if options.json { return try Output.json(r) }
-        print("Imported \(file) (\(r.format.rawValue)): \(r.inserted) new, \(r.updated) updated, "
+        print("Imported \(file) (\(r.format)): \(r.inserted) new, \(r.updated) updated, "
               + "\(r.unchanged) unchanged, \(r.skipped.count) skipped.")
         for i in r.skipped { Output.note("skipped: \(i)") }
         for w in r.warnings { Output.note("warning: \(w)") }

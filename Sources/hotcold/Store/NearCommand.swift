@@ -33,6 +33,11 @@ struct NearCommand: ParsableCommand {
     struct Row: Encodable {
         var id: String, name: String, kind: String, lat: Double, lon: Double
         var distanceM: Double, bearingDeg: Double
+
+        init(_ n: NearbyPlace) {
+            (id, name, kind, lat, lon) = (n.target.id, n.target.name, n.target.kind.rawValue, n.lat, n.lon)
+            (distanceM, bearingDeg) = (n.distanceM, n.bearingDeg)
+        }
     }
 
     func validate() throws {
@@ -46,11 +51,7 @@ struct NearCommand: ParsableCommand {
             throw ValidationError("Give the point with --at LAT,LON (no daemon is running to say where you are).")
         }
         let found = try backend.nearest(to: origin, k: limit, kinds: kind.map { [$0] })
-        let rows = found.map { n in
-            Row(id: n.target.id, name: n.target.name, kind: n.target.kind.rawValue,
-                lat: n.target.coordinate.latitude, lon: n.target.coordinate.longitude,
-                distanceM: n.distance, bearingDeg: origin.bearing(to: n.target.coordinate))
-        }
+        let rows = found.map(Row.init)
         if options.json { return try Output.json(rows) }
         if rows.isEmpty { return Output.note("No places in the store.") }
         Output.table(rows.map { [DistanceFormat.text($0.distanceM), DistanceFormat.compass($0.bearingDeg), $0.kind, $0.id, $0.name] })
@@ -63,10 +64,7 @@ struct NearCommand: ParsableCommand {
         let found = try DaemonLink.run { () throws(ClientError) in
             try c.call(.near(NearRequest(kinds: ["friend"], limit: min(limit, Limits.resultRows))), result: .near, as: [NearbyPlace].self)
         }
-        let rows = found.map { n in
-            Row(id: n.target.id, name: n.target.name, kind: n.target.kind.rawValue, lat: n.lat, lon: n.lon,
-                distanceM: n.distanceM, bearingDeg: n.bearingDeg)
-        }
+        let rows = found.map(Row.init)
         if options.json { return try Output.json(rows) }
         if rows.isEmpty { return Output.note("No friends on the radar with a known distance (hotcold following says who you follow).") }
         Output.table(rows.map { [DistanceFormat.text($0.distanceM), DistanceFormat.compass($0.bearingDeg), $0.name, $0.id] })

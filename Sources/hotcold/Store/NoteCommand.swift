@@ -1,4 +1,5 @@
 import ArgumentParser
+import HotColdProtocol
 import HotColdStore
 
 struct NoteCommand: ParsableCommand {
@@ -37,7 +38,9 @@ struct NoteCommand: ParsableCommand {
         }
     }
 
-    func usage(_ n: Note) -> String {
-        "\(n.characterCount)/\(Note.maxLength) characters, \(n.wordCount) word\(n.wordCount == 1 ? "" : "s")."
+    /// Characters as a person counts them (grapheme clusters), as the store's limit does.
+    func usage(_ n: NotePayload) -> String {
+        let words = Note.words(in: n.text)
+        return "\(n.text.count)/\(Note.maxLength) characters, \(words) word\(words == 1 ? "" : "s")."
     }
 }

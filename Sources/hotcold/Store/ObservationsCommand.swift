@@ -14,7 +14,7 @@ struct ObservationsCommand: ParsableCommand {
         if options.json { return try Output.json(list) }
         if list.isEmpty { return Output.note("No observations yet.") }
         Output.table(list.map { o in
-            [Output.mediumDate(o.observedAt), o.classification.rawValue,
+            [Output.mediumDate(o.observedAt), o.classification,
              o.title + (o.description.map { " — \($0)" } ?? "")]
         })
     }

@@ -43,6 +43,6 @@ struct ObserveCommand: ParsableCommand {
         let o = try backend.addObservation(classification: classification, title: title,
                                            description: description, date: when, coordinate: point)
         try Output.result(json: options.json, o,
-                          text: "Observed \(o.classification.rawValue): \(o.title), \(Output.mediumDate(o.observedAt)).")
+                          text: "Observed \(o.classification): \(o.title), \(Output.mediumDate(o.observedAt)).")
     }
 }

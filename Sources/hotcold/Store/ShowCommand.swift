@@ -13,11 +13,6 @@ struct ShowCommand: ParsableCommand {
     @OptionGroup var options: StoreOptions
     @Argument(help: "The place id (a cache code, a Big Thing id such as halans:d0577fb8cf, ...).") var id: String
 
-    struct Shown: Encodable {
-        var detail: PlaceDetail
-        var mine: UserPlaceState
-    }
-
     /// `4`, `2.5`, `3.67`: never `Int(v)`, which traps on the 1e300 an old database may hold.
     func rating(_ v: Double) -> String { JSONLine.number(v, decimals: 2) }
 
@@ -25,13 +20,13 @@ struct ShowCommand: ParsableCommand {
         let backend = try options.backend()
         guard let d = try backend.place(id: id) else { throw StoreError.noSuchPlace(id) }
         let mine = try backend.userState(placeID: id)
-        if options.json { return try Output.json(Shown(detail: d, mine: mine)) }
+        if options.json { return try Output.json(PlaceViewPayload(detail: d, mine: mine)) }
         let p = d.place
         print("\(p.name)  [\(p.kind)\(p.active ? "" : ", gone")]")
         print("id: \(p.id)")
         print("at: \(p.latitude),\(p.longitude)")
         if let b = d.bigThing {
-            print("where: " + [b.location ?? b.town, b.state.rawValue].compactMap { $0 }.joined(separator: ", "))
+            print("where: " + [b.location ?? b.town, b.state].compactMap { $0 }.joined(separator: ", "))
             if let y = b.year { print("year: \(y)") }
             if let s = b.status { print("status: \(s)") }
             if b.coordPrecision == "town" { print("note: the point is the town centre, not the object") }
@@ -44,7 +39,7 @@ struct ShowCommand: ParsableCommand {
             print("\(g.cacheType ?? "cache"), \(g.container ?? "?") container, D\(g.difficulty.map(rating) ?? "?")/T\(g.terrain.map(rating) ?? "?")")
             if let o = g.owner { print("owner: \(o)") }
             if let u = g.url { print("link: \(u)") }
-            if g.hasCorrectedCoordinates { print("corrected coordinates (listed at \(g.originalLatitude!),\(g.originalLongitude!))") }
+            if let lat = g.originalLatitude, let lon = g.originalLongitude { print("corrected coordinates (listed at \(lat),\(lon))") }
             print("status: \(g.archived ? "archived" : (g.available ? "available" : "disabled")), \(g.logsCount) logs")
             if let h = g.hint { print("hint: \(h)") }
             if let s = g.shortDescription ?? g.longDescription {
@@ -58,7 +53,7 @@ struct ShowCommand: ParsableCommand {
             if let c = w.comment { print(c) }
         }
         if let l = d.location {
-            print(l.origin == .default ? "default location (name read-only)" : "custom location")
+            print(l.origin == LocationOrigin.default.rawValue ? "default location (name read-only)" : "custom location")
         }
         print("— yours (\(mine.user)) —")
         print(mine.seen ? "seen \(mine.visits.count)×, last \(Output.mediumDate(mine.lastVisit!))" : "not seen yet")

@@ -54,7 +54,7 @@ struct StoreOptions: ParsableArguments {
         } catch let e as StoreError {
             Output.note("warning: \(e)")
         }
-        return DirectStoreBackend(store: store, user: CurrentUser.name)
+        return InProcessStoreBackend(store: store, user: CurrentUser.name)
     }
 }
 

@@ -46,7 +46,7 @@ struct ThingsCommand: ParsableCommand {
             return Output.note(kinds == [.bigThing] ? "No Big Things match." : "No places match\(search.map { " \"\($0)\"" } ?? "").")
         }
         Output.table(list.map { s in
-            [s.place.id, s.state?.rawValue ?? "", s.distance.map(DistanceFormat.text) ?? "",
+            [s.place.id, s.state ?? "", s.distance.map(DistanceFormat.text) ?? "",
              (s.seen ? "✓" : " ") + (s.favourite ? "♥" : " "),
              Output.catalogueRating(s.catalogueRating, votes: s.catalogueVotes), Output.stars(s.myRating),
              s.place.name + (s.town.map { " — \($0)" } ?? "")]

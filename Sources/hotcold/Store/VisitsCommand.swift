@@ -14,7 +14,7 @@ struct VisitsCommand: ParsableCommand {
         if options.json { return try Output.json(list) }
         if list.isEmpty { return Output.note("No visits yet.") }
         Output.table(list.map { v in
-            [Output.mediumDate(v.visit.visitedAt), v.visit.method.rawValue, v.place.id, v.place.name]
+            [Output.mediumDate(v.visit.visitedAt), v.visit.method, v.place.id, v.place.name]
         })
     }
 }

@@ -1,5 +1,8 @@
 /// A problem with one row of an imported file: which row, which field, and why.
 ///
+/// The importers' error for a bad row and the `import` reply's entry for it alike, so it lives
+/// with the protocol (which the importers' module links) rather than as a row to be mapped.
+///
 /// ```swift
 /// let i = ImportIssue(row: 483, id: "partiklezoo:8", name: "Big Rocking Horse", field: "lat",
 ///                     message: "34.820991,138.891842 is outside SA")
