@@ -73,7 +73,7 @@ public struct Configuration: Sendable, Equatable {
         public var allowHTTPLoopback = false
         /// The longest interval accepted (30 days): longer ones are typos, and the sync loop
         /// turns the interval into nanoseconds.
-        public static let maxSyncIntervalSeconds = 30 * 86_400.0
+        static let maxSyncIntervalSeconds = 30 * 86_400.0
     }
 
     /// The friend radar (`[friends]`): how long a silent friend stays current, and on the radar.

@@ -3,7 +3,7 @@
 /// TOMLKit reports positions only for syntax errors; keys are found by a light scan of the
 /// text that follows table headers and `key = value` lines (enough for a configuration file,
 /// which has no need for dotted keys or inline tables).
-public struct TOMLKeyLines {
+struct TOMLKeyLines {
     private var lines: [String: Int] = [:]
 
     public init(text: String) {

@@ -7,15 +7,15 @@ import HotColdCore
 /// ``Daemon/services(_:)`` turns it into the services that run it; a test can build one in
 /// process, run those services in a `ServiceGroup` and shut them down.
 public struct DaemonParts: Sendable {
-    public let places: StorePlaceRecords?
-    public let server: SocketServer
-    public let outputs: EventPublisher
+    let places: StorePlaceRecords?
+    let server: SocketServer
+    let outputs: EventPublisher
     /// The engine's sink: numbers and fans out events on a thread of its own.
-    public let stage: OutputStage
+    let stage: OutputStage
     public let host: EngineHost
-    public let commands: DaemonCommands
+    let commands: DaemonCommands
     public let gpsd: GPSDSource
-    public let notifier: SystemdNotifier
+    let notifier: SystemdNotifier
     /// For the start-up line in the journal.
     let targetCount: Int
     /// Left after a clean stop (see ``StopMark``).

@@ -13,9 +13,9 @@ public struct CompassArrow: Sendable, Equatable {
     public var label: String
 
     /// Arrows clockwise from up, 45° apart.
-    public static let arrows = ["↑", "↗", "→", "↘", "↓", "↙", "←", "↖"]
+    static let arrows = ["↑", "↗", "→", "↘", "↓", "↙", "←", "↖"]
     /// Directions relative to the course, in the same order as `arrows`.
-    public static let relativeWords = ["ahead", "ahead right", "right", "behind right",
+    static let relativeWords = ["ahead", "ahead right", "right", "behind right",
                                        "behind", "behind left", "left", "ahead left"]
 
     public init(bearing: Double, course: Double?) {

@@ -28,12 +28,12 @@ public struct ScreenModel: Sendable, Equatable {
         /// fix, nofix, stale, lost or unknown.
         public var state = "unknown"
         /// The daemon's link to gpsd: connecting, connected or lost.
-        public var gpsdLink: String?
+        var gpsdLink: String?
         public var mode: Int?
         public var satellites: Int?
         public var accuracyM: Double?
         public var speedMps: Double?
-        public var courseDeg: Double?
+        var courseDeg: Double?
         /// The receiver's time of the last fix (tells a new fix from the same one again).
         public var fixTime: Date?
         /// When the screen learnt of that fix, on the shell's clock: the age shown counts from
@@ -82,7 +82,7 @@ public struct ScreenModel: Sendable, Equatable {
     public var now: Date
     public var gps = GPSView()
     /// `hunt` or `roam`, from `STATUS`.
-    public var trackingMode: String?
+    var trackingMode: String?
     public private(set) var targets: [String: TargetView] = [:]
     /// The target the user picked with the focus keys, while it is tracked.
     public private(set) var chosenFocusID: String?
@@ -92,7 +92,7 @@ public struct ScreenModel: Sendable, Equatable {
     public private(set) var hottestTier = 7
 
     /// Most targets kept (a roam can track hundreds; a screen shows a dozen).
-    public static let maximumTargets = 2000
+    static let maximumTargets = 2000
     /// Below this speed (m/s) the receiver counts as standing and the arrow shows compass
     /// bearings: consumer receivers report ~1 m/s of speed while still, and their course then
     /// wanders at random.

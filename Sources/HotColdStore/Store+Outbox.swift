@@ -19,7 +19,7 @@ extension Store {
     /// at that moment, its delivery is still counted once by the server, and the newer rating
     /// follows it; the old row, gone, is simply not marked delivered.
     @discardableResult
-    public static func enqueueRating(_ db: Database, _ rating: Rating) throws -> OutboxItem? {
+    static func enqueueRating(_ db: Database, _ rating: Rating) throws -> OutboxItem? {
         guard let place = try Place.fetchOne(db, key: rating.placeId), place.kind == .bigThing else { return nil }
         try db.execute(sql: "DELETE FROM outbox WHERE kind = 'rating' AND state = 'pending' AND user = ? AND place_id = ?",
                        arguments: [rating.user, rating.placeId])
@@ -33,7 +33,7 @@ extension Store {
 
     /// Queues a submission (already inserted, so it has its id) with its photo's bytes.
     @discardableResult
-    public static func enqueueSubmission(_ db: Database, _ s: Submission, photo: SubmissionPhoto?) throws -> OutboxItem {
+    static func enqueueSubmission(_ db: Database, _ s: Submission, photo: SubmissionPhoto?) throws -> OutboxItem {
         let body = SubmissionBody(
             name: s.name, lat: s.latitude, lon: s.longitude, address: s.address,
             seenAt: ISO8601.format(s.seenAt), submittedBy: s.submittedBy,
@@ -148,7 +148,7 @@ extension Store {
     // MARK: Catalogue sync
 
     public static let catalogueETagKey = "catalogue.etag"
-    public static let catalogueUpdatedKey = "catalogue.updated"
+    static let catalogueUpdatedKey = "catalogue.updated"
 
     public func syncValue(_ key: String) throws -> String? {
         try database.read { db in

@@ -9,14 +9,14 @@ import HotColdFormats
 /// be given by its whole name (`"Big Banana"`) when one place has it.
 extension Store {
     /// Shorter prefixes are never expanded: `GC` or `big` would match half the catalogue.
-    public static let minimumIDPrefix = 4
+    static let minimumIDPrefix = 4
 
     /// The id `text` stands for: itself when a place has it; else, in this order, the one place
     /// whose id it is in another case, whose id (or id after its namespace) it begins, whose id
     /// it ends, or whose name it is; else `text` unchanged, for the caller's "no such place".
     /// Throws ``StoreError/ambiguousID(_:matches:)`` when several places fit the first rule
     /// that any place fits.
-    public func resolvePlaceID(_ text: String) throws -> String {
+    func resolvePlaceID(_ text: String) throws -> String {
         try database.read { db in try Store.resolvePlaceID(db, text) }
     }
 

@@ -27,7 +27,7 @@ public struct SyncReport: Sendable {
     /// Items still waiting after this sync.
     public var pending = 0
     /// When the first waiting item is next due (nil when none waits).
-    public var nextAttempt: Date?
+    var nextAttempt: Date?
     /// A sentence naming what could not be reached and where, when the server could not be
     /// reached (or refused our credentials); nil when it answered.
     public var unreachable: String?

@@ -40,7 +40,7 @@ public final class XMLScanner {
 
     private enum State { case text, entity, markup, comment, cdata, processing, doctype }
 
-    public static let maximumMarkupLength = 1 << 20
+    static let maximumMarkupLength = 1 << 20
     static let maximumEntityLength = 10
 
     private let source: any XMLByteSource
@@ -179,7 +179,7 @@ public final class XMLScanner {
     }
 
     /// Local name of the innermost open element.
-    public var innermostOpen: ArraySlice<UInt8>? {
+    var innermostOpen: ArraySlice<UInt8>? {
         guard let end = openEnds.last else { return nil }
         let start = openEnds.count > 1 ? openEnds[openEnds.count - 2] : 0
         return Self.local(openNames[start..<end])

@@ -248,6 +248,23 @@ enum Sockets {
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// Reads until `done` holds for what has arrived, the peer closes, or `seconds` pass:
+    /// what arrived, and whether the peer closed.
+    static func read(_ fd: Int32, seconds: Double, until done: (String) -> Bool = { _ in false }) -> (text: String, closed: Bool) {
+        var got: [UInt8] = []
+        let end = Date().addingTimeInterval(seconds)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < end {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 100) > 0 else { continue }
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { return (String(decoding: got, as: UTF8.self), true) }
+            got += buffer[0..<n]
+            if done(String(decoding: got, as: UTF8.self)) { break }
+        }
+        return (String(decoding: got, as: UTF8.self), false)
+    }
+
     /// Closes with a reset (SO_LINGER 0): the peer's next write fails.
     static func reset(_ fd: Int32) {
         var l = linger(l_onoff: 1, l_linger: 0)

@@ -108,13 +108,17 @@ struct ShutdownTests {
         defer { web.terminate() }
         let deadline = Date().addingTimeInterval(30)
         while (try? await RawHTTP.get(port, "/app.css", seconds: 1).status) != 200, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
-        async let stream = RawHTTP.get(port, "/events", seconds: 10)
-        try await Task.sleep(for: .seconds(1))
+        // A live stream, open and flowing (its first status arrived) when the signal comes.
+        let fd = try Sockets.connect(port: port)
+        defer { close(fd) }
+        Sockets.send(fd, "GET /events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+        let open = Sockets.read(fd, seconds: 30) { $0.contains("event: status") }
+        try #require(open.text.contains("event: status") && !open.closed, "the stream never opened: \(open.text)")
         let t0 = Date()
         web.signal(SIGTERM)
         let status = web.wait(timeout: 5)
         #expect(status != nil, "hotcold-web still running 5 s after SIGTERM")
         #expect(Date().timeIntervalSince(t0) < 3)
-        #expect(try await stream.body.contains("event: status"))
+        #expect(Sockets.read(fd, seconds: 5).closed, "the stream was ended")
     }
 }

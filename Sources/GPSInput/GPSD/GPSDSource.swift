@@ -31,7 +31,7 @@ public final class GPSDSource: @unchecked Sendable {
     public let port: Int
     public let backoff: Backoff
     /// How long one poll(2) waits before checking for ``stop()``.
-    public let pollInterval: Duration
+    let pollInterval: Duration
 
     // All mutable state below is guarded by `condition`.
     private let condition = NSCondition()

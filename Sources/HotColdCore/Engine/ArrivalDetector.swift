@@ -4,7 +4,7 @@
 /// share of the error radius, and for departure minus it. An arrival is confirmed by dwell
 /// (several fixes, or two spanning some seconds), so one wild fix cannot arrive — unless two
 /// trusted fixes bracket a fast pass whose closest approach lies inside the radius.
-public struct ArrivalDetector: Sendable, Equatable {
+struct ArrivalDetector: Sendable, Equatable {
     public enum State: Sendable, Equatable {
         case away
         case arriving(count: Int, since: Double)
@@ -75,10 +75,10 @@ public struct ArrivalDetector: Sendable, Equatable {
     /// Starts out arrived: the device was already here before this detector saw a fix (a
     /// restart while parked at the target), so the next fixes inside send nothing and fixes
     /// beyond the exit band depart.
-    public mutating func restoreArrived() { state = .arrived }
+    mutating func restoreArrived() { state = .arrived }
 
     /// Arrived and not yet departed.
-    public var isArrived: Bool {
+    var isArrived: Bool {
         switch state {
         case .arrived, .leaving: true
         case .away, .arriving: false

@@ -10,8 +10,8 @@
 /// the receiver really moved, or the earlier fix was the wrong one: after `outlierRunToReset`
 /// of them the newest is believed and the caller is told to forget its history. Outliers that
 /// scatter (a receiver emitting garbage) keep restarting the run and are never believed.
-public struct FixFilter: Sendable {
-    public enum Verdict: Sendable, Equatable {
+struct FixFilter: Sendable {
+    enum Verdict: Sendable, Equatable {
         case accept
         /// Accepted, but the history before it should be forgotten (gap or outlier reset).
         case acceptAfterReset
@@ -100,7 +100,7 @@ public struct FixFilter: Sendable {
     }
 
     /// Records a fix time that carried no position (so a later fix at the same time is a duplicate).
-    public mutating func noteTime(_ t: Double) {
+    mutating func noteTime(_ t: Double) {
         if lastTime.map({ t > $0 }) ?? true { lastTime = t }
     }
 

@@ -26,8 +26,8 @@ public struct GroundVelocity: Sendable, Equatable {
     /// Speed (m/s).
     public var speed: Double { speed2.squareRoot() }
     /// 1-sigma errors of the velocity along and across the course (m/s).
-    public var alongSigma: Double { alongVariance.squareRoot() }
-    public var acrossSigma: Double { acrossVariance.squareRoot() }
+    var alongSigma: Double { alongVariance.squareRoot() }
+    var acrossSigma: Double { acrossVariance.squareRoot() }
 
     /// True when the receiver credibly stands (Doppler speed near zero, positions still).
     public var isStanding: Bool { speed2 == 0 }
@@ -37,27 +37,27 @@ public struct GroundVelocity: Sendable, Equatable {
     public static let speedNoise = 0.3
     /// 1-sigma course error (degrees) beyond what the velocity's error makes of it (σv / speed):
     /// receivers smooth their course, and it lags a turn.
-    public static let courseNoiseDegrees = 1.0
+    static let courseNoiseDegrees = 1.0
     /// A reported speed says "travelling" only this many of its sigmas above zero, and at least
     /// `minimumTravellingSpeed`: below that its course is noise.
-    public static let travellingSigmas = 4.0
-    public static let minimumTravellingSpeed = 1.0
+    static let travellingSigmas = 4.0
+    static let minimumTravellingSpeed = 1.0
     /// Hardest change of velocity (m/s²) between two fixes that is still one car (braking,
     /// accelerating or cornering); a larger jump in the reported velocity is not trusted.
-    public static let maxAcceleration = 6.0
+    static let maxAcceleration = 6.0
     /// Positions must bear out the reported velocity over a baseline on which it predicts a
     /// move of at least this many sigmas of the two positions' error...
-    public static let baselineSigmas = 4.0
+    static let baselineSigmas = 4.0
     /// ...within this many sigmas (plus what changes of velocity inside the baseline allow)...
-    public static let consistencySigmas = 3.0
+    static let consistencySigmas = 3.0
     /// ...and this share of the predicted move (speed scale, 2D against 3D speed).
-    public static let consistencyShare = 0.15
+    static let consistencyShare = 0.15
     /// Longest baseline (seconds) and longest step between fixes (seconds) for that test.
     public static let maxBaselineSeconds = 5.0
-    public static let maxStepSeconds = 3.0
+    static let maxStepSeconds = 3.0
     /// A friend's velocity is used for this long (seconds) after its fix; older, she may have
     /// stopped or set off since.
-    public static let maxAgeSeconds = 5.0
+    static let maxAgeSeconds = 5.0
 
     /// `course` is the unit vector of the course when the caller has it (the judge has the
     /// reported course's sine and cosine; an average of two agreeing velocities points within
@@ -142,11 +142,11 @@ public struct ClosingRate: Sendable, Equatable {
 
     /// Whether the rate lies beyond `sigmas` of its error (no square root).
     @inlinable
-    public func exceeds(sigmas k: Double) -> Bool { rate * rate > k * k * variance }
+    func exceeds(sigmas k: Double) -> Bool { rate * rate > k * k * variance }
 
     /// Whether the rate is at least `share` of the speed (no square root).
     @inlinable
-    public func isShare(_ share: Double) -> Bool {
+    func isShare(_ share: Double) -> Bool {
         rate * rate >= share * share * (rate * rate + across * across)
     }
 
@@ -154,7 +154,7 @@ public struct ClosingRate: Sendable, Equatable {
     /// within about 6° of square to the line of sight (a receiver's smoothing lags a turn by
     /// that much) leaves the distance as it is, and a car circling the target at one distance
     /// must not flip between hotter and colder.
-    public static let directionShare = 0.1
+    static let directionShare = 0.1
 
     /// Closer than this many position sigmas, the direction to the target is unknown and so is
     /// the rate of approach.

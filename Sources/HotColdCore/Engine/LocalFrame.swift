@@ -40,7 +40,7 @@ public struct LocalFrame: Sendable {
 
     /// Approximate distance in metres between two nearby points (no geodesic solve).
     @inlinable
-    public static func approximateDistance(_ a: Coordinate, _ b: Coordinate) -> Double {
+    static func approximateDistance(_ a: Coordinate, _ b: Coordinate) -> Double {
         let f = LocalFrame(origin: a)
         let p = f.project(b)
         return (p.x * p.x + p.y * p.y).squareRoot()
@@ -50,7 +50,7 @@ public struct LocalFrame: Sendable {
     /// never exceed the ellipsoid's largest metres per degree (111,694 m of latitude at the
     /// poles, 111,320 m of longitude at the equator), rounded up here.
     @inlinable
-    public static func distanceUpperBound(_ a: Coordinate, _ b: Coordinate) -> Double {
+    static func distanceUpperBound(_ a: Coordinate, _ b: Coordinate) -> Double {
         var dLon = b.longitude - a.longitude
         if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
         let x = dLon * 111_330, y = (b.latitude - a.latitude) * 111_700

@@ -47,7 +47,7 @@ public struct MotionDetector: Sendable {
 
     /// A 95 % horizontal error (metres) to judge fixes that state none by, once the scatter
     /// has been learned from enough standing fixes (`learnedSigma`); nil before that.
-    public var learnedError: Double? {
+    var learnedError: Double? {
         learnedCount >= MotionDetector.learnedMinimum ? 2 * learnedSigma : nil
     }
     /// Standing fixes needed before the learned scatter stands in for a stated error.
@@ -84,12 +84,12 @@ public struct MotionDetector: Sendable {
     }
 
     /// How far (metres) a still receiver with this sigma can be expected to wander.
-    public static func stillRadius(sigma: Double, config c: EngineConfig) -> Double {
+    static func stillRadius(sigma: Double, config c: EngineConfig) -> Double {
         max(c.stillRadiusMin, c.stillSigmas * sigma)
     }
 
     /// Slack for tier and arrival decisions while not moving: the still radius.
-    public func stillSlack(config c: EngineConfig) -> Double {
+    func stillSlack(config c: EngineConfig) -> Double {
         isMoving ? 0 : MotionDetector.stillRadius(sigma: sigma, config: c)
     }
 

@@ -1,5 +1,5 @@
 /// Everything the engine knows about one tracked target.
-public struct TargetTracker: Sendable {
+struct TargetTracker: Sendable {
     public var tier = TierTracker()
     public var trend = TrendEstimator()
     public var arrival = ArrivalDetector()
@@ -36,7 +36,7 @@ public struct TrackedTarget: Sendable, Equatable {
 public struct EngineStats: Sendable, Equatable {
     public var fixes = 0
     public var accepted = 0
-    public var noPosition = 0
+    var noPosition = 0
     public var outOfOrder = 0
     public var outliers = 0
     public var events = 0

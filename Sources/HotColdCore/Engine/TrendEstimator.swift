@@ -15,7 +15,7 @@
 /// is not changing. A window still decides `steady` when the rate is inconclusive, but while
 /// the velocity is credible no direction comes from it. Without a credible velocity (none
 /// reported, or not borne out by the positions), everything is the window's, as above.
-public struct TrendEstimator: Sendable {
+struct TrendEstimator: Sendable {
     @usableFromInline struct Sample: Sendable {
         var t: Double
         var d: Double
@@ -35,7 +35,7 @@ public struct TrendEstimator: Sendable {
     /// the ground speed last reported. Worked out when asked (the engine asks only for the ETA
     /// of a `hotter` it announces), so the whole-window fit is not paid on every fix that the
     /// recent seconds already decide.
-    public var closingSpeed: Double? {
+    var closingSpeed: Double? {
         if let c = lastClosing {
             return c.rate > 0 && c.exceeds(sigmas: significance) ? c.rate : nil
         }

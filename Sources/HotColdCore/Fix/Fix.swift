@@ -74,5 +74,5 @@ public struct Fix: Sendable, Equatable {
 
     /// User-equivalent range error used to turn HDOP into metres (95 %), as gpsd does when a
     /// receiver reports no error estimate.
-    public static let typicalUERE = 19.0 / 2.0
+    static let typicalUERE = 19.0 / 2.0
 }

@@ -106,7 +106,7 @@ public enum ISO8601 {
         return era * 146097 + doe - 719468
     }
 
-    public static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+    static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
         let z = z0 + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097
         let doe = z - era * 146097

@@ -28,7 +28,7 @@ extension Geodesic {
     /// Distance (metres) and initial bearing (degrees in [0, 360)) from `a` to `b`: exactly
     /// `inverse(a.coordinate, b.coordinate)`'s, without the final bearing.
     @inlinable
-    public static func distanceAndBearing(_ a: GeodesicPoint, _ b: GeodesicPoint) -> (distance: Double, bearing: Double) {
+    static func distanceAndBearing(_ a: GeodesicPoint, _ b: GeodesicPoint) -> (distance: Double, bearing: Double) {
         if let r = ShortLine.inverseFirstAzimuth(a, b) { return (r.s12, bearing360(r.azi1)) }
         let g = inverse(a.coordinate, b.coordinate)
         return (g.distance, g.initialBearing)

@@ -12,8 +12,8 @@ import Synchronization
 /// Anything that touches SQLite (store reads and writes, hunt/roam target lookups, imports,
 /// exports) runs off the socket's loop thread on its user's own queue (`UserWorkQueues`), so
 /// one user's reads never hold up another user's writes; its reply is sent when ready.
-public final class DaemonCommands: SocketCommandHandler {
-    let host: EngineHost
+final class DaemonCommands: SocketCommandHandler {
+    public let host: EngineHost
     let server: SocketServer
     let authorisation: Mutex<PeerAuthorisation>
     let status: @Sendable () -> StatusExtras
@@ -23,7 +23,7 @@ public final class DaemonCommands: SocketCommandHandler {
     /// Whether the path still names the database file the daemon has open.
     let databaseWatch: DatabaseFileWatch?
     /// Companion services' last reports, for `status`.
-    let services = ServiceReports()
+    public let services = ServiceReports()
     /// Called after a change through the store (a rating to send: the sync loop goes at once).
     let storeChanged: @Sendable () -> Void
     // Slow work runs here, per user in arrival order, off the socket's loop thread.
@@ -35,14 +35,14 @@ public final class DaemonCommands: SocketCommandHandler {
     /// Connections a proxy said act for another user (`act_for`).
     let acting = ActingClients()
 
-    public struct StatusExtras: Sendable {
-        public var logStatus: EventLogStatus?
-        public var configPath: String?
+    struct StatusExtras: Sendable {
+        var logStatus: EventLogStatus?
+        var configPath: String?
         public var database: String?
-        public var databaseSyncs: Int?
-        public var uncleanStop: StatusReply.UncleanStop?
-        public var feed: StatusReply.Feed?
-        public init(logStatus: EventLogStatus?, configPath: String?, database: String? = nil,
+        var databaseSyncs: Int?
+        var uncleanStop: StatusReply.UncleanStop?
+        var feed: StatusReply.Feed?
+        init(logStatus: EventLogStatus?, configPath: String?, database: String? = nil,
                     databaseSyncs: Int? = nil, uncleanStop: StatusReply.UncleanStop? = nil, feed: StatusReply.Feed? = nil) {
             self.logStatus = logStatus
             self.configPath = configPath
@@ -55,7 +55,7 @@ public final class DaemonCommands: SocketCommandHandler {
 
     /// `stagingDirectory` holds uploads in progress (default: a private directory under the
     /// system's temporary directory).
-    public init(host: EngineHost, server: SocketServer, authorisation: PeerAuthorisation,
+    init(host: EngineHost, server: SocketServer, authorisation: PeerAuthorisation,
                 store: Store? = nil, storeChanged: @escaping @Sendable () -> Void = {},
                 stagingDirectory: String? = nil, stagingLimits: StagingLimits = StagingLimits(),
                 logger: Logger, status: @escaping @Sendable () -> StatusExtras, savedTracking: SavedTracking? = nil) {
@@ -74,11 +74,11 @@ public final class DaemonCommands: SocketCommandHandler {
             limits: stagingLimits)
     }
 
-    public func setAuthorisation(_ a: PeerAuthorisation) { authorisation.withLock { $0 = a } }
+    func setAuthorisation(_ a: PeerAuthorisation) { authorisation.withLock { $0 = a } }
 
-    public func greeting(for client: ClientInfo) -> [String] { [ProtocolVersion.greeting] }
+    func greeting(for client: ClientInfo) -> [String] { [ProtocolVersion.greeting] }
 
-    public func disconnected(_ client: ClientInfo, reason: String) {
+    func disconnected(_ client: ClientInfo, reason: String) {
         staging.forget(client.id)
         acting.forget(client.id)
         services.closed(client.id)
@@ -170,7 +170,7 @@ public final class DaemonCommands: SocketCommandHandler {
         return WireCoding.line(TrackingReply(mode: "hunt", targets: targets.count))
     }
 
-    func roam(_ r: RoamRequest, user: String, keep: Bool = true) throws -> String {
+    public func roam(_ r: RoamRequest, user: String, keep: Bool = true) throws -> String {
         guard let places = host.placeRecords else {
             throw ProtocolError(.busy, command: "roam", "no store is open, so there are no places to roam among")
         }

@@ -3,13 +3,13 @@ import HotColdProtocol
 
 /// `[friends]` of the daemon's configuration, as the engine's host takes it: how long a
 /// silent friend stays current, and on the radar.
-public struct FriendsSettings: Sendable, Equatable {
+struct FriendsSettings: Sendable, Equatable {
     /// Seconds of silence before a friend's trend is `unknown` and it shows `stale`.
-    public var staleAfter: Double
+    var staleAfter: Double
     /// Seconds of silence before a friend leaves the radar.
-    public var forgetAfter: Double
+    var forgetAfter: Double
 
-    public init(staleAfter: Double = 300, forgetAfter: Double = 3600) {
+    init(staleAfter: Double = 300, forgetAfter: Double = 3600) {
         self.staleAfter = staleAfter
         self.forgetAfter = forgetAfter
     }

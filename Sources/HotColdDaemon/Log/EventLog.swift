@@ -33,8 +33,8 @@ import Synchronization
 /// log.reopen()                    // on SIGHUP
 /// if let problem = log.status.error { ... }
 /// ```
-public final class EventLog: Sendable {
-    public let path: String
+final class EventLog: Sendable {
+    let path: String
     private let retryInterval: Duration
     private let mode: UInt32
     private let logger: Logger
@@ -54,7 +54,7 @@ public final class EventLog: Sendable {
     private let state = Mutex(State())
 
     /// Opens (creating with `mode`) the file now; a failure is recorded, not thrown.
-    public init(path: String, mode: UInt32 = 0o640, retryInterval: Duration = .seconds(5),
+    init(path: String, mode: UInt32 = 0o640, retryInterval: Duration = .seconds(5),
                 logger: Logger = Logger(label: "hotcold.log")) {
         self.path = path
         self.mode = mode
@@ -73,7 +73,7 @@ public final class EventLog: Sendable {
     /// Appends `line` (no trailing newline; it must not contain one) and a newline.
     /// Returns false if the line was lost. Any thread; the file's lines stay in call order.
     @discardableResult
-    public func append(_ line: String) -> Bool {
+    func append(_ line: String) -> Bool {
         let (ok, report) = state.withLock { s -> (Bool, Report?) in
             if s.error != nil || s.fd < 0 {
                 // lastAttempt is nil right after a successful reopen(): write at once.
@@ -100,7 +100,7 @@ public final class EventLog: Sendable {
     /// after a failure). Returns whether the file could be opened; whether it can be written
     /// shows on the next `append`.
     @discardableResult
-    public func reopen() -> Bool {
+    func reopen() -> Bool {
         let (ok, report) = state.withLock { s -> (Bool, Report?) in
             let r = open(&s)
             if s.fd >= 0 { s.lastAttempt = nil }
@@ -111,14 +111,14 @@ public final class EventLog: Sendable {
     }
 
     /// Closes the file; a later `append` opens it again.
-    public func close() {
+    func close() {
         state.withLock { s in
             if s.fd >= 0 { Glibc.close(s.fd) }
             s.fd = -1
         }
     }
 
-    public var status: EventLogStatus {
+    var status: EventLogStatus {
         state.withLock { s in
             EventLogStatus(path: path, isWriting: s.error == nil, error: s.error,
                            failingSince: s.failingSince, linesWritten: s.written, linesLost: s.lost, syncs: s.syncs)
@@ -199,7 +199,7 @@ public final class EventLog: Sendable {
     /// first when it is not open. Never rate-limited and never counts lost lines: the caller
     /// keeps what was not written and decides when to try again. May block as long as the
     /// file's `write(2)` does — call it from the writer's own thread.
-    public func write(block: [UInt8], lines: Int) -> Bool {
+    func write(block: [UInt8], lines: Int) -> Bool {
         let (ok, report) = state.withLock { s -> (Bool, Report?) in
             if s.fd < 0 || s.error != nil {
                 let report = open(&s)
@@ -213,7 +213,7 @@ public final class EventLog: Sendable {
 
     /// Makes what was written durable (`fdatasync`): lines written are in the kernel, not on
     /// the disk, until this returns true. Call it from the writer's thread.
-    public func sync() -> Bool {
+    func sync() -> Bool {
         let fd = state.withLock { s -> Int32 in s.fd >= 0 ? dup(s.fd) : -1 }
         guard fd >= 0 else { return false }
         defer { Glibc.close(fd) }
@@ -223,7 +223,7 @@ public final class EventLog: Sendable {
     }
 
     /// Counts lines given up by the caller of ``write(block:lines:)`` (for `status`).
-    public func countLost(_ n: Int) {
+    func countLost(_ n: Int) {
         state.withLock { $0.lost += n }
     }
 

@@ -18,37 +18,37 @@ import HotColdProtocol
 /// r.lines.first?.seq   // 42, when the log still holds it
 /// r.isComplete         // false when 42 was rotated away (r.firstSeq says where it starts)
 /// ```
-public struct EventLogReader: Sendable {
-    public var maxLines = 65_536
-    public var maxBytes = 16 << 20
-    public var maxScanBytes = 128 << 20
-    public var maxLineBytes = 1 << 20
+struct EventLogReader: Sendable {
+    var maxLines = 65_536
+    var maxBytes = 16 << 20
+    var maxScanBytes = 128 << 20
+    var maxLineBytes = 1 << 20
     var chunkBytes = 64 << 10
 
-    public init() {}
+    init() {}
 
-    public struct Result: Sendable, Equatable {
+    struct Result: Sendable, Equatable {
         /// The wanted lines, oldest first, with their numbers.
-        public var lines: [Line]
+        var lines: [Line]
         /// True when nothing between `after` and `before` is missing: the log reached back to
         /// `after` (or holds `after + 1`).
-        public var isComplete: Bool
+        var isComplete: Bool
         /// When not complete: the first number from which the log is complete (every later
         /// wanted event is in `lines`).
-        public var firstSeq: Int
+        var firstSeq: Int
         /// The highest number a GAP marker in the range covers: events up to it may be missing
         /// even though the file reaches back (a power cut, a disk that did not keep up).
-        public var gapThrough: Int? = nil
+        var gapThrough: Int? = nil
     }
 
-    public struct Line: Sendable, Equatable {
-        public var seq: Int
-        public var text: String
+    struct Line: Sendable, Equatable {
+        var seq: Int
+        var text: String
     }
 
     /// Lines numbered above `after` and below `before` that `accept` takes (given the line's
     /// header and bytes).
-    public func read(path: String, after: Int, before: Int,
+    func read(path: String, after: Int, before: Int,
                      accept: (PublishedLineHeader, ArraySlice<UInt8>) -> Bool) -> Result {
         guard after + 1 < before else { return Result(lines: [], isComplete: true, firstSeq: after + 1) }
         var newestFirst: [Line] = []
@@ -103,7 +103,7 @@ public struct EventLogReader: Sendable {
     }
 
     /// The highest number in the log (current file, else `.1`), reading only its tail.
-    public func lastSequence(path: String) -> Int? {
+    func lastSequence(path: String) -> Int? {
         var reader = self
         reader.maxScanBytes = 1 << 20
         for file in [path, path + ".1"] {

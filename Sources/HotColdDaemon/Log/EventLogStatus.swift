@@ -1,26 +1,26 @@
 import Foundation
 
 /// The state of an `EventLog`, for `status`.
-public struct EventLogStatus: Sendable, Equatable {
-    public var path: String
+struct EventLogStatus: Sendable, Equatable {
+    var path: String
     /// False while lines are being lost (the file cannot be opened or written).
-    public var isWriting: Bool
+    var isWriting: Bool
     /// What went wrong, for example `"cannot write /var/log/hotcold/events.jsonl: No space left on device"`.
-    public var error: String?
+    var error: String?
     /// When the current failure began.
-    public var failingSince: Date?
+    var failingSince: Date?
     /// Lines written since the log was created.
-    public var linesWritten: Int
+    var linesWritten: Int
     /// Lines that could not be written since the log was created.
-    public var linesLost: Int
+    var linesLost: Int
     /// Lines waiting for the disk in the ``LogWriter``'s queue.
-    public var queued = 0
+    var queued = 0
     /// Lines the writer gave up because too many waited (each hole has a GAP line in the file).
-    public var dropped = 0
+    var dropped = 0
     /// GAP markers written.
-    public var gaps = 0
+    var gaps = 0
     /// `fdatasync`s of the file (flash wears: grouped, never while nothing is logged).
-    public var syncs = 0
+    var syncs = 0
     /// How long the write in progress has not returned (a stalled disk), when 1 s or more.
-    public var stalledSeconds: Double?
+    var stalledSeconds: Double?
 }

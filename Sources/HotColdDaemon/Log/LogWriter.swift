@@ -30,18 +30,18 @@ import Synchronization
 /// writer.enqueue(seq: 42, line: line)    // any thread, never blocks
 /// writer.finish(grace: .seconds(2))      // drain, then run() returns
 /// ```
-public final class LogWriter: Sendable {
-    public struct Limits: Sendable {
+final class LogWriter: Sendable {
+    struct Limits: Sendable {
         /// Lines that may wait for the disk; beyond either bound the newest are given up.
-        public var maxQueuedLines = 100_000
-        public var maxQueuedBytes = 16 << 20
+        var maxQueuedLines = 100_000
+        var maxQueuedBytes = 16 << 20
         /// At most this much goes to one `write(2)`.
-        public var maxBlockBytes = 256 << 10
+        var maxBlockBytes = 256 << 10
         /// How long to wait before writing again after a failed write.
-        public var retryInterval: Duration = .seconds(1)
+        var retryInterval: Duration = .seconds(1)
         /// The longest a written line waits for its sync (what a power cut may take).
-        public var syncInterval: Duration = .seconds(1)
-        public init() {}
+        var syncInterval: Duration = .seconds(1)
+        init() {}
     }
 
     /// What waits to be written: an event line, or the marker for lines given up.
@@ -64,7 +64,7 @@ public final class LogWriter: Sendable {
     }
 
     private struct State {
-        var log: EventLog?
+        public var log: EventLog?
         var replacement: EventLog?
         var reopenRequested = false
         var queue: [Entry] = []
@@ -88,20 +88,20 @@ public final class LogWriter: Sendable {
     private let logger: Logger
     private let clock = ContinuousClock()
 
-    public init(log: EventLog?, limits: Limits = Limits(), logger: Logger) {
+    init(log: EventLog?, limits: Limits = Limits(), logger: Logger) {
         self.state = Mutex(State(log: log, logStatus: log?.status))
         self.limits = limits
         self.logger = logger
     }
 
     /// The log's path (for `watch` with `since`).
-    public var path: String? { state.withLock { ($0.replacement ?? $0.log)?.path } }
+    var path: String? { state.withLock { ($0.replacement ?? $0.log)?.path } }
 
     // MARK: - Producers (any thread, never block)
 
     /// Queues one numbered line. Never blocks; when the queue is full the line is given up and
     /// a gap marker stands for it.
-    public func enqueue(seq: Int, line: String, urgent: Bool = false) {
+    func enqueue(seq: Int, line: String, urgent: Bool = false) {
         let first = state.withLock { s -> Bool in
             guard s.log != nil || s.replacement != nil else { return false }
             let wasEmpty = s.head == s.queue.count
@@ -129,13 +129,13 @@ public final class LogWriter: Sendable {
     }
 
     /// Reopens the file on the writer's thread (SIGHUP after logrotate); never waits for it.
-    public func requestReopen() {
+    func requestReopen() {
         state.withLock { $0.reopenRequested = true }
         wake.signal()
     }
 
     /// Writes to `log` from now on (a reload changed the path); the old file is closed.
-    public func replace(with log: EventLog) {
+    func replace(with log: EventLog) {
         state.withLock { $0.replacement = log }
         wake.signal()
     }
@@ -159,7 +159,7 @@ public final class LogWriter: Sendable {
     }
 
     /// The log's state for `status`, from what the writer last saw: never waits for the disk.
-    public var status: EventLogStatus? {
+    var status: EventLogStatus? {
         state.withLock { s in
             guard var st = s.logStatus else { return nil }
             st.queued = s.queuedLines + s.inflight.reduce(0) { $0 + $1.lineCount }
@@ -288,7 +288,7 @@ public final class LogWriter: Sendable {
 
     /// Asks ``run()`` to write what is queued and return; when the disk keeps refusing, it
     /// returns after `grace`.
-    public func finish(grace: Duration = .seconds(2)) {
+    func finish(grace: Duration = .seconds(2)) {
         state.withLock { s in
             s.stopping = true
             s.grace = grace

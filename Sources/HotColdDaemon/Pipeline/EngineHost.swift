@@ -19,7 +19,7 @@ import Synchronization
 /// store at start, and given back to the engine whenever it starts afresh (hunt, roam,
 /// reload), so neither a restart nor a retarget is a new arrival.
 public final class EngineHost: Sendable {
-    public enum Link: String, Sendable { case connecting, connected, lost }
+    enum Link: String, Sendable { case connecting, connected, lost }
 
     struct State {
         var engine: ProximityEngine
@@ -45,27 +45,27 @@ public final class EngineHost: Sendable {
     }
 
     /// How the current target set came about, for `status`.
-    public struct TrackingDescription: Sendable, Equatable {
-        public var mode: TrackingMode
+    struct TrackingDescription: Sendable, Equatable {
+        var mode: TrackingMode
         /// What a roam follows, as given (`bigthing,geocache favourites`).
         public var filter: String?
 
-        public init(mode: TrackingMode, filter: String? = nil) {
+        init(mode: TrackingMode, filter: String? = nil) {
             self.mode = mode
             self.filter = filter
         }
 
-        public static let hunt = TrackingDescription(mode: .hunt)
+        static let hunt = TrackingDescription(mode: .hunt)
 
         /// `hunt` or `roam`, as the protocol names them.
-        public var modeName: String {
+        var modeName: String {
             switch mode {
             case .hunt: "hunt"
             case .roam: "roam"
             }
         }
 
-        public var radius: Double? {
+        var radius: Double? {
             if case .roam(let r) = mode { r } else { nil }
         }
     }
@@ -75,12 +75,12 @@ public final class EngineHost: Sendable {
     private let gate: EventGate
     private let places: (any PlaceRecords)?
     /// The places restored as "at" when the daemon started.
-    public let restored: Set<String>
+    let restored: Set<String>
     private let logger: Logger
     private let startedMonotonic = ContinuousClock.now
 
     /// `restored`: the stored places the device is at already (open visits), handed to the engine.
-    public init(engine: ProximityEngine, tracking: TrackingDescription, sink: any EventSink,
+    init(engine: ProximityEngine, tracking: TrackingDescription, sink: any EventSink,
                 places: (any PlaceRecords)?, arrivalUser: String, restored: Set<String> = [],
                 visitLimits: VisitRecorder.Limits = .init(), friends: FriendsSettings = .init(), logger: Logger) {
         var engine = engine
@@ -96,7 +96,7 @@ public final class EngineHost: Sendable {
 
     /// What stores visits off the engine's path (nil without a database); its loop runs in
     /// ``VisitRecorderService``.
-    public var visitRecorder: VisitRecorder? { gate.recorder }
+    var visitRecorder: VisitRecorder? { gate.recorder }
 
     // MARK: - Input
 
@@ -134,7 +134,7 @@ public final class EngineHost: Sendable {
     }
 
     /// A followed device's position (`friend_fix`, checked at the edge): onto the radar.
-    public func friendFix(_ f: FriendFixRequest) throws(ProtocolError) {
+    func friendFix(_ f: FriendFixRequest) throws(ProtocolError) {
         let refusal: FriendRadar.Refusal? = state.withLock { state in
             let fix = Fix(time: Self.onOwnTimeline(f, &state), coordinate: Coordinate(latitude: f.lat, longitude: f.lon),
                           mode: .twoD, eph: f.accuracyM, speed: f.speedMps)
@@ -175,7 +175,7 @@ public final class EngineHost: Sendable {
     static let friendDeliverySlack = 120.0
 
     /// Takes a device off the radar (unfollowed by everyone here).
-    public func forgetFriend(_ who: FriendID) {
+    func forgetFriend(_ who: FriendID) {
         state.withLock {
             _ = $0.radar.remove(id: who.targetID)
             $0.friendClockOffsets[who.targetID] = nil
@@ -184,11 +184,11 @@ public final class EngineHost: Sendable {
 
     /// Publishes an event that is not the engine's (a FEED, LIKE, RECORD, FOLLOWING_CHANGED):
     /// numbered and fanned out like the engine's, in the order of calls.
-    public func announce(_ event: PublishedEvent) { sink.publish(event) }
+    func announce(_ event: PublishedEvent) { sink.publish(event) }
 
     /// Called every second: staleness when fixes stop arriving. Returns normally only if the
     /// engine lock could be taken, which is what the watchdog ping certifies.
-    public func tick() {
+    func tick() {
         state.withLock { state in
             let now = Self.fixTimeNow(state)
             publish(state.engine.advance(to: now), &state)
@@ -241,7 +241,7 @@ public final class EngineHost: Sendable {
 
     // MARK: - Commands
 
-    public func retarget(_ targets: [Target], tracking description: TrackingDescription) {
+    func retarget(_ targets: [Target], tracking description: TrackingDescription) {
         state.withLock { state in
             state.engine.retarget(targets, mode: description.mode)
             // Still at the same places: a new target set is no new arrival.
@@ -257,7 +257,7 @@ public final class EngineHost: Sendable {
     }
 
     /// Replaces the engine with one using `config` (a reload), keeping targets and mode.
-    public func reconfigure(_ config: EngineConfig, friends: FriendsSettings? = nil) {
+    func reconfigure(_ config: EngineConfig, friends: FriendsSettings? = nil) {
         state.withLock { state in
             // A new radar: friends come back with their next fix (within seconds).
             let radarConfig = (friends ?? FriendsSettings(state.radar.config)).radarConfig(config)
@@ -270,46 +270,46 @@ public final class EngineHost: Sendable {
 
     /// A one-line summary for systemd's STATUS=.
     /// What the engine tracks now (hunt or roam, radius, filter).
-    public var trackingDescription: TrackingDescription { state.withLock { $0.trackingDescription } }
+    var trackingDescription: TrackingDescription { state.withLock { $0.trackingDescription } }
 
-    public func summary() -> String {
+    func summary() -> String {
         state.withLock { state in
             let gps = state.link == .connected ? (state.engine.gpsState?.rawValue ?? "waiting for a fix") : "gpsd \(state.link.rawValue)"
             return "\(state.trackingDescription.modeName): \(state.engine.trackedCount) tracked of \(state.engine.targets.count); \(gps); \(state.fixes) fixes, \(state.events) events"
         }
     }
 
-    public func poll() -> [String] {
+    func poll() -> [String] {
         state.withLock { $0.engine.poll() + $0.radar.poll() }.map { EventMessage($0).line }
     }
 
     /// The publisher, when the sink is the daemon's (for `watch` with `since`).
-    public var publisher: EventPublisher? { (sink as? OutputStage)?.publisher ?? sink as? EventPublisher }
+    var publisher: EventPublisher? { (sink as? OutputStage)?.publisher ?? sink as? EventPublisher }
 
     /// Visits for `status` and `poll`: where the device is, and how storing them goes.
-    public var visits: VisitsStatus {
+    var visits: VisitsStatus {
         let at = state.withLock { $0.at }
         return VisitsStatus(at: at.sorted(), restored: restored.sorted(),
                             recorder: gate.recorder?.status ?? .init(), heldEvents: gate.heldCount)
     }
-    public var placeRecords: (any PlaceRecords)? { places }
+    var placeRecords: (any PlaceRecords)? { places }
 
     /// The engine's part of `status`, as values.
-    public struct StatusSnapshot: Sendable {
-        public var gps: StatusReply.GPS
-        public var tracking: StatusReply.Tracking
+    struct StatusSnapshot: Sendable {
+        var gps: StatusReply.GPS
+        var tracking: StatusReply.Tracking
         public var targets: [StatusReply.TargetState]
-        public var counters: StatusReply.Counters
-        public var latency: StatusReply.Latency
-        public var visits: StatusReply.Visits
-        public var sequence: StatusReply.Sequence?
+        var counters: StatusReply.Counters
+        var latency: StatusReply.Latency
+        var visits: StatusReply.Visits
+        var sequence: StatusReply.Sequence?
         /// Friends on the radar, nearest first.
-        public var friends: [StatusReply.Friend]
+        var friends: [StatusReply.Friend]
     }
 
     /// Everything `status` reports about the engine side: the state is copied under the lock
     /// and turned into values after it is released.
-    public func statusSnapshot() -> StatusSnapshot {
+    func statusSnapshot() -> StatusSnapshot {
         let s = state.withLock { $0 }
         let visits = self.visits
         let lastFix = s.lastFix.flatMap { f in
@@ -351,17 +351,17 @@ public final class EngineHost: Sendable {
     }
 
     /// The friends on the radar with a known distance, nearest first (`near --kind friend`).
-    public func nearbyFriends() -> [FriendRadar.FriendState] {
+    func nearbyFriends() -> [FriendRadar.FriendState] {
         state.withLock { $0.radar.snapshot() }.filter { $0.distance != nil }
     }
 
     /// Where the receiver was at the last fix (for `near` without a point).
-    public var lastFixCoordinate: Coordinate? { state.withLock { $0.lastFix?.coordinate } }
+    var lastFixCoordinate: Coordinate? { state.withLock { $0.lastFix?.coordinate } }
 
     /// Targets the engine holds (tracked or not).
-    public var trackingCount: Int { state.withLock { $0.engine.targets.count } }
+    var trackingCount: Int { state.withLock { $0.engine.targets.count } }
 
-    public var uptimeSeconds: Double {
+    var uptimeSeconds: Double {
         (ContinuousClock.now - startedMonotonic).seconds
     }
 }

@@ -16,7 +16,7 @@ import Synchronization
 /// let gate = EventGate(sink: publisher, places: places, user: "hotcold", logger: logger)
 /// gate.submit(engine.process(fix))   // under the engine lock: returns at once
 /// ```
-public final class EventGate: Sendable {
+final class EventGate: Sendable {
     private struct Held {
         var job: Int?
         var event: Event
@@ -35,9 +35,9 @@ public final class EventGate: Sendable {
 
     private let state = Mutex(State())
     private let sink: any EventSink
-    public let recorder: VisitRecorder?
+    let recorder: VisitRecorder?
 
-    public init(sink: any EventSink, places: (any PlaceRecords)?, user: String,
+    init(sink: any EventSink, places: (any PlaceRecords)?, user: String,
                 limits: VisitRecorder.Limits = .init(), logger: Logger) {
         let link = Link()
         self.sink = sink
@@ -50,12 +50,12 @@ public final class EventGate: Sendable {
     }
 
     /// Whether passages at this target wait for a stored visit.
-    public func recordsVisits(for target: TargetRef) -> Bool {
+    func recordsVisits(for target: TargetRef) -> Bool {
         recorder != nil && target.kind != .point && target.kind != .friend
     }
 
     /// Publishes the events, holding passages at stored places until their visits are stored.
-    public func submit(_ events: [Event]) {
+    func submit(_ events: [Event]) {
         state.withLock { s in
             for e in events {
                 let passage: (Event.Passage, VisitRecorder.Change)
@@ -86,7 +86,7 @@ public final class EventGate: Sendable {
     }
 
     /// Events waiting for their visits (or behind one).
-    public var heldCount: Int { state.withLock { $0.count } }
+    var heldCount: Int { state.withLock { $0.count } }
 
     /// A job is done (stored or given up): its event and those behind it that wait for nothing else leave.
     private func completed(_ job: VisitRecorder.Job) {

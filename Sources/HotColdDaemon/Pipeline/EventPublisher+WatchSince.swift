@@ -18,7 +18,7 @@ extension EventPublisher {
     /// lock again, so no event slips between — hands the subscription to the socket.
     ///
     /// Returns nil when the replay has started (the reply comes from it), or an `ERROR` line.
-    public func watch(client: ClientID, subscription: Subscription, since: Int, reply: WatchReply) -> String? {
+    func watch(client: ClientID, subscription: Subscription, since: Int, reply: WatchReply) -> String? {
         guard let socket else { return Self.error(.internal, "no socket") }
         let started = state.withLock { s -> (end: Int, logPath: String?, pending: [EventLogReader.Line])? in
             if s.catchUps[client] == nil, s.catchUps.count >= limits.maxConcurrent { return nil }
@@ -41,12 +41,12 @@ extension EventPublisher {
     }
 
     /// Forgets a replay in progress (a new `watch` from the same client, or it left).
-    public func cancelCatchUp(client: ClientID) {
+    func cancelCatchUp(client: ClientID) {
         _ = state.withLock { $0.catchUps.removeValue(forKey: client) }
     }
 
     /// Clients replaying from the log now.
-    public var catchingUp: Int { state.withLock { $0.catchUps.count } }
+    var catchingUp: Int { state.withLock { $0.catchUps.count } }
 
     private func replay(client: ClientID, subscription: Subscription, since: Int, end: Int,
                         logPath: String?, pending: [EventLogReader.Line], reply: WatchReply, socket: SocketServer) {

@@ -14,7 +14,7 @@ import Synchronization
 /// let publisher = EventPublisher(socket: server, log: LogWriter(log: log, logger: logger), sequence: seq, logger: logger)
 /// publisher.publish(.engine(event))   // {"class":"PROXIMITY","seq":42,…} to the log and the socket
 /// ```
-public final class EventPublisher: EventSink {
+final class EventPublisher: EventSink {
     struct State {
         var catchUps: [ClientID: CatchUp] = [:]
     }
@@ -31,14 +31,14 @@ public final class EventPublisher: EventSink {
     public let socket: SocketServer?
     /// The event log's writer (nil: no log).
     public let log: LogWriter?
-    public let sequence: EventSequence
+    let sequence: EventSequence
     let logger: Logger
     let limits: CatchUpLimits
     /// Told of each event with its number, under the publisher's lock (it must only queue):
     /// the own-feed recorder keeps this car's arrivals and records as feed items by their seq.
     private let observer = Mutex<(@Sendable (PublishedEvent, Int) -> Void)?>(nil)
 
-    public init(socket: SocketServer?, log: LogWriter?, sequence: EventSequence,
+    init(socket: SocketServer?, log: LogWriter?, sequence: EventSequence,
                 limits: CatchUpLimits = CatchUpLimits(), logger: Logger) {
         self.socket = socket
         self.log = log
@@ -49,11 +49,11 @@ public final class EventPublisher: EventSink {
     }
 
     /// Sets the one observer of numbered events (see `observer`).
-    public func observe(_ body: @escaping @Sendable (PublishedEvent, Int) -> Void) {
+    func observe(_ body: @escaping @Sendable (PublishedEvent, Int) -> Void) {
         observer.withLock { $0 = body }
     }
 
-    public func publish(_ event: PublishedEvent) {
+    func publish(_ event: PublishedEvent) {
         if event.isLiveOnly {
             // No number, no log line, nothing for a replay to catch up on.
             _ = socket?.broadcast(line: event.line(seq: 0), filter: event.filter)
@@ -85,17 +85,17 @@ public final class EventPublisher: EventSink {
 }
 
 /// Bounds on `watch` with `since`.
-public struct CatchUpLimits: Sendable {
+struct CatchUpLimits: Sendable {
     /// Clients replaying at once; more are asked to try again.
-    public var maxConcurrent = 8
+    var maxConcurrent = 8
     /// Live events held for one client while its replay runs; beyond this it is disconnected
     /// (and reconnects with its last number).
-    public var maxBufferedLines = 20_000
-    public var maxBufferedBytes = 4 << 20
+    var maxBufferedLines = 20_000
+    var maxBufferedBytes = 4 << 20
     /// How long a replay waits for a client that does not read before dropping it.
-    public var stallTimeout: Duration = .seconds(30)
+    var stallTimeout: Duration = .seconds(30)
     /// What is read from the log for one replay.
-    public var reader = EventLogReader()
+    var reader = EventLogReader()
 
-    public init() {}
+    init() {}
 }

@@ -24,8 +24,8 @@ import Synchronization
 /// let seq = EventSequence(path: "/var/lib/hotcold/event-seq", logFloor: 41, logger: logger)
 /// seq.next()   // 42 (or above what an earlier run reserved)
 /// ```
-public final class EventSequence: Sendable {
-    public let path: String
+final class EventSequence: Sendable {
+    let path: String
     let blockSize: Int
     private let retryInterval: Duration
     private let logger: Logger
@@ -45,17 +45,17 @@ public final class EventSequence: Sendable {
     private let state: Mutex<State>
 
     /// What `status` shows.
-    public struct Status: Sendable, Equatable {
+    struct Status: Sendable, Equatable {
         /// The last number given out (0 before the first event).
-        public var last: Int
-        public var reservedThrough: Int
-        public var unreserved: Int
-        public var error: String?
+        var last: Int
+        var reservedThrough: Int
+        var unreserved: Int
+        var error: String?
     }
 
     /// Reads the reservation file, continues above it and above `logFloor` (the last number in
     /// the log), and reserves the first block now.
-    public init(path: String, logFloor: Int = 0, blockSize: Int = 10_000,
+    init(path: String, logFloor: Int = 0, blockSize: Int = 10_000,
                 retryInterval: Duration = .seconds(5), logger: Logger) {
         self.path = path
         self.blockSize = max(2, blockSize)
@@ -85,7 +85,7 @@ public final class EventSequence: Sendable {
     }
 
     /// The next number. Never blocks on I/O; reserves the following block in the background.
-    public func next() -> Int {
+    func next() -> Int {
         let (n, reserve) = state.withLock { s -> (Int, Int?) in
             let n = s.next
             s.next += 1
@@ -99,9 +99,9 @@ public final class EventSequence: Sendable {
     }
 
     /// The number the next event will get, without taking it.
-    public var peekNext: Int { state.withLock { $0.next } }
+    var peekNext: Int { state.withLock { $0.next } }
 
-    public var status: Status {
+    var status: Status {
         state.withLock { s in
             Status(last: s.next - 1, reservedThrough: s.reservedThrough,
                    unreserved: max(0, s.next - 1 - s.reservedThrough), error: s.error)

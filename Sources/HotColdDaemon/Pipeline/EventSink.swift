@@ -1,6 +1,6 @@
 /// Where published events go: numbered, then to the log and the socket's watchers
 /// (``EventPublisher`` in the daemon; a recording sink in tests).
-public protocol EventSink: Sendable {
+protocol EventSink: Sendable {
     /// Numbers and sends one event. Never blocks on a client; any thread. Events leave in the
     /// order of these calls.
     func publish(_ event: PublishedEvent)

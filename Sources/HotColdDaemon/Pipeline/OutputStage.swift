@@ -20,7 +20,7 @@ import Synchronization
 /// Thread { stage.run() }.start()   // OutputStageService does this in its run()
 /// stage.publish(.engine(event))   // under the engine lock: a queue append
 /// ```
-public final class OutputStage: EventSink {
+final class OutputStage: EventSink {
     private struct State {
         var queue: [PublishedEvent] = []
         var stopping = false
@@ -31,17 +31,17 @@ public final class OutputStage: EventSink {
     private let state = Mutex(State())
     private let handed = Atomic<Int>(0)
     private let wake = DispatchSemaphore(value: 0)
-    public let publisher: EventPublisher
+    let publisher: EventPublisher
     private let maxQueued: Int
     private let logger: Logger
 
-    public init(publisher: EventPublisher, maxQueued: Int = 65_536, logger: Logger) {
+    init(publisher: EventPublisher, maxQueued: Int = 65_536, logger: Logger) {
         self.publisher = publisher
         self.maxQueued = max(1, maxQueued)
         self.logger = logger
     }
 
-    public func publish(_ event: PublishedEvent) {
+    func publish(_ event: PublishedEvent) {
         let signal = state.withLock { s -> Bool in
             guard s.queue.count < maxQueued else {
                 s.dropped += 1
@@ -75,13 +75,13 @@ public final class OutputStage: EventSink {
     }
 
     /// Asks ``run()`` to hand on what is queued and return.
-    public func finish() {
+    func finish() {
         state.withLock { $0.stopping = true }
         wake.signal()
     }
 
     /// True when the stage is idle or moved events since the previous call.
-    public func certifyProgress() -> Bool {
+    func certifyProgress() -> Bool {
         let now = handed.load(ordering: .relaxed)
         return state.withLock { s in
             defer { s.certified = now }
@@ -90,7 +90,7 @@ public final class OutputStage: EventSink {
     }
 
     /// Events waiting, and events dropped because the queue was full.
-    public var counts: (queued: Int, dropped: Int) {
+    var counts: (queued: Int, dropped: Int) {
         state.withLock { ($0.queue.count, $0.dropped) }
     }
 }

@@ -42,7 +42,7 @@ public enum PublishedEvent: Sendable, Equatable {
 
     /// Sent to the watchers that want it as it happens, and nothing more: not numbered, not
     /// logged, not kept for a client catching up (a position is news only while it is new).
-    public var isLiveOnly: Bool {
+    var isLiveOnly: Bool {
         if case .fix = self { return true }
         return false
     }
@@ -55,7 +55,7 @@ public enum PublishedEvent: Sendable, Equatable {
 
     /// Synced to the log as soon as it is written (``LogWriter``): what a user is told
     /// happened at a place, or did there, is not left to the next group sync.
-    public var isUrgentForLog: Bool {
+    var isUrgentForLog: Bool {
         switch self {
         case .engine(.arrived), .engine(.departed), .record: true
         default: false

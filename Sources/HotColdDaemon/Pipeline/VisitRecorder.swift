@@ -16,49 +16,49 @@ import Synchronization
 /// let recorder = VisitRecorder(places: r, user: "hotcold", logger: logger) { job, outcome in … }
 /// recorder.enqueue(.arrival(episode: "GC2T9RW@2025-01-01T00:00:00.000Z"), placeID: "GC2T9RW", time: t)
 /// ```
-public final class VisitRecorder: Sendable {
-    public enum Change: Sendable, Equatable {
+final class VisitRecorder: Sendable {
+    enum Change: Sendable, Equatable {
         case arrival(episode: String)
         case departure
     }
 
-    public struct Job: Sendable, Equatable {
+    struct Job: Sendable, Equatable {
         public let id: Int
-        public let change: Change
-        public let placeID: String
-        public let time: Date
+        let change: Change
+        let placeID: String
+        let time: Date
     }
 
-    public enum Outcome: Sendable, Equatable {
+    enum Outcome: Sendable, Equatable {
         case stored
         case failed(String)
     }
 
-    public struct Limits: Sendable {
+    struct Limits: Sendable {
         /// Jobs waiting at most; beyond this an event is published without its visit (counted
         /// as dropped). Arrivals are rare: a thousand is hours of a dead database.
-        public var capacity = 1024
-        public var firstRetry: Duration = .milliseconds(250)
-        public var maxRetry: Duration = .seconds(8)
+        var capacity = 1024
+        var firstRetry: Duration = .milliseconds(250)
+        var maxRetry: Duration = .seconds(8)
         /// Attempts before a job failing with an error that is not transient is given up.
-        public var maxAttemptsForOtherErrors = 5
-        public init() {}
+        var maxAttemptsForOtherErrors = 5
+        init() {}
     }
 
     /// What `status` shows.
-    public struct Status: Sendable, Equatable {
+    struct Status: Sendable, Equatable {
         /// Jobs not stored yet (including one being retried).
-        public var pending = 0
+        var pending = 0
         /// Failed attempts that were retried, since start.
-        public var retries = 0
-        public var stored = 0
+        var retries = 0
+        var stored = 0
         /// Given up (the place is gone, or a lasting error that is not transient).
-        public var failed = 0
+        var failed = 0
         /// Refused because the queue was full.
-        public var dropped = 0
+        var dropped = 0
         /// The current failure while retrying.
-        public var error: String?
-        public var failingSince: Date?
+        var error: String?
+        var failingSince: Date?
     }
 
     private struct State {
@@ -81,7 +81,7 @@ public final class VisitRecorder: Sendable {
     private let done: @Sendable (Job, Outcome) -> Void
     private let clock = ContinuousClock()
 
-    public init(places: any PlaceRecords, user: String, limits: Limits = Limits(), logger: Logger,
+    init(places: any PlaceRecords, user: String, limits: Limits = Limits(), logger: Logger,
                 done: @escaping @Sendable (Job, Outcome) -> Void) {
         self.places = places
         self.user = user
@@ -92,7 +92,7 @@ public final class VisitRecorder: Sendable {
 
     /// Queues a change; returns its job, or nil when the queue is full (counted, reported).
     /// Never blocks on the database.
-    public func enqueue(_ change: Change, placeID: String, time: Date) -> Job? {
+    func enqueue(_ change: Change, placeID: String, time: Date) -> Job? {
         let job = state.withLock { s -> Job? in
             guard !s.stopping, s.queue.count - s.head < limits.capacity else {
                 s.status.dropped += 1
@@ -110,7 +110,7 @@ public final class VisitRecorder: Sendable {
         return job
     }
 
-    public var status: Status {
+    var status: Status {
         state.withLock { s in
             var st = s.status
             st.pending = s.queue.count - s.head
@@ -120,7 +120,7 @@ public final class VisitRecorder: Sendable {
 
     /// Waits up to `grace` for the queue to empty, then stops the thread. The jobs left are
     /// not stored (their events never left either).
-    public func stop(grace: Duration = .seconds(2)) {
+    func stop(grace: Duration = .seconds(2)) {
         let deadline = clock.now + grace
         while clock.now < deadline, state.withLock({ $0.queue.count > $0.head }) {
             usleep(10_000)

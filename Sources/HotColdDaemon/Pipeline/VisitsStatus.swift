@@ -2,16 +2,16 @@ import Foundation
 import HotColdProtocol
 
 /// Where the device is and how storing its visits goes: the `visits` object of `STATUS`.
-public struct VisitsStatus: Sendable, Equatable {
+struct VisitsStatus: Sendable, Equatable {
     /// Stored places arrived at and not departed from (restored ones included), sorted.
-    public var at: [String]
+    var at: [String]
     /// The places restored as "at" from the store when the daemon started, sorted.
-    public var restored: [String]
-    public var recorder: VisitRecorder.Status
+    var restored: [String]
+    var recorder: VisitRecorder.Status
     /// Events waiting for their visits to be stored (or behind one at the same target).
-    public var heldEvents: Int
+    var heldEvents: Int
 
-    public var reply: StatusReply.Visits {
+    var reply: StatusReply.Visits {
         StatusReply.Visits(at: at, restored: restored, pending: recorder.pending, heldEvents: heldEvents,
                            retries: recorder.retries, stored: recorder.stored, failed: recorder.failed,
                            dropped: recorder.dropped, error: recorder.error, failingSince: recorder.failingSince)
@@ -20,7 +20,7 @@ public struct VisitsStatus: Sendable, Equatable {
 
 extension EventSequence.Status {
     /// The `sequence` object of `STATUS`.
-    public var reply: StatusReply.Sequence {
+    var reply: StatusReply.Sequence {
         StatusReply.Sequence(last: last, reservedThrough: reservedThrough, unreserved: unreserved, error: error)
     }
 }

@@ -7,7 +7,7 @@ import ServiceLifecycle
 struct DaemonService: Service {
     let daemon: Daemon
 
-    func run() async throws {
+    public func run() async throws {
         try await daemon.serve()
     }
 }

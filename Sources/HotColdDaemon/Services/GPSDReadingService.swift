@@ -5,13 +5,13 @@ import ServiceLifecycle
 /// Reads gpsd's reports into the engine, and tells systemd the daemon is ready once it does; at
 /// shutdown, says it is stopping and stops the input before anything downstream closes.
 struct GPSDReadingService: Service {
-    let gpsd: GPSDSource
-    let host: EngineHost
+    public let gpsd: GPSDSource
+    public let host: EngineHost
     let notifier: SystemdNotifier
     let logger: Logger
     let startLine: String
 
-    func run() async throws {
+    public func run() async throws {
         gpsd.start { [host] input in host.handle(input) }
         logger.info("\(startLine)")
         _ = notifier.ready(status: host.summary())

@@ -7,11 +7,11 @@ import ServiceLifecycle
 /// changed. The log's writer is not certified: a stalled disk is the world's fault, not a hung
 /// daemon (it shows in `status`), and restarting would not unstick it.
 struct HeartbeatService: Service {
-    let host: EngineHost
+    public let host: EngineHost
     let stage: OutputStage
     let notifier: SystemdNotifier
 
-    func run() async throws {
+    public func run() async throws {
         let interval: Duration = min(.seconds(1), notifier.watchdogPingInterval ?? .seconds(1))
         await cancelWhenGracefulShutdown {
             var lastStatus = ""

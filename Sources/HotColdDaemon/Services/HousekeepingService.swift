@@ -9,7 +9,7 @@ struct HousekeepingService: Service {
     let staging: UploadStaging
     let databaseWatch: DatabaseFileWatch?
 
-    func run() async throws {
+    public func run() async throws {
         let interval = min(staging.sweepInterval, DatabaseFileWatch.interval)
         await cancelWhenGracefulShutdown {
             var sinceWatch: Duration = .zero

@@ -7,7 +7,7 @@ struct LogWriterService: Service {
     let writer: LogWriter
     var grace: Duration = .seconds(2)
 
-    func run() async throws {
+    public func run() async throws {
         let loop = ThreadLoop.start(name: "hotcold.log-writer") { writer.run() }
         try? await gracefulShutdown()
         writer.finish(grace: grace)

@@ -5,7 +5,7 @@ import ServiceLifecycle
 struct OutputStageService: Service {
     let stage: OutputStage
 
-    func run() async throws {
+    public func run() async throws {
         let loop = ThreadLoop.start(name: "hotcold.output") { stage.run() }
         try? await gracefulShutdown()
         stage.finish()

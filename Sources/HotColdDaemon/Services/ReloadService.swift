@@ -10,7 +10,7 @@ struct ReloadService: Service {
     let reload: @Sendable () -> Void
     var hangups: UnixSignalsSequence?
 
-    func run() async throws {
+    public func run() async throws {
         let signals: UnixSignalsSequence
         if let hangups { signals = hangups } else { signals = await UnixSignalsSequence(trapping: .sighup) }
         for await _ in signals.cancelOnGracefulShutdown() {

@@ -7,7 +7,7 @@ struct SocketService: Service {
     let server: SocketServer
     let handler: any SocketCommandHandler
 
-    func run() async throws {
+    public func run() async throws {
         try server.start(handler: handler)
         try? await gracefulShutdown()
         server.shutdown()

@@ -7,7 +7,7 @@ struct VisitRecorderService: Service {
     let recorder: VisitRecorder?
     var grace: Duration = .seconds(2)
 
-    func run() async throws {
+    public func run() async throws {
         guard let recorder else {
             try? await gracefulShutdown()
             return

@@ -16,7 +16,7 @@ public enum BroadcastFilter: Sendable, Equatable {
     case personal(className: String, user: String)
 
     /// The filter for an engine event: its class and its target's id.
-    public init(_ event: Event) {
+    init(_ event: Event) {
         self = .watchers(className: event.className, targetID: event.target?.id)
     }
 }

@@ -1,8 +1,8 @@
 /// Identifies one connection to the `SocketServer` for its lifetime. Never reused within a process.
 public struct ClientID: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public let rawValue: UInt64
+    let rawValue: UInt64
 
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    init(rawValue: UInt64) { self.rawValue = rawValue }
 
     public static func < (a: ClientID, b: ClientID) -> Bool { a.rawValue < b.rawValue }
 

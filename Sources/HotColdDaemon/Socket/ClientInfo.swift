@@ -24,17 +24,17 @@ public struct ClientInfo: Sendable, Hashable, CustomStringConvertible {
     /// The peer's effective primary group at connect time.
     public let gid: UInt32
     /// The peer's supplementary groups at connect time, from the kernel.
-    public let groups: [UInt32]
+    let groups: [UInt32]
     /// The passwd name of `uid`; nil for a uid with no passwd entry (or whose name belongs
     /// to another uid).
     public let userName: String?
-    public let connectedAt: Date
+    let connectedAt: Date
     /// The proxy's user when this identity was claimed with `act_for` (the uid, groups and
     /// name are then the account's, from the user database); nil for the peer itself. A
     /// proxied identity is never the daemon's administrator.
-    public let via: String?
+    let via: String?
 
-    public init(id: ClientID, pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = [], userName: String?,
+    init(id: ClientID, pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = [], userName: String?,
                 connectedAt: Date = Date(), via: String? = nil) {
         self.via = via
         self.id = id
@@ -48,7 +48,7 @@ public struct ClientInfo: Sendable, Hashable, CustomStringConvertible {
 
     /// The name this client's changes are recorded under: its user name, or `#UID` for a uid
     /// without one (never a valid user name, so never another user's records).
-    public var recordedName: String { userName ?? CurrentUser.unknownUserName(uid: uid) }
+    var recordedName: String { userName ?? CurrentUser.unknownUserName(uid: uid) }
 
     public var description: String {
         "\(id) pid \(pid) uid \(uid)\(userName.map { " (\($0))" } ?? "") gid \(gid)\(via.map { " via \($0)" } ?? "")"

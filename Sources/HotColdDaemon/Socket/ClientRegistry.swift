@@ -101,7 +101,7 @@ final class ClientRegistry: Sendable {
         return reached
     }
 
-    func send(to id: ClientID, lines: [String]) -> Bool {
+    public func send(to id: ClientID, lines: [String]) -> Bool {
         guard let c = connection(id) else { return false }
         let ok = enqueue(lines, to: c)
         waker.wake()
@@ -135,7 +135,7 @@ final class ClientRegistry: Sendable {
     }
 
     /// Charges one write to the client's user: nil when admitted, else the refusal's text.
-    func chargeWrite(_ client: ClientInfo) -> String? {
+    public func chargeWrite(_ client: ClientInfo) -> String? {
         guard let wait = limits.takeWrite(uid: client.uid) else { return nil }
         writesRefused.add(1, ordering: .relaxed)
         let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) * 1e-18
@@ -145,7 +145,7 @@ final class ClientRegistry: Sendable {
     }
 
     /// Closes a client once what is queued (ending with an ERROR line giving `reason`) is written.
-    func disconnect(_ id: ClientID, reason: String) -> Bool {
+    public func disconnect(_ id: ClientID, reason: String) -> Bool {
         guard let c = connection(id) else { return false }
         c.shared.withLock { s in
             guard s.closing == nil else { return }

@@ -17,7 +17,7 @@ import Synchronization
 /// }
 /// ```
 public final class DeferredReply: Sendable {
-    public let client: ClientID
+    let client: ClientID
     private let registry: ClientRegistry
     private let sent = Atomic<Bool>(false)
 

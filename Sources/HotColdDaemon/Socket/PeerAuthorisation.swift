@@ -13,19 +13,19 @@ import Glibc
 /// let policy = PeerAuthorisation(allowedUsers: ["alice"], allowedGroups: ["hotcold"])
 /// if !policy.isAuthorised(client) { return [error("hunt: read-only client (uid 1001)")] }
 /// ```
-public struct PeerAuthorisation: Sendable {
-    public let allowedUsers: [String]
-    public let allowedGroups: [String]
+struct PeerAuthorisation: Sendable {
+    let allowedUsers: [String]
+    let allowedGroups: [String]
     /// Users (names, or decimal uids) whose connections may `act_for` another user.
-    public let proxies: [String]
+    let proxies: [String]
     /// The daemon's own uid (defaults to `getuid()`), always allowed.
-    public let ownUID: UInt32
+    let ownUID: UInt32
     let uids: Set<UInt32>
     let gids: Set<UInt32>
     /// Configured names that did not resolve (reported by the daemon; re-resolved on reload).
-    public let unresolved: [String]
+    let unresolved: [String]
 
-    public init(allowedUsers: [String] = [], allowedGroups: [String] = [], proxies: [String] = [], ownUID: UInt32 = getuid()) {
+    init(allowedUsers: [String] = [], allowedGroups: [String] = [], proxies: [String] = [], ownUID: UInt32 = getuid()) {
         self.allowedUsers = allowedUsers
         self.allowedGroups = allowedGroups
         self.proxies = proxies
@@ -43,7 +43,7 @@ public struct PeerAuthorisation: Sendable {
     }
 
     /// Pure: no lookups.
-    public func isAuthorised(_ client: ClientInfo) -> Bool {
+    func isAuthorised(_ client: ClientInfo) -> Bool {
         if client.uid == 0 || client.uid == ownUID || uids.contains(client.uid) { return true }
         if gids.contains(client.gid) { return true }
         return client.groups.contains { gids.contains($0) }
@@ -52,7 +52,7 @@ public struct PeerAuthorisation: Sendable {
     /// Whether `client` may act for another user (`act_for`). Pure: proxies are matched by the
     /// name resolved at connect (a dynamic user has a uid only while its service runs), or by
     /// uid; a connection already acting for someone is not a proxy.
-    public func mayActForOthers(_ client: ClientInfo) -> Bool {
+    func mayActForOthers(_ client: ClientInfo) -> Bool {
         guard client.via == nil else { return false }
         if client.uid == 0 || client.uid == ownUID { return true }
         if let name = client.userName, proxies.contains(name) { return true }
@@ -60,7 +60,7 @@ public struct PeerAuthorisation: Sendable {
     }
 
     /// One-shot form of `isAuthorised(_:)`.
-    public static func isAuthorised(_ client: ClientInfo, allowedUsers: [String],
+    static func isAuthorised(_ client: ClientInfo, allowedUsers: [String],
                                     allowedGroups: [String]) -> Bool {
         PeerAuthorisation(allowedUsers: allowedUsers, allowedGroups: allowedGroups).isAuthorised(client)
     }

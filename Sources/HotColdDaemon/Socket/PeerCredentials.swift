@@ -59,7 +59,7 @@ enum PeerCredentials {
     }
 
     /// `getpwnam_r`: a user name's uid.
-    static func uid(ofUser name: String) -> UInt32? {
+    public static func uid(ofUser name: String) -> UInt32? {
         var pwd = passwd()
         var result: UnsafeMutablePointer<passwd>?
         var size = 1024
@@ -73,7 +73,7 @@ enum PeerCredentials {
     }
 
     /// `getgrnam_r`: a group name's gid.
-    static func gid(ofGroup name: String) -> UInt32? {
+    public static func gid(ofGroup name: String) -> UInt32? {
         var grp = group()
         var result: UnsafeMutablePointer<group>?
         var size = 1024

@@ -35,6 +35,6 @@ public protocol SocketCommandHandler: Sendable {
 }
 
 extension SocketCommandHandler {
-    public func greeting(for client: ClientInfo) -> [String] { [] }
-    public func disconnected(_ client: ClientInfo, reason: String) {}
+    func greeting(for client: ClientInfo) -> [String] { [] }
+    func disconnected(_ client: ClientInfo, reason: String) {}
 }

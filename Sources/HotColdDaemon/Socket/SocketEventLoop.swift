@@ -32,7 +32,7 @@ final class SocketEventLoop: @unchecked Sendable {
 
     deinit { readBuffer.deallocate() }
 
-    func run() {
+    public func run() {
         while true {
             let now = clock.now
             if stopDeadline == nil, registry.stopRequested.load(ordering: .acquiring) {
@@ -193,10 +193,10 @@ final class SocketEventLoop: @unchecked Sendable {
 
     struct PendingPeer {
         let fd: Int32
-        let id: ClientID
-        let pid: Int32
-        let uid: UInt32
-        let gid: UInt32
+        public let id: ClientID
+        public let pid: Int32
+        public let uid: UInt32
+        public let gid: UInt32
         let groups: [UInt32]
     }
 

@@ -32,12 +32,12 @@ public final class SocketServer: Sendable {
     private let state = Mutex<State>(.created)
 
     /// The socket's path (for an adopted socket, what `getsockname` reports).
-    public var path: String? { listener.path }
+    var path: String? { listener.path }
     /// Whether the server created the socket file, and so removes it on `shutdown()`.
-    public var createdSocketFile: Bool { listener.created }
+    var createdSocketFile: Bool { listener.created }
 
     /// Binds or adopts the listening socket now (so errors surface here); serves after `start`.
-    public init(endpoint: SocketEndpoint, options: SocketServerOptions = SocketServerOptions()) throws {
+    init(endpoint: SocketEndpoint, options: SocketServerOptions = SocketServerOptions()) throws {
         registry = try ClientRegistry(options: options)
         switch endpoint {
         case .path(let path, let mode, let group):
@@ -52,7 +52,7 @@ public final class SocketServer: Sendable {
     }
 
     /// Starts the event-loop thread. Call once.
-    public func start(handler: some SocketCommandHandler) throws {
+    func start(handler: some SocketCommandHandler) throws {
         let done = DispatchSemaphore(value: 0)
         try state.withLock { s in
             guard case .created = s else { throw SocketServerError("socket server: already started or shut down") }
@@ -72,7 +72,7 @@ public final class SocketServer: Sendable {
     /// Queues `line` (no trailing newline) for every client the filter selects; returns how
     /// many. Never blocks on a client. Any thread.
     @discardableResult
-    public func broadcast(line: String, filter: BroadcastFilter) -> Int {
+    func broadcast(line: String, filter: BroadcastFilter) -> Int {
         registry.broadcast(line: line, filter: filter)
     }
 
@@ -90,12 +90,12 @@ public final class SocketServer: Sendable {
 
     /// Bytes waiting in a client's output queue (nil if it is gone or closing): lets a sender
     /// of many lines (a replay) pace itself instead of overflowing the queue.
-    public func queuedBytes(of client: ClientID) -> Int? {
+    func queuedBytes(of client: ClientID) -> Int? {
         registry.connection(client)?.shared.withLock { $0.closing == nil ? $0.queue.count : nil }
     }
 
     /// The per-client output queue's bound, in bytes.
-    public var queueLimitBytes: Int { registry.options.queueLimitBytes }
+    var queueLimitBytes: Int { registry.options.queueLimitBytes }
 
     /// Sets what `broadcast` delivers to a client. False if it is gone. Any thread.
     @discardableResult
@@ -104,7 +104,7 @@ public final class SocketServer: Sendable {
     }
 
     /// A client's subscription, nil if it is gone.
-    public func subscription(of client: ClientID) -> Subscription? {
+    func subscription(of client: ClientID) -> Subscription? {
         registry.subscription(of: client)
     }
 
@@ -130,15 +130,15 @@ public final class SocketServer: Sendable {
     }
 
     /// The clients connected now, in connection order.
-    public var clients: [ClientInfo] { registry.snapshot().map(\.info) }
+    var clients: [ClientInfo] { registry.snapshot().map(\.info) }
 
-    public var counters: SocketServerCounters { registry.counters }
+    var counters: SocketServerCounters { registry.counters }
 
     /// Stops accepting (the listening socket is closed, and its file removed if this server
     /// created it), writes what is queued for up to `shutdownFlushTimeout`, closes every
     /// client, and returns once the loop thread has finished. Idempotent; any thread. Called
     /// from a handler (the loop thread) it only requests the stop.
-    public func shutdown() {
+    func shutdown() {
         let done: DispatchSemaphore? = state.withLock { s in
             switch s {
             case .created:

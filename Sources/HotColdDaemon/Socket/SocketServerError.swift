@@ -1,10 +1,10 @@
 /// Why a `SocketServer` could not start.
-public struct SocketServerError: Error, CustomStringConvertible, Equatable {
-    public var message: String
+struct SocketServerError: Error, CustomStringConvertible, Equatable {
+    var message: String
     /// The `errno` behind it, when there is one.
-    public var code: Int32?
+    var code: Int32?
 
-    public init(_ message: String, code: Int32? = nil) {
+    init(_ message: String, code: Int32? = nil) {
         self.message = message
         self.code = code
     }

@@ -11,15 +11,15 @@ import HotColdProtocol
 /// ```
 public struct Subscription: Sendable, Equatable {
     /// Off: the client gets replies and `.everyone` broadcasts, no events.
-    public var watching: Bool
+    var watching: Bool
     /// Event classes wanted; nil means every class.
-    public var classes: Set<String>?
+    var classes: Set<String>?
     /// Target ids wanted; nil means every target. Events that are about no target
     /// (for example `GPS`) pass this filter.
     public var targets: Set<String>?
     /// Whose personal records this client may receive: its own user's; nil for the daemon's
     /// administrator (root or the daemon's own user), who may receive everyone's.
-    public var reader: String?
+    var reader: String?
 
     public init(watching: Bool = false, classes: Set<String>? = nil, targets: Set<String>? = nil, reader: String? = nil) {
         self.watching = watching
@@ -29,7 +29,7 @@ public struct Subscription: Sendable, Equatable {
     }
 
     /// Whether a broadcast with this filter reaches a client holding this subscription.
-    public func accepts(_ filter: BroadcastFilter) -> Bool {
+    func accepts(_ filter: BroadcastFilter) -> Bool {
         switch filter {
         case .everyone:
             return true

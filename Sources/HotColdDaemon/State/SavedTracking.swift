@@ -20,7 +20,7 @@ import Logging
 /// try saved.save(.hunt(HuntRequest(targets: ["GC2T9RW"])), user: "jane")
 /// saved.load()    // (.hunt(…), "jane"), unless [tracking] changed since
 /// ```
-public struct SavedTracking: Sendable {
+struct SavedTracking: Sendable {
     let path: String
     /// The configuration's tracking section, as a fingerprint.
     let configured: String

@@ -19,7 +19,7 @@ import Logging
 /// // … the daemon runs …
 /// mark.stopped(lastSeq: sequence.status.last)     // after the services have stopped
 /// ```
-public struct StopMark: Sendable {
+struct StopMark: Sendable {
     let stateDirectory: String
     let logger: Logger
 

@@ -16,7 +16,7 @@ struct OutboxSyncRPC {
 
     /// The reply line to `op`. For `catalogue`, `upload` is the staged file's bytes and
     /// `details` stages the whole report when the reply carries a summary.
-    func run(_ op: SyncRequest.Operation, upload: () throws -> Data, user: String,
+    public func run(_ op: SyncRequest.Operation, upload: () throws -> Data, user: String,
              details: (CatalogueSyncReport) -> String?) throws -> String {
         func reply<T: Codable & Sendable>(_ v: T) -> String { WireCoding.line(ResultReply(.sync, op: op.name, result: v)) }
         let now = Date()

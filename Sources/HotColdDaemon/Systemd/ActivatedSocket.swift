@@ -1,22 +1,22 @@
 import Glibc
 
 /// One descriptor passed by systemd socket activation.
-public struct ActivatedSocket: Sendable, Equatable {
-    public var fd: Int32
+struct ActivatedSocket: Sendable, Equatable {
+    var fd: Int32
     /// From `LISTEN_FDNAMES` (`FileDescriptorName=`, by default the socket unit's name);
     /// `"unknown"` when not given.
-    public var name: String
+    var name: String
 
-    public init(fd: Int32, name: String) {
+    init(fd: Int32, name: String) {
         self.fd = fd
         self.name = name
     }
 
     /// The bound path of an `AF_UNIX` socket (`@name` if abstract), nil for other kinds.
-    public var unixPath: String? { UnixSocketAddress.boundPath(of: fd) }
+    var unixPath: String? { UnixSocketAddress.boundPath(of: fd) }
 
     /// Whether it is a listening `AF_UNIX` stream socket, the kind `SocketServer` adopts.
-    public var isUnixStreamListener: Bool {
+    var isUnixStreamListener: Bool {
         func option(_ name: Int32) -> Int32? {
             var v: Int32 = 0
             var len = socklen_t(MemoryLayout<Int32>.size)

@@ -11,14 +11,14 @@ import Glibc
 /// let endpoint: SocketEndpoint = activated.first(where: \.isUnixStreamListener).map { .adopted(fd: $0.fd) }
 ///     ?? .path(config.socketPath, mode: 0o660)
 /// ```
-public enum SocketActivation {
+enum SocketActivation {
     /// The first descriptor systemd passes (`SD_LISTEN_FDS_START`).
-    public static let firstFD: Int32 = 3
+    static let firstFD: Int32 = 3
 
     /// Reads this process's environment, marks the descriptors close-on-exec, and (by default)
     /// unsets the three variables so that child processes do not believe they were activated.
     /// Empty when the process was not socket-activated or the variables are for another process.
-    public static func listenFDs(unsetEnvironment: Bool = true) throws -> [ActivatedSocket] {
+    static func listenFDs(unsetEnvironment: Bool = true) throws -> [ActivatedSocket] {
         var env: [String: String] = [:]
         for key in ["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES"] {
             if let v = getenv(key) { env[key] = String(cString: v) }
@@ -33,7 +33,7 @@ public enum SocketActivation {
 
     /// The parsing behind `listenFDs()`, for a given environment and pid. `first` exists for
     /// tests that cannot place descriptors at 3; systemd always uses 3.
-    public static func listenFDs(environment: [String: String], pid: Int32,
+    static func listenFDs(environment: [String: String], pid: Int32,
                                  first: Int32 = firstFD) throws -> [ActivatedSocket] {
         guard let pidText = environment["LISTEN_PID"] else { return [] }
         guard let listenPID = Int32(pidText), listenPID > 0 else {

@@ -20,9 +20,9 @@ import Synchronization
 /// ```
 public final class SystemdNotifier: Sendable {
     /// `$NOTIFY_SOCKET` as given; nil when not run by systemd (or the address is unusable).
-    public let socketPath: String?
+    let socketPath: String?
     /// The watchdog limit from `WATCHDOG_USEC`, nil when there is no watchdog for this process.
-    public let watchdogInterval: Duration?
+    let watchdogInterval: Duration?
     private let fd: Int32
     private let address: UnixSocketAddress?
     private let clock = ContinuousClock()
@@ -49,10 +49,10 @@ public final class SystemdNotifier: Sendable {
         if fd >= 0 { Glibc.close(fd) }
     }
 
-    public var isEnabled: Bool { address != nil }
+    var isEnabled: Bool { address != nil }
 
     /// Half the watchdog limit: how often to send `WATCHDOG=1`.
-    public var watchdogPingInterval: Duration? { watchdogInterval.map { $0 / 2 } }
+    var watchdogPingInterval: Duration? { watchdogInterval.map { $0 / 2 } }
 
     /// Sends one notification, e.g. `"READY=1\nSTATUS=tracking"`. False when disabled or refused.
     @discardableResult
@@ -69,21 +69,21 @@ public final class SystemdNotifier: Sendable {
 
     /// `READY=1`, optionally with a `STATUS=` line.
     @discardableResult
-    public func ready(status: String? = nil) -> Bool {
+    func ready(status: String? = nil) -> Bool {
         send("READY=1" + (status.map { "\nSTATUS=" + SystemdNotifier.oneLine($0) } ?? ""))
     }
 
     /// `STATUS=…`: the free-form line `systemctl status` shows.
     @discardableResult
-    public func status(_ text: String) -> Bool { send("STATUS=" + SystemdNotifier.oneLine(text)) }
+    func status(_ text: String) -> Bool { send("STATUS=" + SystemdNotifier.oneLine(text)) }
 
     /// `STOPPING=1`: shutdown has begun.
     @discardableResult
-    public func stopping() -> Bool { send("STOPPING=1") }
+    func stopping() -> Bool { send("STOPPING=1") }
 
     /// `RELOADING=1` with `MONOTONIC_USEC`; send `ready()` when the reload is done.
     @discardableResult
-    public func reloading() -> Bool {
+    func reloading() -> Bool {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         let usec = UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
@@ -92,7 +92,7 @@ public final class SystemdNotifier: Sendable {
 
     /// `WATCHDOG=1`, now.
     @discardableResult
-    public func watchdog() -> Bool {
+    func watchdog() -> Bool {
         lastPing.withLock { $0 = clock.now }
         return send("WATCHDOG=1")
     }
@@ -100,7 +100,7 @@ public final class SystemdNotifier: Sendable {
     /// `WATCHDOG=1` if there is a watchdog and the last ping is at least half the limit ago.
     /// Returns whether it pinged.
     @discardableResult
-    public func watchdogIfDue() -> Bool {
+    func watchdogIfDue() -> Bool {
         guard let every = watchdogPingInterval, isEnabled else { return false }
         let now = clock.now
         let due = lastPing.withLock { last -> Bool in
@@ -112,7 +112,7 @@ public final class SystemdNotifier: Sendable {
     }
 
     /// `WATCHDOG_USEC` as a duration, when set, positive, and `WATCHDOG_PID` (if set) is `pid`.
-    public static func watchdogInterval(environment: [String: String], pid: Int32 = getpid()) -> Duration? {
+    static func watchdogInterval(environment: [String: String], pid: Int32 = getpid()) -> Duration? {
         guard let text = environment["WATCHDOG_USEC"], let usec = UInt64(text), usec > 0 else { return nil }
         if let p = environment["WATCHDOG_PID"], Int32(p) != pid { return nil }
         return .microseconds(Int64(clamping: usec))

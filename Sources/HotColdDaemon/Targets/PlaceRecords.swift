@@ -6,7 +6,7 @@ import HotColdCore
 ///
 /// Kept as a protocol so the shell runs (and is tested) with nothing but coordinates given on
 /// the command line, and so the store's types stay out of the engine host.
-public protocol PlaceRecords: Sendable {
+protocol PlaceRecords: Sendable {
     /// A stored place by id (`GC2T9RW`, a Big Thing id, ...).
     func target(id: String) throws -> Target?
     /// Places to roam among.
@@ -22,13 +22,13 @@ public protocol PlaceRecords: Sendable {
 }
 
 /// Which stored places roam mode follows.
-public struct RoamFilter: Sendable, Equatable {
-    public var kinds: [TargetKind]
-    public var favouritesOnly: Bool
-    public var unseenOnly: Bool
-    public var user: String
+struct RoamFilter: Sendable, Equatable {
+    var kinds: [TargetKind]
+    var favouritesOnly: Bool
+    var unseenOnly: Bool
+    var user: String
 
-    public init(kinds: [TargetKind] = [], favouritesOnly: Bool = false, unseenOnly: Bool = false, user: String) {
+    init(kinds: [TargetKind] = [], favouritesOnly: Bool = false, unseenOnly: Bool = false, user: String) {
         self.kinds = kinds
         self.favouritesOnly = favouritesOnly
         self.unseenOnly = unseenOnly
@@ -37,8 +37,8 @@ public struct RoamFilter: Sendable, Equatable {
 }
 
 /// Parses a hunt target given as text: `LAT,LON[,NAME]`, or a stored place id.
-public enum TargetSpec {
-    public static func parse(_ text: String, index: Int, places: (any PlaceRecords)?) throws -> Target {
+enum TargetSpec {
+    static func parse(_ text: String, index: Int, places: (any PlaceRecords)?) throws -> Target {
         if let point = try Target(point: text, index: index) { return point }
         guard let places else {
             throw TargetSpecError("\(text): expected LAT,LON[,NAME] (no store is open to look up place ids)")
@@ -48,9 +48,9 @@ public enum TargetSpec {
     }
 }
 
-public struct TargetSpecError: Error, CustomStringConvertible {
+struct TargetSpecError: Error, CustomStringConvertible {
     public var description: String
-    public init(_ d: String) { description = d }
+    init(_ d: String) { description = d }
 }
 
 import Foundation

@@ -3,16 +3,16 @@ import HotColdCore
 import HotColdStore
 
 /// The daemon's view of the store: places to hunt and roam among, and visits on arrival.
-public struct StorePlaceRecords: PlaceRecords {
-    public let store: Store
+struct StorePlaceRecords: PlaceRecords {
+    let store: Store
 
-    public init(store: Store) { self.store = store }
+    init(store: Store) { self.store = store }
 
-    public func target(id: String) throws -> Target? {
+    func target(id: String) throws -> Target? {
         try store.place(id: id)?.place.target
     }
 
-    public func roamTargets(_ filter: RoamFilter) throws -> [Target] {
+    func roamTargets(_ filter: RoamFilter) throws -> [Target] {
         let kinds = filter.kinds.isEmpty ? nil : Set(filter.kinds)
         return try store.targets(filter: TargetFilter(
             kinds: kinds,
@@ -20,18 +20,18 @@ public struct StorePlaceRecords: PlaceRecords {
             unseenBy: filter.unseenOnly ? filter.user : nil))
     }
 
-    public func recordArrival(targetID: String, user: String, at time: Double, episode: String) throws {
+    func recordArrival(targetID: String, user: String, at time: Double, episode: String) throws {
         _ = try store.recordArrival(placeID: targetID, user: user, at: Date(timeIntervalSince1970: time),
                                     episode: episode)
     }
 
-    public func recordDeparture(targetID: String, user: String, at time: Double) throws {
+    func recordDeparture(targetID: String, user: String, at time: Double) throws {
         _ = try store.recordDeparture(placeID: targetID, user: user, at: Date(timeIntervalSince1970: time))
     }
 
-    public func openArrivals(user: String) throws -> Set<String> {
+    func openArrivals(user: String) throws -> Set<String> {
         try store.openArrivals(user: user)
     }
 
-    public func isTransient(_ error: any Error) -> Bool { Store.isTransient(error) }
+    func isTransient(_ error: any Error) -> Bool { Store.isTransient(error) }
 }

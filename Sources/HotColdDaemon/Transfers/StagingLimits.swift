@@ -2,15 +2,15 @@ import Foundation
 
 /// Bounds on what clients stage in the daemon's upload directory (`[quotas]` in the
 /// configuration): uploads in progress and exports waiting to be downloaded.
-public struct StagingLimits: Sendable, Equatable {
+struct StagingLimits: Sendable, Equatable {
     /// Bytes one Unix user may hold staged at once, over all connections: an upload counts
     /// its announced size from `upload` on, an export its size.
-    public var bytesPerUser = 256 << 20
+    var bytesPerUser = 256 << 20
     /// An upload or download not touched for this long is dropped (its file deleted).
-    public var idleSeconds: Double = 600
+    var idleSeconds: Double = 600
     /// Space kept free on the staging directory's filesystem (the database's: the daemon stages
     /// beside it): an upload or export that would leave less is refused before it is written.
-    public var freeSpaceReserve = 64 << 20
+    var freeSpaceReserve = 64 << 20
 
-    public init() {}
+    init() {}
 }

@@ -16,18 +16,18 @@ import Synchronization
 /// can still write. Every refusal is a `quota` error that says which bound and by how much.
 final class UploadStaging: Sendable {
     struct Upload {
-        var id: String
+        public var id: String
         var user: String
         var purpose: UploadRequest.Purpose
         var size: Int
         var received: Int
         var path: String
-        var handle: FileHandle
+        public var handle: FileHandle
         var touched: ContinuousClock.Instant
     }
 
     struct Download {
-        var id: String
+        public var id: String
         var user: String
         var file: StagedDownload
         var touched: ContinuousClock.Instant

@@ -19,7 +19,7 @@ import HotColdCore
 /// ```swift
 /// let batch = try BigThingsImporter.parse(json, format: .bigThingsCatalogue, file: "bigthings.json")
 /// ```
-public enum BigThingsImporter {
+enum BigThingsImporter {
     public static func parse(_ root: JSONValue, format: ImportFormat, file: String) throws(ImportError) -> ImportBatch {
         guard let things = root["things"]?.array else {
             throw .structure(file: file, message: "expected a \"things\" array at the top level")

@@ -130,7 +130,7 @@ public enum GPXImporter {
     }
 
     /// `OCF19A-1` → `OCF19A`; `PK2T9RW` → `GC2T9RW`.
-    public static func parentCode(of code: String) -> String {
+    static func parentCode(of code: String) -> String {
         if let dash = code.firstIndex(of: "-") { return String(code[..<dash]) }
         guard code.count > 2 else { return code }
         return "GC" + code.dropFirst(2)

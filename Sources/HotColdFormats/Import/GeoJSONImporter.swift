@@ -12,7 +12,7 @@ import HotColdCore
 /// ```swift
 /// let batch = try GeoJSONImporter.parse(json, file: "trip.geojson")
 /// ```
-public enum GeoJSONImporter {
+enum GeoJSONImporter {
     public static func parse(_ root: JSONValue, file: String) throws(ImportError) -> ImportBatch {
         let features: [JSONValue]
         switch root["type"]?.string {

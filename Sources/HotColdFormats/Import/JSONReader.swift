@@ -9,7 +9,7 @@ import HotColdProtocol
 /// do { _ = try JSONReader.parse(Array("{\n  \"a\": 1,\n}".utf8)) }
 /// catch let e as JSONSyntaxError { print(e.line, e.column) }   // 3 1
 /// ```
-public struct JSONReader {
+struct JSONReader {
     private let b: [UInt8]
     private var i = 0
     private var depth = 0

@@ -12,7 +12,7 @@ import XMLStream
 /// ```swift
 /// let batch = try LOCImporter.parse(data, file: "geocaching.loc")
 /// ```
-public enum LOCImporter {
+enum LOCImporter {
     /// One `<waypoint>`'s fields as read.
     package struct Waypoint {
         var line: Int

@@ -9,7 +9,7 @@ import HotColdCore
 /// ```swift
 /// let batch = try LocationsFeedImporter.parse(json, file: "cochlear-test-locations.json")
 /// ```
-public enum LocationsFeedImporter {
+enum LocationsFeedImporter {
     public static func parse(_ root: JSONValue, file: String) throws(ImportError) -> ImportBatch {
         guard let list = root["locations"]?.array else {
             throw .structure(file: file, message: "expected a \"locations\" array at the top level")
@@ -28,7 +28,7 @@ public enum LocationsFeedImporter {
     }
 
     /// `Milsons Point` → `milsons-point`; accents folded, anything else becomes a dash.
-    public static func slug(_ text: String) -> String {
+    static func slug(_ text: String) -> String {
         var out = ""
         for ch in SearchText.fold(text).unicodeScalars {
             if CharacterSet.alphanumerics.contains(ch) && ch.isASCII {

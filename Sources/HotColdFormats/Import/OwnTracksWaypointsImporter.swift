@@ -13,7 +13,7 @@ import HotColdCore
 /// ```swift
 /// let batch = try OwnTracksWaypointsImporter.parse(json, file: "regions.otrw")
 /// ```
-public enum OwnTracksWaypointsImporter {
+enum OwnTracksWaypointsImporter {
     /// True for an OwnTracks waypoints export or a `setWaypoints` command.
     package static func recognises(_ top: [String: JSONValue]) -> Bool {
         switch top["_type"]?.string {

@@ -3,7 +3,7 @@
 /// ```swift
 /// StableHash.hex("bird|Red-tailed Hawk|1497463200")   // 16 hex digits, the same on every run
 /// ```
-public enum StableHash {
+enum StableHash {
     public static func hex(_ text: String) -> String {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in text.utf8 {

@@ -48,7 +48,7 @@ public struct BigThingDetails: Codable, Sendable, Equatable, Hashable {
     }
 
     /// Demolished or removed things are kept for history but are not worth driving to.
-    public var isGone: Bool {
+    var isGone: Bool {
         if withdrawn { return true }
         guard let s = status?.lowercased() else { return false }
         return s == "demolished" || s == "removed"

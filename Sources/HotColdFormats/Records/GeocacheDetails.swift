@@ -17,7 +17,7 @@ public struct GeocacheDetails: Codable, Sendable, Equatable, Hashable {
     public var container: String?
     public var difficulty: Double?
     /// Difficulty and terrain ratings run from 1 to 5 in half steps.
-    public static let ratingRange: ClosedRange<Double> = 1...5
+    static let ratingRange: ClosedRange<Double> = 1...5
     public var terrain: Double?
     public var owner: String?
     public var placedBy: String?
@@ -66,7 +66,7 @@ public struct GeocacheDetails: Codable, Sendable, Equatable, Hashable {
     }
 
     /// True when the listing's coordinates were corrected (e.g. a solved mystery).
-    public var hasCorrectedCoordinates: Bool { originalLatitude != nil && originalLongitude != nil }
+    var hasCorrectedCoordinates: Bool { originalLatitude != nil && originalLongitude != nil }
 
     enum CodingKeys: String, CodingKey {
         case placeId, code, cacheType, container, difficulty, terrain, owner, placedBy, hint

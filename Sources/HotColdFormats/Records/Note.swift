@@ -27,7 +27,7 @@ public struct Note: Codable, Sendable, Equatable, Hashable {
     }
 
     /// Characters as a person counts them (grapheme clusters).
-    public var characterCount: Int { text.count }
+    var characterCount: Int { text.count }
     public var wordCount: Int { Note.words(in: text) }
 
     package static func words(in text: String) -> Int {

@@ -49,7 +49,7 @@ public struct OutboxItem: Codable, Sendable, Equatable, Identifiable, Hashable {
     public var httpStatus: Int?
     /// The server's reply body (delivered) or error body (failed).
     public var response: Data?
-    public var finishedAt: Date?
+    var finishedAt: Date?
 
     public init(id: Int64? = nil, kind: Kind, idempotencyKey: String = UUID().uuidString.lowercased(),
                 path: String, payload: Data, user: String, placeId: String? = nil,
@@ -70,7 +70,7 @@ public struct OutboxItem: Codable, Sendable, Equatable, Identifiable, Hashable {
 
     /// The request body as text (for listings).
     public var payloadText: String { String(decoding: payload, as: UTF8.self) }
-    public var responseText: String? { response.map { String(decoding: $0, as: UTF8.self) } }
+    var responseText: String? { response.map { String(decoding: $0, as: UTF8.self) } }
 }
 
 /// A photo attached to a submission: read and base64'd when the submission is made, so the

@@ -10,7 +10,7 @@ import Foundation
 /// let url = try BundledData.catalogueURL()
 /// ```
 public enum BundledData {
-    public static let catalogueName = "bigthings.json"
+    static let catalogueName = "bigthings.json"
 
     public static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment,
                                   executable: URL? = BundledData.executableURL) -> [URL] {

@@ -40,7 +40,7 @@ public final class Bridge: @unchecked Sendable {
     /// Longest line the bridge reads from the daemon: a reply is never larger than the
     /// daemon's per-client output queue, 1 MiB (PROTOCOL.md, "Limits"), and a `STATUS` of a
     /// 1,000-target hunt is ~165 KB. Events are held to their own, smaller cap.
-    public static let maximumReplyBytes = 1 << 20
+    static let maximumReplyBytes = 1 << 20
 
     struct Shared {
         var ledger: AckLedger
@@ -71,7 +71,7 @@ public final class Bridge: @unchecked Sendable {
     var saved: UInt64?
     /// The `service` name this bridge reports as: one per layout, so two bridges on one daemon
     /// show as two lines in `hotcold status`.
-    public let serviceName: String
+    let serviceName: String
     /// Friends' topics (following, club, this device's likes) and what they mean.
     let friendTopics: FriendTopics
     /// What the broker brought for the daemon, waiting for the forwarder (feed items and likes

@@ -9,7 +9,7 @@ import HotColdConfig
 /// the device's name, secrets read from their files or systemd credentials, the state directory.
 public struct BridgeSettings: Sendable {
     public var socketPath: String
-    public var daemonReconnectMax: Double
+    var daemonReconnectMax: Double
     public var layout: TopicLayout
     public var topics: Topics
     public var trackerID: String
@@ -21,25 +21,25 @@ public struct BridgeSettings: Sendable {
     public var homeAssistant: HomeAssistantDiscovery?
     /// OwnTracks waypoints for a phone: its base topic (nil: none), how many, how large.
     public var phoneTopic: String?
-    public var phoneWaypoints = 20
-    public var phoneRadius = 100
-    public var phoneApp: PhoneRegions.App = .android
-    public var phoneInterval = 60.0
+    var phoneWaypoints = 20
+    var phoneRadius = 100
+    var phoneApp: PhoneRegions.App = .android
+    var phoneInterval = 60.0
     /// Longest silence about the position while the car stands, seconds (`[bridge] heartbeat`).
     public var heartbeat = 240.0
     /// What this device publishes (`[share]`).
     public var share: SharePolicy = .positions
-    public var shareRecords = true
+    var shareRecords = true
     /// This device as friends name it: the feed's author and device, the liker in likes.
     public var user: String
     public var device: String
     /// Where this device's feed and likes live: the hotcold layout's topics (prefix `hotcold`
     /// when the bridge's own layout is OwnTracks), since followers look for them there.
-    public var friendTopics: Topics
+    var friendTopics: Topics
     /// `[friends] club`: a prefix under which every device counts as followed; nil: none.
     public var club: String?
     /// `[friends] inbox_bytes`: the friends inbox's budget (its journal lines), see `FriendInbox`.
-    public var inboxBytes = FriendInbox.defaultMaximumBytes
+    var inboxBytes = FriendInbox.defaultMaximumBytes
 
     public init(socketPath: String, daemonReconnectMax: Double = 10, layout: TopicLayout, topics: Topics,
                 trackerID: String, client: MosquittoClient.Options, stateDirectory: String,

@@ -12,7 +12,7 @@
 public struct BrokerOutage: Sendable {
     public static let maxReasons = 5
     /// Quick drops in a row that point at a client id in use twice.
-    public static let quickDropsForHint = 3
+    static let quickDropsForHint = 3
 
     public private(set) var since: ContinuousClock.Instant?
     public private(set) var attempts = 0

@@ -36,12 +36,12 @@ import HotColdProtocol
 /// ```
 public struct PositionPolicy: Sendable, Equatable {
     public struct Settings: Sendable, Equatable {
-        public var moveDistance: Double = 10
-        public var turnDegrees: Double = 20
+        var moveDistance: Double = 10
+        var turnDegrees: Double = 20
         /// Speed from which the car counts as driving, m/s (an old receiver reports ~1 m/s
         /// standing still), and under which it counts as stopped.
-        public var drivingSpeed: Double = 2
-        public var stoppedSpeed: Double = 0.5
+        var drivingSpeed: Double = 2
+        var stoppedSpeed: Double = 0.5
         /// Longest silence while a newer fix exists, seconds.
         public var heartbeat: Double = 240
 

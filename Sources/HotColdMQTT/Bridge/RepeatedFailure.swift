@@ -40,7 +40,7 @@ public struct RepeatedFailure: Sendable, Equatable {
         return count == 1 ? "after 1 failure" : "after \(count) failures"
     }
 
-    public static func isPowerOfTen(_ n: Int) -> Bool {
+    static func isPowerOfTen(_ n: Int) -> Bool {
         var n = n
         guard n >= 10 else { return false }
         while n % 10 == 0 { n /= 10 }

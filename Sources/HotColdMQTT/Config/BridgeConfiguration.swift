@@ -19,7 +19,7 @@ public struct BridgeConfiguration: Sendable, Equatable {
         /// A file holding the password (first line), or `credential:NAME` for
         /// `$CREDENTIALS_DIRECTORY/NAME` (systemd's `LoadCredential=`). Empty: no password.
         public var passwordFile = ""
-        public var maxInflight = 20
+        var maxInflight = 20
         public var reconnectMin = 1
         public var reconnectMax = 30
     }
@@ -27,7 +27,7 @@ public struct BridgeConfiguration: Sendable, Equatable {
     public struct TLS: Sendable, Equatable {
         public var enabled = false
         /// Empty: the system's trusted CAs.
-        public var caFile = ""
+        var caFile = ""
         /// Client certificate and key for brokers that authenticate by certificate; either may
         /// be `credential:NAME`.
         public var certFile = ""
@@ -82,9 +82,9 @@ public struct BridgeConfiguration: Sendable, Equatable {
         /// How the phone's regions are removed: `android` (clearWaypoints and the whole set;
         /// right for an iPhone too, but clears the phone's own regions) or `ios` (each leaver
         /// removed by itself, the phone's own regions kept; for iPhones only).
-        public var phoneApp: PhoneRegions.App = .android
+        var phoneApp: PhoneRegions.App = .android
         /// Seconds at least between two changes of the phone's regions.
-        public var phoneInterval = 60.0
+        var phoneInterval = 60.0
     }
 
     /// Friends (issue 19): whose positions and feed this bridge follows beyond the daemon's
@@ -95,7 +95,7 @@ public struct BridgeConfiguration: Sendable, Equatable {
         public var club = ""
         /// Bytes of feed items and likes (their journal lines) waiting for the daemon at most;
         /// beyond it a new one is refused and counted. Bounds the journal on disk too.
-        public var inboxBytes = FriendInbox.defaultMaximumBytes
+        var inboxBytes = FriendInbox.defaultMaximumBytes
     }
 
     /// What this device publishes: its user's choice (`SharePolicy`).

@@ -14,7 +14,7 @@ import HotColdConfig
 ///                            environment: ["CREDENTIALS_DIRECTORY": "/run/credentials/hotcold-mqtt.service"])
 /// // "/run/credentials/hotcold-mqtt.service/mqtt-password"
 /// ```
-public enum CredentialPath {
+enum CredentialPath {
     public static let scheme = "credential:"
 
     public static func resolve(_ value: String, key: String, file: String,
@@ -32,7 +32,7 @@ public enum CredentialPath {
     }
 
     /// The first line of a secret file (a password), without its line ending; at most 64 KiB.
-    public static func readSecret(at path: String, key: String, file: String) throws(ConfigError) -> String {
+    static func readSecret(at path: String, key: String, file: String) throws(ConfigError) -> String {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigError(file: file, line: nil, key: key, message: "cannot read \(path): \(String(cString: strerror(errno)))")
         }

@@ -12,7 +12,7 @@ public enum SharePolicy: String, Sendable, CaseIterable {
     case nothing
 
     /// Coordinates, distances and bearings may leave the car.
-    public var sharesPositions: Bool { self == .positions }
+    var sharesPositions: Bool { self == .positions }
     /// Arrivals at places (and records) may leave the car.
-    public var sharesVisits: Bool { self != .nothing }
+    var sharesVisits: Bool { self != .nothing }
 }

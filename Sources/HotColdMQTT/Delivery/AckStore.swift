@@ -60,7 +60,7 @@ public struct AckStore: Sendable {
 
     /// Writes `bytes` to `path` so that a crash leaves the old file or the new one, never a
     /// torn one: a temporary file, fsynced, renamed over it, the directory fsynced.
-    public static func writeDurably(_ bytes: [UInt8], to path: String, directory: String) throws(Failure) {
+    static func writeDurably(_ bytes: [UInt8], to path: String, directory: String) throws(Failure) {
         func fail(_ what: String) -> Failure { Failure(description: "\(what): \(String(cString: strerror(errno)))") }
         let tmp = path + ".tmp"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)

@@ -18,7 +18,7 @@ import HotColdProtocol
 /// broker's class keeps its name because bridges in the field read it by that name (issue 28).
 public struct BrokerLike: FixedClassMessage, Equatable {
     public static let wireClass = LikeReceivedRequest.brokerClass
-    public static let maximumPayloadBytes = 1024
+    static let maximumPayloadBytes = 1024
 
     public var request: LikeReceivedRequest
 

@@ -10,7 +10,7 @@ import HotColdProtocol
 /// (`WireCoding.line(item)`); this reads one from a followed device's `…/feed`, checked.
 extension FeedItem {
     /// A note is at most 500 characters (4 bytes each at worst), the rest is small.
-    public static let maximumPayloadBytes = 8192
+    static let maximumPayloadBytes = 8192
     /// Items may wait in a broker's session for a while; a week back is plenty.
     public static let oldest: TimeInterval = 7 * 24 * 3600
 

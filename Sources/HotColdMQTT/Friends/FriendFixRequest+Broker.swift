@@ -12,7 +12,7 @@ import HotColdProtocol
 /// jane/ute, nobody else can.
 extension FriendFixRequest {
     /// A location message is a few hundred bytes; anything near this cap is not one.
-    public static let maximumPayloadBytes = 4096
+    static let maximumPayloadBytes = 4096
 
     /// hotcold's `…/location` message (`LocationMessage`, what `HotColdLayout.location`
     /// writes). Nil for an empty payload (a retained message being cleared).

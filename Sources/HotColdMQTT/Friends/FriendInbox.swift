@@ -259,6 +259,6 @@ public final class FriendInbox: @unchecked Sendable {
     /// Items waiting (for `status`).
     public var waiting: Int { condition.withLock { fixOrder.count + queue.count - head } }
     /// Journal bytes of the feed items and likes not yet settled (against `maximumBytes`).
-    public var bytesHeld: Int { condition.withLock { heldBytes } }
+    var bytesHeld: Int { condition.withLock { heldBytes } }
     public var counters: Counts { condition.withLock { counts } }
 }

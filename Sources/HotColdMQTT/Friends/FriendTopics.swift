@@ -48,7 +48,7 @@ public struct FriendTopics: Sendable, Equatable {
     public var prefixes: [String]
     public var club: String?
 
-    public static let ownTracksPrefix = "owntracks"
+    static let ownTracksPrefix = "owntracks"
 
     public init(own: FriendID?, ownTopics: Topics, club: String? = nil) {
         self.own = own

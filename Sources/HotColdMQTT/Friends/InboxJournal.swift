@@ -32,7 +32,7 @@ public final class InboxJournal: @unchecked Sendable {
     public let path: String
     /// The longest line read back: a topic (MQTT allows 64 KiB) and a payload the bridge
     /// takes (8 KiB, in base64). A longer one is no record of this bridge's and is skipped.
-    public static let maximumLineBytes = 96 * 1024
+    static let maximumLineBytes = 96 * 1024
     /// The buffer the file is read and copied through.
     static let chunkBytes = 64 * 1024
 
@@ -112,7 +112,7 @@ public final class InboxJournal: @unchecked Sendable {
     /// Cuts off the first `bytes` of the file (records that reached the daemon): the rest is
     /// copied through a bounded buffer to a new file, fsynced, and renamed over the old, so a
     /// crash leaves either the old file or the new one, never half of either.
-    public func dropPrefix(_ bytes: Int) throws(AckStore.Failure) {
+    func dropPrefix(_ bytes: Int) throws(AckStore.Failure) {
         guard bytes > 0 else { return }
         let src = open(path, O_RDONLY | O_CLOEXEC)
         guard src >= 0 else { throw fail("open \(path)") }

@@ -14,7 +14,7 @@ import HotColdProtocol
 /// ```json
 /// {"class":"ARRIVED","seq":9,"target":{"id":"big-banana","kind":"bigthing","name":"Big Banana"},"time":"2026-11-25T07:25:04.000Z"}
 /// ```
-public struct BareArrival: FixedClassMessage, SequencedMessage, Equatable {
+struct BareArrival: FixedClassMessage, SequencedMessage, Equatable {
     public static let wireClass = Event.arrivedClass
 
     public var seq: Int?

@@ -32,8 +32,8 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
     public var prefix: String
     public var topics: Topics
     /// `hotcold_<user>_<device>`, with anything but letters, digits, `_` and `-` made `_`.
-    public var nodeID: String
-    public var deviceName: String
+    var nodeID: String
+    var deviceName: String
     public var expireAfter: Int
 
     public init(prefix: String, topics: Topics, user: String, device: String, expireAfter: Int) {
@@ -108,7 +108,7 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
 
     /// Whether the entity configured on `topic` may be announced under `share`: everything
     /// under `positions`, only the last arrival under `visits`, nothing under `nothing`.
-    public func sharedUnder(_ share: SharePolicy, topic: String) -> Bool {
+    func sharedUnder(_ share: SharePolicy, topic: String) -> Bool {
         switch share {
         case .positions: true
         case .visits: topic.hasSuffix("/last_arrival/config")

@@ -13,14 +13,14 @@ import HotColdProtocol
 /// ```json
 /// {"gps_accuracy":9,"latitude":-30.3,"longitude":153.1,"speed_mps":10,"time":"2025-01-01T00:00:00.000Z"}
 /// ```
-public struct LocationMessage: Codable, Sendable, Equatable {
+struct LocationMessage: Codable, Sendable, Equatable {
     /// When the fix was taken.
     public var time: Date
     public var latitude: Double
     public var longitude: Double
     /// Metres. Written as a whole number (Home Assistant's `gps_accuracy` is an integer), read
     /// as any number (another writer may send a fraction).
-    public var gpsAccuracy: Double?
+    var gpsAccuracy: Double?
     public var speedMps: Double?
     /// A display name; this bridge writes none, a friend's may.
     public var name: String?

@@ -80,7 +80,7 @@ public enum OwnTracksLayout {
     /// The latitude and longitude of a waypoint that removes its region (the booklet: iOS
     /// deletes the region whose waypoint comes with an out-of-range position; Android ignores
     /// such a waypoint).
-    public static let removedCoordinate = -1_000_000
+    static let removedCoordinate = -1_000_000
 
     /// One waypoint of a `setWaypoints` command: `desc` (the place's name), `lat`/`lon` (its own
     /// coordinates, 7 decimals), `rad` (integer metres), `tst` (the region's creation time:
@@ -139,7 +139,7 @@ public enum OwnTracksLayout {
 
     /// A place's name as a region's `desc`: iOS reads `NAME:UUID:MAJOR:MINOR` from it (beacon
     /// regions), so a colon in a name would cut it and make a beacon; it becomes "꞉" (U+A789).
-    public static func regionName(_ name: String) -> String {
+    static func regionName(_ name: String) -> String {
         name.replacingOccurrences(of: ":", with: "\u{A789}")
     }
 

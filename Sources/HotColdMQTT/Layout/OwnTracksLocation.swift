@@ -16,7 +16,7 @@ import Foundation
 /// degrees) and are written so; they are read as any number, since apps differ. Reading takes
 /// only what a position needs: `tid`, the regions and the rest (battery, connection…) are the
 /// apps' and are not checked.
-public struct OwnTracksLocation: Codable, Sendable, Equatable {
+struct OwnTracksLocation: Codable, Sendable, Equatable {
     public static let type = "location"
 
     public var lat: Double

@@ -7,7 +7,7 @@ public struct Publication: Sendable, Equatable {
     /// MQTT v5's message expiry interval, seconds: the broker forgets the message (a retained
     /// position too) once it is this old on the broker's own clock, and tells a late
     /// subscriber how much is left. Ages are never judged by comparing two devices' clocks.
-    public var expirySeconds: UInt32?
+    var expirySeconds: UInt32?
 
     public init(topic: String, payload: String, retain: Bool = false, expirySeconds: UInt32? = nil) {
         self.topic = topic

@@ -22,7 +22,7 @@ import HotColdProtocol
 /// `…/arrival` or as an OwnTracks transition it would tell this car's readers where the friend
 /// was. The friend shares its own position on its own topics, as its user chose.
 public enum SharedPublications {
-    public static let friendKind = TargetKind("friend")
+    static let friendKind = TargetKind("friend")
 
     /// `wtst`: the region's creation time of the event's target (OwnTracks transitions).
     public static func forEvent(_ e: EventMessage, settings s: BridgeSettings, waypoint: Coordinate?,

@@ -9,7 +9,7 @@ public enum TopicLayout: String, Sendable, CaseIterable {
     case owntracks
 
     /// The first topic level when the configuration gives none.
-    public var defaultPrefix: String {
+    var defaultPrefix: String {
         switch self {
         case .hotcold: "hotcold"
         case .owntracks: "owntracks"

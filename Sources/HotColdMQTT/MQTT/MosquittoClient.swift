@@ -29,7 +29,7 @@ import NIOConcurrencyHelpers
 public final class MosquittoClient: @unchecked Sendable {
     public struct TLS: Sendable, Equatable {
         /// CA bundle to verify the broker with; nil: the system's trusted CAs.
-        public var caFile: String?
+        var caFile: String?
         /// Client certificate and key (PEM), both or neither.
         public var certFile: String?
         public var keyFile: String?
@@ -47,21 +47,21 @@ public final class MosquittoClient: @unchecked Sendable {
         public var clientID: String
         /// False: a persistent session, so the broker keeps our unacknowledged state and the
         /// subscriptions across disconnects.
-        public var cleanSession = false
+        var cleanSession = false
         public var keepalive = 60
         public var username: String?
         public var password: String?
         public var tls: TLS?
         public var will: Publication?
-        public var maxInflight = 20
-        public var reconnectMinSeconds = 1
-        public var reconnectMaxSeconds = 30
+        var maxInflight = 20
+        var reconnectMinSeconds = 1
+        var reconnectMaxSeconds = 30
         /// The largest message this client takes, in bytes (nil: any MQTT allows, 256 MiB). Sent
         /// as MQTT v5's Maximum Packet Size on CONNECT, so the broker drops a larger message for
         /// this client instead of sending it; and checked again on arrival (a broker that ignores
         /// the property), where a larger payload is reported as `.oversized` without being
         /// copied, never as a `.message`.
-        public var maximumIncomingBytes: Int?
+        var maximumIncomingBytes: Int?
 
         public init(host: String, port: Int, clientID: String) {
             self.host = host
@@ -210,7 +210,7 @@ public final class MosquittoClient: @unchecked Sendable {
     }
 
     /// Ends a subscription (a friend no longer followed).
-    public func unsubscribe(_ pattern: String) throws(MosquittoError) {
+    func unsubscribe(_ pattern: String) throws(MosquittoError) {
         try check("mosquitto_unsubscribe \(pattern)", mosquitto_unsubscribe(mosq, nil, pattern))
     }
 

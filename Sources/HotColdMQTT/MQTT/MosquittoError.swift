@@ -8,7 +8,7 @@ public struct MosquittoError: Error, CustomStringConvertible, Equatable {
     /// For `mosquitto_publish`: the message id when libmosquitto queued the message although it
     /// returned an error (not connected: it sends the message after the next connect). Such a
     /// message must not be published again, or it reaches subscribers once per attempt.
-    public var queuedMid: Int32?
+    var queuedMid: Int32?
 
     init(_ call: String, _ code: Int32, queuedMid: Int32? = nil) {
         self.call = call

@@ -45,7 +45,7 @@ public struct PhoneRegions: Sendable, Equatable {
         /// Seconds at least between two changes of the set sent to the phone.
         public var minInterval: Double = 60
         public var margin = 0.1
-        public var marginMetres = 100.0
+        var marginMetres = 100.0
 
         public init(count: Int = 20, radius: Int = 100, app: App = .android, minInterval: Double = 60) {
             self.count = count

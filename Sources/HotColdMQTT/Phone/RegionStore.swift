@@ -20,7 +20,7 @@ import NIOConcurrencyHelpers
 /// **What the phone holds** (with the phone topic and the app it was sent for): so a restart
 /// sends nothing when nothing changed, and removes what an earlier run put there.
 public final class RegionStore: @unchecked Sendable {
-    public static let maximumStamps = 10_000
+    static let maximumStamps = 10_000
 
     struct Saved: Codable {
         var version = 1

@@ -22,7 +22,7 @@ import HotColdProtocol
 /// ```
 extension EventMessage {
     /// Longest line the bridge accepts from the daemon (the daemon's own request cap).
-    public static let maximumBridgeLineBytes = 64 * 1024
+    static let maximumBridgeLineBytes = 64 * 1024
 
     public init(bridgeLine line: String) throws(WireError) {
         guard line.utf8.count <= Self.maximumBridgeLineBytes else {

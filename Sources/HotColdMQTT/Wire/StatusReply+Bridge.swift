@@ -16,7 +16,7 @@ extension StatusReply {
     /// Most targets the bridge keeps from one status (a roam can track hundreds; the state
     /// message stays bounded). A daemon sends at most `Limits.statusTargets`; this holds against
     /// one that does not.
-    public static let bridgeTargets = 1000
+    static let bridgeTargets = 1000
 
     /// Reads a `STATUS` line for the bridge: decoded by the protocol's type, ranges checked once
     /// (`checked()`), targets capped. Throws naming the field that is missing or out of range.
@@ -34,5 +34,5 @@ extension StatusReply {
     public var nearest: TargetState? { ownTargets.min { $0.distanceM < $1.distanceM } }
 
     /// The tracked targets that are places, not friends: what the car's own state shares.
-    public var ownTargets: [TargetState] { targets.filter { $0.target.kind != SharedPublications.friendKind } }
+    var ownTargets: [TargetState] { targets.filter { $0.target.kind != SharedPublications.friendKind } }
 }

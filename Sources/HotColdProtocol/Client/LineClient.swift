@@ -206,7 +206,7 @@ public final class LineClient: @unchecked Sendable {
     }
 
     /// The next event (other lines skipped); nil when the daemon closed the connection.
-    public func nextEvent(timeout: Double = 3600) throws(ClientError) -> (EventMessage, String)? {
+    func nextEvent(timeout: Double = 3600) throws(ClientError) -> (EventMessage, String)? {
         while true {
             guard let line = try readLine(timeout: timeout) else { return nil }
             let c = WireCoding.className(of: line)

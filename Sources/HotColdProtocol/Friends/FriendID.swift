@@ -11,7 +11,7 @@ public struct FriendID: Sendable, Hashable, Codable, Comparable, CustomStringCon
     public let device: String
 
     /// Longest user or device part.
-    public static let partLength = 64
+    static let partLength = 64
     /// The author name the daemon gives its own feed items (never a remote author).
     public static let selfAuthor = "self"
 
@@ -28,7 +28,7 @@ public struct FriendID: Sendable, Hashable, Codable, Comparable, CustomStringCon
     }
 
     /// Whether `s` is a valid user or device part.
-    public static func isPart(_ s: some StringProtocol) -> Bool {
+    static func isPart(_ s: some StringProtocol) -> Bool {
         let u = s.utf8
         return (1...partLength).contains(u.count) && u.allSatisfy { b in
             (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b)

@@ -46,7 +46,7 @@ public enum JSONValue: Codable, Sendable, Equatable {
     public var number: Double? { if case .number(let n) = self { n } else { nil } }
     public var array: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
     public var object: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }
-    public var isNull: Bool { self == .null }
+    var isNull: Bool { self == .null }
 
     /// A short description of the value for error messages (`"abc"`, `12`, `an array`).
     public var brief: String {

@@ -11,7 +11,7 @@ public struct UploadReply: FixedClassMessage, Equatable {
     public var size: Int
     public var received: Int
     /// The most bytes one chunk may carry.
-    public var chunkMax: Int
+    var chunkMax: Int
 
     public init(id: String, size: Int, received: Int, chunkMax: Int = Limits.chunkBytes) {
         self.id = id

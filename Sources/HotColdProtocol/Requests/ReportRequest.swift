@@ -15,7 +15,7 @@ public struct ReportRequest: RequestBody {
     /// What a service can say about itself.
     public static let states = ["starting", "connected", "disconnected", "idle", "busy", "error"]
     /// Longest service name: lowercase letters, digits and `-`.
-    public static let serviceLength = 40
+    static let serviceLength = 40
     /// Services the daemon keeps reports for at once.
     public static let maxServices = 16
 

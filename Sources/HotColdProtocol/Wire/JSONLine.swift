@@ -66,7 +66,7 @@ public struct JSONLine: Sendable {
     }
 
     /// Adds the key only when the value is known.
-    public mutating func addIfPresent(_ k: String, _ v: Double?, decimals: Int = 3) {
+    mutating func addIfPresent(_ k: String, _ v: Double?, decimals: Int = 3) {
         if let v { add(k, v, decimals: decimals) }
     }
 
@@ -94,7 +94,7 @@ public struct JSONLine: Sendable {
         return r == 0 ? "0" : "\(r)"
     }
 
-    public static func appendQuoted(_ s: String, to out: inout String) {
+    static func appendQuoted(_ s: String, to out: inout String) {
         out.append("\"")
         var plain = true
         for u in s.utf8 where u < 0x20 || u == 0x22 || u == 0x5C { plain = false; break }

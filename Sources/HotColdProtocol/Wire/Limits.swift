@@ -4,11 +4,11 @@
 /// limit bounds the rest.
 public enum Limits {
     /// Deepest nesting of objects and arrays in one request line.
-    public static let nestingDepth = 4
+    static let nestingDepth = 4
     /// Targets in one `hunt`.
-    public static let huntTargets = 1_000
+    static let huntTargets = 1_000
     /// One `hunt` target spec ("LAT,LON,NAME" or an id).
-    public static let targetSpecLength = 320
+    static let targetSpecLength = 320
     /// Ids of places, targets and uploads.
     public static let idLength = 100
     /// Names of places, locations, submissions, files; titles.
@@ -16,9 +16,9 @@ public enum Limits {
     /// A note's text (characters).
     public static let noteLength = 500
     /// Free text: an observation's description, a submission's address, a search text.
-    public static let textLength = 2_000
+    static let textLength = 2_000
     /// `watch` target filters.
-    public static let watchTargets = 1_000
+    static let watchTargets = 1_000
     /// Largest radius for `roam`, in metres (half the Earth's circumference is ~20,004 km).
     public static let maxRadius = 20_000_000.0
     /// Rows in one `search` or `near` reply.

@@ -122,7 +122,7 @@ final class CommitSync: @unchecked Sendable {
 
 /// A commit that could not be made durable: it is in the database, but a power cut now could
 /// lose it, so it is not acknowledged.
-public struct CommitSyncError: Error, CustomStringConvertible {
+struct CommitSyncError: Error, CustomStringConvertible {
     public var path: String
     public var call: String
     public var code: Int32

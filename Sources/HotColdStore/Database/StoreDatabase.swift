@@ -8,9 +8,9 @@ import HotColdFormats
 /// ```swift
 /// let pool = try StoreDatabase.openPool(path: "/tmp/hotcold.sqlite")
 /// ```
-public enum StoreDatabase {
+enum StoreDatabase {
     /// How long a writer waits for another process's write lock before failing.
-    public static let busyTimeout: TimeInterval = 5
+    static let busyTimeout: TimeInterval = 5
 
     public static func configuration() -> Configuration {
         var config = Configuration()
@@ -21,7 +21,7 @@ public enum StoreDatabase {
     }
 
     /// Opens (creating the file and its folder when missing) and migrates to the current schema.
-    public static func openPool(path: String) throws -> DatabasePool {
+    static func openPool(path: String) throws -> DatabasePool {
         let dir = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let pool = try DatabasePool(path: path, configuration: configuration())

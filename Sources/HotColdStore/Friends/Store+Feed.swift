@@ -104,7 +104,7 @@ extension Store {
     }
 
     /// Where the device this car is on the broker (`USER/DEVICE`, told by its bridge) is kept.
-    public static let ownDeviceKey = "friends.own_device"
+    static let ownDeviceKey = "friends.own_device"
 
     /// The device this car is on the broker, as its bridge last told (nil: never told).
     public func ownDevice() throws -> FriendID? {

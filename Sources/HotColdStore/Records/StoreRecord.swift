@@ -8,7 +8,7 @@ import HotColdFormats
 /// struct Example: StoreRecord { static let databaseTableName = "example"; var placeId: String }
 /// // reads and writes the column `place_id`
 /// ```
-public protocol StoreRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {}
+protocol StoreRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {}
 
 extension StoreRecord {
     public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }

@@ -23,7 +23,7 @@ extension Store {
 
     /// Whether an error is another program holding the database's lock past the busy timeout:
     /// "not now, try later" (`busy` on the socket, exit 75 in `hotcold`), not a fault.
-    public static func isBusy(_ error: any Error) -> Bool {
+    static func isBusy(_ error: any Error) -> Bool {
         guard let e = error as? DatabaseError else { return false }
         return e.resultCode == .SQLITE_BUSY || e.resultCode == .SQLITE_LOCKED
     }

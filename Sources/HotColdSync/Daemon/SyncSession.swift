@@ -23,7 +23,7 @@ public final class SyncSession: @unchecked Sendable {
     /// Seconds to wait for one reply (and to wait out `busy`).
     public let timeout: Double
     /// The longest reply line accepted (a catalogue report's summary is the largest).
-    public let maxLine = 8 << 20
+    let maxLine = 8 << 20
     private let lock = NSLock()
     private var client: LineClient?
 

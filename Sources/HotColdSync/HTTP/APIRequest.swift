@@ -39,7 +39,7 @@ public struct APIResponse: Sendable {
     }
 
     /// The `{"error": message}` of an error reply, else a short description of the body.
-    public var errorMessage: String {
+    var errorMessage: String {
         struct ErrorBody: Decodable { var error: String }
         if let m = try? JSONDecoder().decode(ErrorBody.self, from: body) {
             return String(m.error.prefix(500))

@@ -1,5 +1,5 @@
 /// Who is asking, as far as hotcold-web is concerned.
-public enum Caller: Sendable, Equatable {
+enum Caller: Sendable, Equatable {
     /// A paired device (its cookie holds a valid token).
     case paired(PairedDevice)
     /// No credentials, from this machine: may read, never write.
@@ -7,7 +7,7 @@ public enum Caller: Sendable, Equatable {
     /// No credentials, from elsewhere: may see nothing but how to pair.
     case stranger
 
-    public var mayRead: Bool { self != .stranger }
+    var mayRead: Bool { self != .stranger }
 
     public var mayWrite: Bool {
         if case .paired(let d) = self { return d.writer }
@@ -16,7 +16,7 @@ public enum Caller: Sendable, Equatable {
 
     /// The Unix user the daemon should take this caller's requests as (`act_for`): the user
     /// who paired the device. Nil for a local browser, which is hotcold-web's own user.
-    public var actsFor: UInt32? {
+    var actsFor: UInt32? {
         if case .paired(let d) = self { return d.uid }
         return nil
     }

@@ -44,7 +44,7 @@ public struct PeerCredentials: Sendable, Equatable {
     }
 
     /// Names of the primary and supplementary groups (gids without a name are left out).
-    public var groupNames: Set<String> {
+    var groupNames: Set<String> {
         var out: Set<String> = []
         for g in [gid] + groups {
             if let gr = getgrgid(g), let n = gr.pointee.gr_name { out.insert(String(cString: n)) }

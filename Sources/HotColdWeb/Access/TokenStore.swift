@@ -76,7 +76,7 @@ public final class TokenStore: Sendable {
     /// opened and has not expired. The link stops working, and the device gets a fresh session
     /// token (the one it keeps in its cookie) valid from now for as long as the pairing was
     /// made for. Nil for an unknown, used or expired link.
-    public func redeem(link: String, now: Date = Date()) throws(Failure) -> PairedDevice? {
+    func redeem(link: String, now: Date = Date()) throws(Failure) -> PairedDevice? {
         let given = Array(link.utf8)
         guard given.count == 43 else { return nil }
         let fresh = Self.mint()

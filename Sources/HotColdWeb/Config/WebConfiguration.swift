@@ -16,7 +16,7 @@ public struct WebConfiguration: Sendable, Equatable {
         public var address = "127.0.0.1"
         public var port = 8470
         /// What a paired device opens, e.g. "http://10.42.0.1:8470"; empty: from address and port.
-        public var publicURL = ""
+        var publicURL = ""
         /// Host names (besides the listening address, `public_url`'s host, `localhost` and the
         /// loopback addresses) a request's `Host` may name; any other is refused (421), so a
         /// page from another site whose name was made to resolve to the box (DNS rebinding)
@@ -32,7 +32,7 @@ public struct WebConfiguration: Sendable, Equatable {
         public var maxPerDevice = 4
         /// Lines waiting for one browser; past this the browser is dropped (it reconnects and
         /// resumes with Last-Event-ID, so nothing is lost).
-        public var clientQueue = 256
+        var clientQueue = 256
         /// Seconds between STATUS pushes to each browser (distances move between events; the fix
         /// reaches the page within about this long).
         public var statusInterval = 0.25
@@ -50,15 +50,15 @@ public struct WebConfiguration: Sendable, Equatable {
         /// Connections open at once, all told (the unit's LimitNOFILE= leaves room for them).
         public var maxConnections = 512
         /// Connections from one address that have not (yet) shown a paired device's cookie.
-        public var maxUnpairedPerAddress = 32
+        var maxUnpairedPerAddress = 32
         /// Seconds a connection may take to send a request's head, and may stay idle between
         /// requests; a live stream being answered is not idle.
-        public var idleTimeout = 10.0
+        var idleTimeout = 10.0
         /// Paired devices kept; pairing another removes the oldest.
         public var maxDevices = 32
         /// Requests per second from one client address, and the burst allowed.
-        public var requestsPerSecond = 10.0
-        public var requestBurst = 40
+        var requestsPerSecond = 10.0
+        var requestBurst = 40
         /// Writes per second from one paired device, and the burst allowed.
         public var writesPerSecond = 1.0
         public var writeBurst = 5
@@ -68,7 +68,7 @@ public struct WebConfiguration: Sendable, Equatable {
         /// Optional map tiles under the radar, e.g. "https://tile.example.org/{z}/{x}/{y}.png";
         /// empty: none (the page then makes no request but to hotcold-web). Its origin is
         /// added to the Content-Security-Policy's img-src.
-        public var tileURL = ""
+        var tileURL = ""
     }
 
     public var daemon = Daemon()

@@ -8,7 +8,7 @@ import HotColdProtocol
 extension DaemonWriter {
     /// The photo types the page may send: what phones' cameras make. Never a type a cross-site
     /// form can send without a preflight (those are text/plain, urlencoded and multipart).
-    public static let photoTypes: Set<String> = ["image/jpeg", "image/png", "image/webp"]
+    static let photoTypes: Set<String> = ["image/jpeg", "image/png", "image/webp"]
 
     /// A new Big Thing with its photo: the daemon's own `upload` (purpose `photo`), its `chunk`s
     /// and the `submit` naming it, all on one connection. An upload belongs to the connection

@@ -13,7 +13,7 @@ import Synchronization
 /// file limit (`LimitNOFILE=` in the unit is sized for this cap).
 public final class ConnectionGate: Sendable {
     public let maxConnections: Int
-    public let maxUnpairedPerAddress: Int
+    let maxUnpairedPerAddress: Int
 
     struct Entry {
         var address: String
@@ -34,7 +34,7 @@ public final class ConnectionGate: Sendable {
         self.maxUnpairedPerAddress = maxUnpairedPerAddress
     }
 
-    public enum Admission {
+    enum Admission {
         /// Let in, as ticket `id`; `evict` (the oldest unpaired connection) is to be closed.
         case admitted(id: UInt64, evict: (any Channel)?)
         case refused
@@ -86,8 +86,8 @@ public final class ConnectionGate: Sendable {
         s.unpairedByAddress[e.address] = n > 0 ? n : nil
     }
 
-    public var openCount: Int { state.withLock { $0.open.count } }
-    public var unpairedCount: Int { state.withLock { s in s.open.values.filter { !$0.paired }.count } }
+    var openCount: Int { state.withLock { $0.open.count } }
+    var unpairedCount: Int { state.withLock { s in s.open.values.filter { !$0.paired }.count } }
     /// Connections closed at once (an address over its share, or every connection paired).
     public var refused: Int { state.withLock { $0.refused } }
     /// Unpaired connections pushed out to make room.

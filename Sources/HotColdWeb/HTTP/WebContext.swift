@@ -7,7 +7,7 @@ public struct WebContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
     /// The address the connection arrived at (a `Host` naming it is this page).
-    public let localAddress: SocketAddress?
+    let localAddress: SocketAddress?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -40,7 +40,7 @@ public final class LiveSlots: Sendable {
     }
 
     /// Takes a slot for `device`, or says why not (counted in `refused`).
-    public func acquire(device: String?) -> Result<Slot, Refusal> {
+    func acquire(device: String?) -> Result<Slot, Refusal> {
         let refusal = state.withLock { s -> Refusal? in
             if s.taken >= limit { s.refused += 1; return .full }
             if let device, s.byDevice[device, default: 0] >= perDevice { s.refused += 1; return .deviceFull }
@@ -62,7 +62,7 @@ public final class LiveSlots: Sendable {
     }
 
     /// A browser that read too slowly and was cut off (it resumes by itself).
-    public func countDropped() { state.withLock { $0.dropped += 1 } }
+    func countDropped() { state.withLock { $0.dropped += 1 } }
 
     public var inUse: Int { state.withLock { $0.taken } }
     public func inUse(device: String) -> Int { state.withLock { $0.byDevice[device, default: 0] } }
