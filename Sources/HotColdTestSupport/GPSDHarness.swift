@@ -50,14 +50,25 @@ public final class GPSDHarness: @unchecked Sendable {
     /// both ports. Pass `port` to restart on a port a client is already retrying.
     public static func udp(port: UInt16? = nil, udpPort: UInt16? = nil,
                            timeout: TimeInterval = 30) throws -> GPSDHarness {
-        let tcp = try port ?? FreePort.tcp()
-        let udp = try udpPort ?? FreePort.udp()
-        let gpsd = try GPSDHarness(
-            arguments: [try executable("gpsd", in: ["/usr/sbin", "/usr/bin", "/sbin"]),
-                        "-N", "-n", "-b", "-S", String(tcp), "udp://127.0.0.1:\(udp)"],
-            port: tcp, udpPort: udp)
-        try gpsd.waitUntilListening(timeout: timeout)
-        return gpsd
+        // A port found free can be taken before gpsd binds it (another test's server, or a
+        // client's ephemeral port when many tests run at once): ports chosen here are chosen
+        // again, up to three times; ports the caller named are its to keep.
+        let attempts = port == nil && udpPort == nil ? 3 : 1
+        for attempt in 1...attempts {
+            let tcp = try port ?? FreePort.tcp()
+            let udp = try udpPort ?? FreePort.udp()
+            let gpsd = try GPSDHarness(
+                arguments: [try executable("gpsd", in: ["/usr/sbin", "/usr/bin", "/sbin"]),
+                            "-N", "-n", "-b", "-S", String(tcp), "udp://127.0.0.1:\(udp)"],
+                port: tcp, udpPort: udp)
+            do {
+                try gpsd.waitUntilListening(timeout: attempt < attempts ? timeout / 2 : timeout)
+                return gpsd
+            } catch where attempt < attempts {
+                gpsd.terminate()
+            }
+        }
+        throw Failure(description: "gpsd did not start")    // not reached: the last attempt throws
     }
 
     /// Starts `gpsfake -1 -q -c CYCLE -P PORT LOG` and waits until its gpsd listens.
