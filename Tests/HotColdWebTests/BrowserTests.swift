@@ -13,19 +13,6 @@ struct BrowserTests {
             && GPSDHarness.gpsdAvailable
     }
 
-    @Test("distance and tier within 1 s of a fix, ARRIVED, restart without a gap, writes refused unpaired, layouts fit",
-          .enabled(if: haveBrowser), .timeLimit(.minutes(5)))
-    func livePage() async throws {
-        let script = TestData.repo("Tests/Browser/live_page.py")
-        // On a thread of its own: a minute's wait must not hold one of the pool's two threads.
-        let r = try await onThread {
-            try Subprocess.run(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, "--bin", Binaries.directory.path, "--figures"],
-                               currentDirectory: TestData.repoRoot)
-        }
-        print(r.stdout)
-        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr.suffix(3000))")
-    }
-
     @Test("tiles around the fix, each asked for once, let through by the CSP; default focus, tap to focus, course-up; Near me's map at 320-800 px",
           .enabled(if: haveBrowser), .timeLimit(.minutes(5)))
     func tiles() async throws {
@@ -78,6 +65,25 @@ struct BrowserTests {
         let script = TestData.repo(path)
         let r = try await onThread {
             try Subprocess.run(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, "--bin", Binaries.directory.path],
+                               currentDirectory: TestData.repoRoot)
+        }
+        print(r.stdout)
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr.suffix(3000))")
+    }
+}
+
+/// The live drive on its own: the longest browser test (a minute alone, more beside the rest of
+/// the suite) runs beside the serialized screens above instead of before them, two chromiums at
+/// most at once (three starved the in-process HTTP tests of CPU on two cores).
+@Suite("the live page in a real browser, live", .offCooperativePool)
+struct LivePageBrowserTests {
+    @Test("distance and tier within 1 s of a fix, ARRIVED, restart without a gap, writes refused unpaired, layouts fit",
+          .enabled(if: BrowserTests.haveBrowser), .timeLimit(.minutes(5)))
+    func livePage() async throws {
+        let script = TestData.repo("Tests/Browser/live_page.py")
+        // On a thread of its own: a minute's wait must not hold one of the pool's two threads.
+        let r = try await onThread {
+            try Subprocess.run(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, "--bin", Binaries.directory.path, "--figures"],
                                currentDirectory: TestData.repoRoot)
         }
         print(r.stdout)
