@@ -1,4 +1,5 @@
 import Foundation
+import HotColdTestSupport
 import Testing
 
 /// Threads of their own for test bodies that block: a synchronous test waiting on a process,
@@ -10,41 +11,11 @@ import Testing
 ///
 /// `HOTCOLD_TEST_THREADS` sets the width (default three per core: most of a test's time is
 /// spent waiting on a daemon, a browser or a broker, not computing).
-public final class BlockingTestPool: TaskExecutor, @unchecked Sendable {
-    public static let shared = BlockingTestPool(threads: ProcessInfo.processInfo.environment["HOTCOLD_TEST_THREADS"].flatMap(Int.init)
-                                                    ?? 3 * ProcessInfo.processInfo.activeProcessorCount)
-
-    private let condition = NSCondition()
-    private var jobs: [UnownedJob] = []
-    private var head = 0
-
-    init(threads: Int) {
-        for n in 0..<max(1, threads) {
-            let t = Thread { [unowned self] in self.work() }
-            t.name = "blocking-tests-\(n)"
-            t.start()
-        }
-    }
-
-    public func enqueue(_ job: consuming ExecutorJob) {
-        let unowned = UnownedJob(job)
-        condition.lock()
-        jobs.append(unowned)
-        condition.signal()
-        condition.unlock()
-    }
-
-    private func work() {
-        while true {
-            condition.lock()
-            while head == jobs.count { condition.wait() }
-            let job = jobs[head]
-            head += 1
-            if head > 1024, head * 2 > jobs.count { jobs.removeFirst(head); head = 0 }
-            condition.unlock()
-            job.runSynchronously(on: asUnownedTaskExecutor())
-        }
-    }
+public enum BlockingTestPool {
+    public static let shared = ThreadTaskExecutor(
+        name: "blocking-tests",
+        threads: ProcessInfo.processInfo.environment["HOTCOLD_TEST_THREADS"].flatMap(Int.init)
+            ?? 3 * ProcessInfo.processInfo.activeProcessorCount)
 }
 
 /// Runs a suite's tests (or one test) on ``BlockingTestPool`` instead of the shared cooperative
