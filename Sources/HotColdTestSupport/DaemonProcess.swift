@@ -68,7 +68,7 @@ public final class DaemonProcess: @unchecked Sendable {
 
     /// Waits for exit; returns the status, or nil on timeout.
     @discardableResult
-    public func waitForExit(timeout: TimeInterval = 5) -> Int32? {
+    public func waitForExit(timeout: TimeInterval = 30) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning {
             if Date() > deadline { return nil }

@@ -5,8 +5,9 @@ import Foundation
 /// readers on top of it, for asserting on lines whose shape a test wants to see as written.
 extension LineClient {
     /// Reads until a line whose `"class"` is `cls`, returning it as a dictionary (and
-    /// skipping others).
-    public func read(class cls: String, timeout: TimeInterval = 5) throws -> [String: Any] {
+    /// skipping others). The deadline is generous: it only matters when the line never
+    /// comes, and a loaded machine (the whole suite on two cores) can take seconds.
+    public func read(class cls: String, timeout: TimeInterval = 30) throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             guard let line = try readLine(timeout: max(0.01, deadline.timeIntervalSinceNow)) else {

@@ -30,7 +30,7 @@ public final class NotifyListener: @unchecked Sendable {
 
     /// Collects datagrams until one contains `needle` (a line such as `READY=1`), or times out.
     @discardableResult
-    public func wait(for needle: String, timeout: TimeInterval = 5) -> Bool {
+    public func wait(for needle: String, timeout: TimeInterval = 30) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if messages.contains(where: { $0.split(separator: "\n").contains { $0.hasPrefix(needle) } }) { return true }

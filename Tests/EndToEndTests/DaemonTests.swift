@@ -196,10 +196,12 @@ import Glibc
         _ = try c.read(class: "VERSION")
         let start = Date()
         daemon.signal(SIGTERM)
-        let status = daemon.waitForExit(timeout: 5)
+        let status = daemon.waitForExit(timeout: 30)
         let took = Date().timeIntervalSince(start)
         #expect(status == 0)
-        #expect(took < 1, "took \(took) s")
+        // Prompt, not timed to the millisecond: a stop that waits on gpsd, a client or the disk
+        // would take the whole 30 s; a loaded machine can take a few.
+        #expect(took < 10, "took \(took) s")
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
         // The client saw the connection close.
         var closed = false

@@ -139,7 +139,7 @@ struct MQTTBridgeTests: BridgeSuite {
         // 3. The daemon restarts (same log, numbering goes on).
         waitForLog(logEvents(dir).count + 20)
         daemon.signal(SIGTERM)
-        daemon.waitForExit(timeout: 5)
+        daemon.waitForExit(timeout: 30)
         usleep(500_000)
         daemon = try startDaemon(dir, gpsd: gpsd, targets: route)
         waitForLog(logEvents(dir).count + 20)

@@ -24,7 +24,7 @@ import Glibc
         let a = try c.read(class: "ARRIVED", timeout: 20)
         first.signal(SIGKILL)
         feeder.stop()
-        _ = first.waitForExit(timeout: 5)
+        _ = first.waitForExit(timeout: 30)
         #expect(F.targetID(a) == F.windmill.id)
         return first
     }

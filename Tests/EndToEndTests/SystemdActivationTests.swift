@@ -28,14 +28,14 @@ import Glibc
         _ = try client.read(class: "VERSION", timeout: 20)
         #expect(notify.wait(for: "READY=1"), "\(notify.messages)")
         #expect(notify.wait(for: "STATUS="), "\(notify.messages)")
-        #expect(notify.wait(for: "WATCHDOG=1", timeout: 3), "\(notify.messages)")
+        #expect(notify.wait(for: "WATCHDOG=1", timeout: 20), "\(notify.messages)")
         try client.send(#"{"cmd":"status"}"#)
         let status = try client.read(class: "STATUS")
         #expect((status["socket"] as? [String: Any])?["path"] as? String == socketPath)
 
         daemon.signal(SIGTERM)
         #expect(notify.wait(for: "STOPPING=1"), "\(notify.messages)")
-        #expect(daemon.waitForExit(timeout: 3) == 0)
+        #expect(daemon.waitForExit(timeout: 20) == 0)
         // The socket belongs to the activator: the daemon leaves it in place.
         #expect(FileManager.default.fileExists(atPath: socketPath))
     }

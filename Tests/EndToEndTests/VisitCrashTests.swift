@@ -51,7 +51,7 @@ import Glibc
         let a = try c1.read(class: "ARRIVED", timeout: 20)
         first.signal(SIGKILL)
         feeder.stop()
-        _ = first.waitForExit(timeout: 5)
+        _ = first.waitForExit(timeout: 30)
         #expect((a["target"] as? [String: Any])?["id"] as? String == windmill.id)
         let afterCrash = try visits(db)
         #expect(afterCrash.count == 1, "\(afterCrash)")

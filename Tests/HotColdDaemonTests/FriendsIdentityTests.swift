@@ -97,7 +97,7 @@ import Testing
             daemon.parts.host.handle(.fix(fix, receivedAt: .now))
         }
         var fixes: [[String: Any]] = []
-        while fixes.count < 3, let line = try named.readLine(timeout: 5) {
+        while fixes.count < 3, let line = try named.readLine(timeout: 30) {
             if let o = LineClient.object(line), o["class"] as? String == "FIX" { fixes.append(o) }
         }
         #expect(fixes.count == 3)

@@ -120,7 +120,7 @@ import Testing
         // … and says the replay is whole only after the last hole (protocol 1.8).
         #expect(reply["since_gap"] as? Int == gaps.compactMap(\.seq).max().map { $0 + 1 })
         var replayed: [String] = []
-        while replayed.count < lines.count, let l = try c.readLine(timeout: 5) { replayed.append(l) }
+        while replayed.count < lines.count, let l = try c.readLine(timeout: 30) { replayed.append(l) }
         func shape(_ ls: [String]) -> [String] {
             ls.map { l in LineClient.object(l).map { "\($0["class"] ?? "?")#\($0["seq"] ?? "?")" } ?? "?" }
         }
@@ -156,7 +156,7 @@ import Testing
         let reply = try c.read(class: "WATCH")
         #expect(reply["since_gap"] == nil && reply["replay"] as? Int == 40)
         var seqs: [Int] = []
-        while seqs.count < 40, let l = try c.readLine(timeout: 5) {
+        while seqs.count < 40, let l = try c.readLine(timeout: 30) {
             if let s = LineClient.object(l)?["seq"] as? Int { seqs.append(s) }
         }
         #expect(seqs == Array(11...50))

@@ -152,7 +152,7 @@ import Testing
         let started = Date()
         let r = await f.syncer(server, timeout: 0.5, maxWait: 0).sync()
         let took = Date().timeIntervalSince(started)
-        #expect(took < 3, "took \(took) s")
+        #expect(took < 10, "took \(took) s")
         #expect(r.unreachable?.contains("Cannot reach the Big Things API at \(server.url.absoluteString)/bigthings: the server did not finish within 0.5 s") == true,
                 "\(r.unreachable ?? "nil")")
         try await server.release()

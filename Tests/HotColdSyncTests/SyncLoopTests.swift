@@ -46,7 +46,7 @@ import Testing
         let stopAt = Date()
         slowTask.cancel()
         await slowTask.value
-        #expect(Date().timeIntervalSince(stopAt) < 5)
+        #expect(Date().timeIntervalSince(stopAt) < 20)
         try await server.release()
     }
 

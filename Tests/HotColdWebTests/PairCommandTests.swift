@@ -116,9 +116,9 @@ struct ShutdownTests {
         try #require(open.text.contains("event: status") && !open.closed, "the stream never opened: \(open.text)")
         let t0 = Date()
         web.signal(SIGTERM)
-        let status = web.wait(timeout: 5)
-        #expect(status != nil, "hotcold-web still running 5 s after SIGTERM")
-        #expect(Date().timeIntervalSince(t0) < 3)
+        let status = web.wait(timeout: 30)
+        #expect(status != nil, "hotcold-web still running 30 s after SIGTERM")
+        #expect(Date().timeIntervalSince(t0) < 10, "a stop that waits on the daemon or a browser")
         #expect(Sockets.read(fd, seconds: 5).closed, "the stream was ended")
     }
 }

@@ -44,6 +44,10 @@ Control channel
 ---------------
 A Unix stream socket (`--control PATH`); send one command per line, get one JSON line back:
   drop    the power cut: discard every unsynced write and uncommitted name change
+          ({"cmd":"drop","fence":[tid, ...]} also fences those threads: from then on every
+          change they ask for fails with EIO and touches nothing. A killed program's
+          request can still sit in the kernel's FUSE queue and reach lazyfs after the drop;
+          a real power cut leaves no such straggler, so the fence refuses it.)
   stats   {"syncs": {path: n}, "dir_syncs": {...}, "bytes_written": {path: n},
            "bytes_synced": {path: n}, totals, "pending": {...}, "drops": n}
           (bytes_synced: the bytes each sync made durable, i.e. the union of the ranges
@@ -82,6 +86,16 @@ class FuseOSError(OSError):
         super().__init__(code, os.strerror(code))
 
 TRASH = ".lazyfs-trash"
+
+
+def caller_tid():
+    """The thread id of the program whose request this is (the kernel puts the calling
+    thread's id, not its process id, in each FUSE request)."""
+    try:
+        from fusepy import fuse_get_context
+    except ImportError:
+        from fuse import fuse_get_context
+    return fuse_get_context()[2]
 
 
 class Intervals:
@@ -170,14 +184,29 @@ class LazyFS:
         self.fd_ino = {}                   # open handle -> inode
         self.journal = []                  # uncommitted name changes, oldest first
         self.trash_seq = 0
+        self.fenced = frozenset()          # thread ids cut off by the last fenced drop
+        self.fenced_refusals = 0
         self.reset_stats()
 
     # -- plumbing ------------------------------------------------------------------------
+
+    # What changes the disk: the operations a fenced (powered-off) thread may not do.
+    CHANGES = frozenset({"write", "truncate", "fsync", "fsyncdir", "create", "mknod", "mkdir",
+                         "unlink", "rmdir", "rename", "link", "symlink", "chmod", "chown",
+                         "utimens", "setxattr", "removexattr"})
 
     def __call__(self, op, *args):
         fn = getattr(self, op, None)
         if fn is None:
             raise FuseOSError(errno.ENOSYS)
+        if op in self.CHANGES and self.fenced:
+            # Checked under the mutex: a request already past this point when the drop began
+            # holds the mutex first and lands before the drop (which then undoes it).
+            with self.mutex:
+                if caller_tid() in self.fenced:
+                    self.fenced_refusals += 1
+                    raise FuseOSError(errno.EIO)
+                return fn(*args)
         return fn(*args)
 
     def full(self, path):
@@ -458,8 +487,10 @@ class LazyFS:
 
     # -- control -------------------------------------------------------------------------
 
-    def drop(self):
+    def drop(self, fence=()):
         with self.mutex:
+            if fence:
+                self.fenced = frozenset(int(t) for t in fence)
             files = len(self.pending)
             lost = sum(p.written.total() for p in self.pending.values())
             for p in self.pending.values():
@@ -471,7 +502,8 @@ class LazyFS:
             self.pending = {}
             names = self.undo_names()
             self.drops += 1
-            return {"ok": True, "files_rolled_back": files, "bytes_lost": lost, "names_undone": names}
+            return {"ok": True, "files_rolled_back": files, "bytes_lost": lost, "names_undone": names,
+                    "fenced_refusals": self.fenced_refusals}
 
     def flush_all(self):
         with self.mutex:
@@ -500,11 +532,12 @@ class LazyFS:
             }
 
     def control(self, line):
-        cmd = line.strip().lower()
+        cmd, args = line.strip().lower(), {}
         if cmd.startswith("{"):
-            cmd = json.loads(cmd).get("cmd", "")
+            args = json.loads(cmd)
+            cmd = args.get("cmd", "")
         if cmd == "drop":
-            return self.drop()
+            return self.drop(args.get("fence") or ())
         if cmd == "stats":
             return self.stats()
         if cmd == "flush":
@@ -716,6 +749,41 @@ def self_test():
         check(os.path.exists(os.path.join(mnt, "plain")), "an uncommitted unlink is undone")
         st = m.request("stats")
         check(st["syncs"].get("/plain", 0) >= 1 and st["drops"] >= 6, "stats count syncs and drops")
+
+        # A fenced drop: the cut-off program's later write and fsync change nothing (as a
+        # request still queued in the kernel when the power went must not).
+        late = os.path.join(mnt, "late")
+        with open(late, "wb") as h:
+            h.write(b"before\n")
+            h.flush()
+            os.fsync(h.fileno())
+        d = os.open(mnt, os.O_RDONLY | os.O_DIRECTORY)
+        os.fsync(d)
+        os.close(d)
+        go_r, go_w = os.pipe()
+        res_r, res_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.read(go_r, 1)
+            try:
+                fd = os.open(late, os.O_WRONLY | os.O_APPEND)
+                os.write(fd, b"after the cut\n")
+                os.fsync(fd)
+                os.write(res_w, b"written")
+            except OSError as err:
+                os.write(res_w, errno.errorcode.get(err.errno, "?").encode())
+            os._exit(0)
+        reply = m.request(json.dumps({"cmd": "drop", "fence": [pid]}))
+        os.write(go_w, b"x")
+        said = os.read(res_r, 64).decode()
+        os.waitpid(pid, 0)
+        m.request("drop")
+        with open(late, "rb") as h:
+            got = h.read()
+        check(got == b"before\n" and said == "EIO",
+              "a fenced program's write after the drop fails (%s) and leaves nothing: %r" % (said, got))
+        st = m.request("drop")
+        check(st["fenced_refusals"] >= 1 and reply["ok"], "fenced refusals are counted: %s" % st)
     finally:
         m.close()
         import shutil

@@ -17,7 +17,7 @@ struct GPSDReconnectTests {
         let inbox = GPSDInbox()
         source.start(onInput: inbox.append)
         defer { source.stop() }
-        #expect(inbox.wait(timeout: 5) { $0.contains { $0.input.isLost } })
+        #expect(inbox.wait(timeout: 30) { $0.contains { $0.input.isLost } })
         // Let the backoff reach its cap, so this measures the worst case.
         Thread.sleep(forTimeInterval: 2.5)
         #expect(inbox.all.filter { $0.input.isLost }.count == 1, "lost must be reported once per outage")
@@ -59,7 +59,7 @@ struct GPSDReconnectTests {
         for round in 1...2 {
             let before = inbox.count
             gpsd.kill9()
-            #expect(inbox.wait(timeout: 5) { $0.dropFirst(before).contains { $0.input.isLost } })
+            #expect(inbox.wait(timeout: 30) { $0.dropFirst(before).contains { $0.input.isLost } })
             Thread.sleep(forTimeInterval: downSeconds)
             gpsd = try GPSDHarness.udp(port: port, udpPort: udpPort)
             let restarted = gpsd.spawnedAt
@@ -113,7 +113,7 @@ struct GPSDReconnectTests {
                                 backoff: Backoff(initial: .seconds(30), cap: .seconds(30)))
         let inbox2 = GPSDInbox()
         absent.start(onInput: inbox2.append)
-        #expect(inbox2.wait(timeout: 5) { $0.contains { $0.input.isLost } })
+        #expect(inbox2.wait(timeout: 30) { $0.contains { $0.input.isLost } })
         t0 = ContinuousClock.now
         absent.stop()
         let backoffStop = seconds(from: t0, to: ContinuousClock.now)
