@@ -43,7 +43,9 @@ import Testing
         let p = HotColdLayout.state(s, seq: 77, topics: topics)
         #expect(p.topic == "hotcold/jane/car/state")
         #expect(p.retain)
-        #expect(p.payload == #"{"class":"STATE","seq":77,"time":"2025-01-01T00:00:01.000Z","gps":"fix","last_fix":{"accuracy_m":4.2,"lat":-30.3,"lon":153.1,"mode":3,"speed_mps":1.25,"time":"2025-01-01T00:00:00.000Z"},"targets":[{"target":{"id":"a","name":"A","kind":"point"},"distance_m":12.5,"bearing_deg":270,"tier":7,"tier_name":"burning","trend":"hotter","arrived":true}]}"#)
+        // Written by the protocol's coder: class and seq first, then the keys sorted; the
+        // targets are the status's TargetState, the same keys and rounding.
+        #expect(p.payload == #"{"class":"STATE","seq":77,"gps":"fix","last_fix":{"accuracy_m":4.2,"lat":-30.3,"lon":153.1,"mode":3,"speed_mps":1.25,"time":"2025-01-01T00:00:00.000Z"},"targets":[{"arrived":true,"bearing_deg":270,"distance_m":12.5,"target":{"id":"a","kind":"point","name":"A"},"tier":7,"tier_name":"burning","trend":"hotter"}],"time":"2025-01-01T00:00:01.000Z"}"#)
     }
 
     @Test func topicLevelsRefuseWildcardsSeparatorsAndEmptiness() {

@@ -129,7 +129,7 @@ import Testing
         #expect(w["tst"] as? Int == 1_700_000_123)
         #expect(w["rid"] as? String == "halans:d0577fb8cf")
         // The iOS removal: the same rid with a position out of range.
-        let gone = try object(OwnTracksLayout.waypoint(place, radius: 100, tst: 1_700_000_123, remove: true))
+        let gone = try object(OwnTracksLayout.waypoint(place, radius: 100, tst: 1_700_000_123, remove: true).payload)
         #expect(gone["lat"] as? Int == -1_000_000 && gone["lon"] as? Int == -1_000_000 && gone["rid"] as? String == banana.id)
         #expect(OwnTracksLayout.clearWaypoints(phoneTopic: "owntracks/jane/phone").payload == #"{"_type":"cmd","action":"clearWaypoints"}"#)
     }

@@ -33,33 +33,10 @@ public enum HotColdLayout {
         return out
     }
 
-    /// The retained state message: `{"class":"STATE","seq":…,"gps":"fix","last_fix":{…},"targets":[…]}`.
-    ///
-    /// `seq` is the last event the bridge had read when it asked for the status (left out when
-    /// unknown), so a reader can line the state up with the event stream.
+    /// The retained state message (``StateMessage``): `seq` is the last event the bridge had
+    /// read when it asked for the status (left out when unknown).
     public static func state(_ s: StatusReply, seq: UInt64?, topics: Topics) -> Publication {
-        var o = JSONLine(class: "STATE")
-        if let seq { o.addRaw("seq", json: String(seq)) }
-        o.add("time", time: s.time)
-        o.add("gps", s.gps.state)
-        // The fix as FIX gives it (the status's ages would be stale in a retained message).
-        if let f = s.gps.lastFix, let body = try? WireCoding.encoder().encode(f.withoutAges) {
-            o.addRaw("last_fix", json: String(decoding: body, as: UTF8.self))
-        }
-        var list: [String] = []
-        for t in s.ownTargets {
-            var x = JSONLine.object()
-            x.addRaw("target", json: t.target.json)
-            x.add("distance_m", t.distanceM, decimals: 3)
-            x.add("bearing_deg", t.bearingDeg, decimals: 1)
-            x.add("tier", t.tier)
-            x.add("tier_name", t.tierName)
-            x.add("trend", t.trend)
-            x.add("arrived", t.arrived)
-            list.append(x.text)
-        }
-        o.addRaw("targets", json: "[" + list.joined(separator: ",") + "]")
-        return Publication(topic: topics.state, payload: o.text, retain: true)
+        Publication(topic: topics.state, payload: StateMessage(s, seq: seq).payload, retain: true)
     }
 
     /// `{"time":…,"latitude":…,"longitude":…,"gps_accuracy":…}`: Home Assistant's device
@@ -75,19 +52,8 @@ public enum HotColdLayout {
                            expirySeconds: UInt32(FriendLimits.fixMaxAge))
     }
 
-    /// The nearest tracked target, `{"time":…,"target":{…},"distance_m":…,"tier_name":…,"trend":…}`
-    /// (`time`: the status's); with no target tracked, `{"time":…}` so sensors show none.
+    /// The nearest tracked target (``NearestMessage``); with none tracked, only `time`.
     public static func nearest(_ s: StatusReply, topics: Topics) -> Publication {
-        var o = JSONLine.object()
-        o.add("time", time: s.time)
-        if let n = s.nearest {
-            o.addRaw("target", json: n.target.json)
-            o.add("distance_m", n.distanceM, decimals: 1)
-            o.add("tier", n.tier)
-            o.add("tier_name", n.tierName)
-            o.add("trend", n.trend)
-            o.add("arrived", n.arrived)
-        }
-        return Publication(topic: topics.nearest, payload: o.text, retain: true)
+        Publication(topic: topics.nearest, payload: NearestMessage(s).payload, retain: true)
     }
 }

@@ -59,22 +59,12 @@ public enum OwnTracksLayout {
         case .departed(let p): (passage, kind) = (p, "leave")
         case .proximity, .gps: return nil
         }
-        var o = JSONLine.object()
-        o.add("_type", "transition")
-        o.add("event", kind)
-        o.add("desc", passage.target.name)
-        if let w = waypoint {
-            o.add("lat", w.latitude, decimals: 7)
-            o.add("lon", w.longitude, decimals: 7)
-        }
-        if let a = accuracy, let acc = wholeNumber(a), acc >= 0 { o.add("acc", acc) }
-        o.add("tst", epochSeconds(passage.time))
-        o.add("wtst", wtst)
-        o.add("t", "c")
-        o.add("tid", tid)
-        o.add("rid", passage.target.id)
-        if let seq = e.seq { o.addRaw("seq", json: String(seq)) }
-        return Publication(topic: topics.event, payload: o.text)
+        let m = OwnTracksTransition(
+            event: kind, desc: passage.target.name,
+            lat: waypoint.map { Finite.round($0.latitude, 7) }, lon: waypoint.map { Finite.round($0.longitude, 7) },
+            acc: accuracy.flatMap(wholeNumber).flatMap { $0 >= 0 ? $0 : nil },
+            tst: epochSeconds(passage.time), wtst: wtst, tid: tid, rid: passage.target.id, seq: e.seq)
+        return Publication(topic: topics.event, payload: m.payload)
     }
 
     /// The latitude and longitude of a waypoint that removes its region (the booklet: iOS
@@ -86,37 +76,23 @@ public enum OwnTracksLayout {
     /// coordinates, 7 decimals), `rad` (integer metres), `tst` (the region's creation time:
     /// Android's key), `rid` (the place's id: iOS's key). `remove`: the iOS removal, with
     /// `lat`/`lon` out of range.
-    public static func waypoint(_ p: PhoneRegions.Place, radius: Int, tst: Int, remove: Bool = false) -> String {
-        var w = JSONLine.object()
-        w.add("_type", "waypoint")
-        w.add("desc", regionName(p.name))
-        if remove {
-            w.add("lat", removedCoordinate)
-            w.add("lon", removedCoordinate)
-        } else {
-            w.add("lat", p.lat, decimals: 7)
-            w.add("lon", p.lon, decimals: 7)
-        }
-        w.add("rad", radius)
-        w.add("tst", tst)
-        w.add("rid", p.id)
-        return w.text
+    public static func waypoint(_ p: PhoneRegions.Place, radius: Int, tst: Int, remove: Bool = false) -> OwnTracksWaypoint {
+        OwnTracksWaypoint(desc: regionName(p.name),
+                          lat: remove ? Double(removedCoordinate) : Finite.round(p.lat, 7),
+                          lon: remove ? Double(removedCoordinate) : Finite.round(p.lon, 7),
+                          rad: radius, tst: tst, rid: p.id)
     }
 
     /// `{"_type":"cmd","action":"setWaypoints","waypoints":{"_type":"waypoints","waypoints":[…]}}`
     /// on `<phone>/cmd`: merged into the phone's regions.
-    public static func setWaypoints(_ waypoints: [String], phoneTopic: String) -> Publication {
-        var o = JSONLine.object()
-        o.add("_type", "cmd")
-        o.add("action", "setWaypoints")
-        o.addRaw("waypoints", json: #"{"_type":"waypoints","waypoints":["# + waypoints.joined(separator: ",") + "]}")
-        return Publication(topic: phoneTopic + "/cmd", payload: o.text)
+    public static func setWaypoints(_ waypoints: [OwnTracksWaypoint], phoneTopic: String) -> Publication {
+        Publication(topic: phoneTopic + "/cmd", payload: OwnTracksCommand(action: .setWaypoints, waypoints: waypoints).payload)
     }
 
     /// `{"_type":"cmd","action":"clearWaypoints"}`: the phone drops every region (Android
     /// 2.5.0 on, iOS 16.4.3 on).
     public static func clearWaypoints(phoneTopic: String) -> Publication {
-        Publication(topic: phoneTopic + "/cmd", payload: #"{"_type":"cmd","action":"clearWaypoints"}"#)
+        Publication(topic: phoneTopic + "/cmd", payload: OwnTracksCommand(action: .clearWaypoints, waypoints: []).payload)
     }
 
     /// The commands that take the phone from what it held to `change.set` (see `PhoneRegions`
@@ -145,10 +121,7 @@ public enum OwnTracksLayout {
 
     /// The Last Will: `{"_type":"lwt","tst":…}` (`tst`: when the bridge connected).
     public static func lastWill(connectedAt: Date, topics: Topics) -> Publication {
-        var o = JSONLine.object()
-        o.add("_type", "lwt")
-        o.add("tst", epochSeconds(connectedAt))
-        return Publication(topic: topics.base, payload: o.text)
+        Publication(topic: topics.base, payload: OwnTracksLastWill(tst: epochSeconds(connectedAt)).payload)
     }
 
     /// The OwnTracks tracker id when the configuration gives none: the device name's last two

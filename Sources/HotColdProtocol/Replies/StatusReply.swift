@@ -271,8 +271,9 @@ public struct StatusReply: FixedClassMessage, Equatable {
 }
 
 /// Keeps non-finite numbers off the wire (JSON has none) and rounds to the wire's resolution.
-enum Finite {
-    static func round(_ x: Double?, _ decimals: Int) -> Double? {
+/// Public for the bridge's broker messages, which round the same way.
+public enum Finite {
+    public static func round(_ x: Double?, _ decimals: Int) -> Double? {
         guard let x, x.isFinite else { return nil }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
@@ -280,5 +281,5 @@ enum Finite {
         return r.isFinite ? r : x
     }
 
-    static func round(_ x: Double, _ decimals: Int) -> Double { round(Optional(x) as Double?, decimals) ?? 0 }
+    public static func round(_ x: Double, _ decimals: Int) -> Double { round(Optional(x) as Double?, decimals) ?? 0 }
 }
