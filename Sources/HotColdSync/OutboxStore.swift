@@ -2,7 +2,8 @@ import Foundation
 import HotColdProtocol
 
 /// What ``Syncer`` needs from the database: the catalogue's ETag and its all-or-nothing
-/// replacement, and the outbox's state machine, its items as the protocol's ``QueuedRequest``.
+/// replacement, and the outbox's state machine, its items as the protocol's ``QueuedRequest``
+/// and its results as the protocol's ``SyncResult`` payloads (what the daemon replies).
 ///
 /// Two implementations: ``DaemonOutboxStore`` over the daemon's socket, and the tests' store
 /// over a database file (Tests/HotColdSyncTests) — on an installed system only the

@@ -70,9 +70,9 @@ public enum SyncResult {
         }
     }
 
-    /// `catalogue`: what applying the server's catalogue did. A summary, as the daemon sends
-    /// it: each list holds at most `SyncLimits.reportRows` entries, with the full count beside a
-    /// list that was cut, and `details` names a download holding the whole report.
+    /// `catalogue`: what applying the server's catalogue did. The reply is a summary: each list
+    /// holds at most `SyncLimits.reportRows` entries, with the full count beside a list that was
+    /// cut, and `details` names a download holding the whole report in this same shape.
     public struct Catalogue: Codable, Sendable, Equatable {
         public var importReport: ImportReportPayload
         /// Big Things the full list no longer has, newly marked withdrawn.
