@@ -62,7 +62,8 @@ let package = Package(
             name: "HotColdStore",
             dependencies: ["HotColdCore", "HotColdProtocol", "HotColdFormats", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Big Things web API: HTTP client (async-http-client), outbox delivery, catalogue sync,
-        // over the daemon's socket (the database is the daemon's: no GRDB here).
+        // over the daemon's socket (the database is the daemon's: no GRDB here). HotColdFormats
+        // only for `ImportError` (an unreadable catalogue is retried) and the outbox's item kinds.
         .target(name: "HotColdSync", dependencies: [
             "HotColdCore", "HotColdProtocol", "HotColdFormats", "HotColdConfig",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

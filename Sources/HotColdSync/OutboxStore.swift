@@ -1,9 +1,9 @@
 import Foundation
 import HotColdProtocol
-import HotColdFormats
 
 /// What ``Syncer`` needs from the database: the catalogue's ETag and its all-or-nothing
-/// replacement, and the outbox's state machine, its items as the protocol's ``QueuedRequest``.
+/// replacement, and the outbox's state machine, its items as the protocol's ``QueuedRequest``
+/// and its results as the protocol's ``SyncResult`` payloads (what the daemon replies).
 ///
 /// Two implementations: ``DaemonOutboxStore`` over the daemon's socket, and the tests' store
 /// over a database file (Tests/HotColdSyncTests) — on an installed system only the
@@ -19,7 +19,7 @@ public protocol OutboxStore: Sendable {
     /// The ETag of the catalogue last applied, if any.
     func catalogueETag() throws -> String?
     /// Applies the server's full catalogue in one transaction (see ``Store/applyCatalogue(_:etag:source:user:)``).
-    func applyCatalogue(_ data: Data, etag: String?, source: String, user: String) throws -> CatalogueSyncReport
+    func applyCatalogue(_ data: Data, etag: String?, source: String, user: String) throws -> SyncResult.Catalogue
     /// The first pending item after `afterID`, with its payload.
     func nextQueuedRequest(after afterID: Int64) throws -> QueuedRequest?
     /// Counts an attempt; false when the item is no longer pending.
@@ -31,5 +31,5 @@ public protocol OutboxStore: Sendable {
     /// One item as it now stands, for the report (its payload may be left out).
     func queuedRequest(id: Int64) throws -> QueuedRequest?
     /// How many items wait, and when the first of them may go.
-    func pendingOutbox() throws -> OutboxPendingSummary
+    func pendingOutbox() throws -> SyncResult.Pending
 }

@@ -1,6 +1,5 @@
 import Foundation
 import HotColdConfig
-import HotColdFormats
 
 extension SyncLoop {
     /// The long-running sync loop as `[api]` describes it, or nil when `base_url` is empty (no

@@ -1,5 +1,4 @@
 import Foundation
-import HotColdFormats
 
 /// The daemon's periodic sync, off the engine's path: a task of its own that syncs every
 /// `interval` seconds, sooner when an outbox item comes due, and at once when nudged (the

@@ -1,7 +1,6 @@
 import Foundation
 import HotColdCore
 import HotColdProtocol
-import HotColdFormats
 
 /// What one sync did: the catalogue pull, then the outbox drain.
 ///
@@ -14,7 +13,7 @@ public struct SyncReport: Sendable {
     public enum Catalogue: Sendable {
         /// 304: the stored copy is current.
         case unchanged
-        case updated(CatalogueSyncReport, etag: String?)
+        case updated(SyncResult.Catalogue, etag: String?)
         /// The pull failed; the stored copy stays as it was.
         case failed(String)
     }

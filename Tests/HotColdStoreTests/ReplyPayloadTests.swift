@@ -88,4 +88,49 @@ import Testing
         let observed = try result(.observations)
         #expect(observed.result == (try Self.text(try Self.wire(try f.store.observations(user: f.user)))))
     }
+
+    /// `sync pending` and `sync catalogue` (the daemon's ``OutboxSyncRPC``) reply with the
+    /// protocol's payloads: each reply line is, byte for byte, the line the store's own record
+    /// made when it was sent as it was, lists, totals, times and `details` included.
+    @Test func syncRepliesAreTheirRecordsByteForByte() throws {
+        let f = try StoreFixture(); defer { f.remove() }
+        func line(_ op: String, _ result: some Codable & Sendable) -> String {
+            WireCoding.line(ResultReply(.sync, op: op, result: result))
+        }
+        func list(_ ids: [String]) -> Data {
+            let things = ids.map { id in
+                #"{"id": "\#(id)", "name": "Big \#(id)", "town": "Town", "state": "NSW", "lat": \#(id == "api:bad" ? 999 : -30.1), "lon": 153.1}"#
+            }
+            return Data(#"{"updated": "2024-01-01T00:00:00Z", "things": [\#(things.joined(separator: ","))]}"#.utf8)
+        }
+        func same(_ report: CatalogueSyncReport) {
+            #expect(line("catalogue", report.payload) == line("catalogue", report))
+            var summary = report.summarised(maxRows: 1)
+            summary.details = "d1"
+            #expect(line("catalogue", summary.payload) == line("catalogue", summary))
+        }
+        let all = ["api:one", "api:two", "api:three", "api:bad"]
+        let first = try f.store.applyCatalogue(list(all), etag: "\"v1\"", source: "https://api.invalid/bigthings", user: f.user)
+        #expect(first.importReport.inserted == 3 && first.importReport.skipped.count == 1)
+        same(first)
+        let cut = try f.store.applyCatalogue(list(["api:one"]), etag: nil, source: "test", user: f.user)
+        #expect(cut.withdrawn.count == 2)
+        let summary = line("catalogue", { var s = cut.summarised(maxRows: 1); s.details = "d1"; return s.payload }())
+        #expect(summary.contains(#""withdrawn_total":2"#) && summary.contains(#""import_report":{"#), "\(summary)")
+        same(cut)
+        let back = try f.store.applyCatalogue(list(all), etag: nil, source: "test", user: f.user)
+        #expect(back.reinstated.count == 2)
+        same(back)
+
+        #expect(line("pending", try f.store.outboxPendingSummary().payload) == line("pending", try f.store.outboxPendingSummary()))
+        _ = try f.store.rate(placeID: "api:two", user: f.user, stars: 4)
+        let item = try #require(try f.store.nextPendingOutboxItem())
+        try f.store.scheduleOutboxRetry(id: try #require(item.id), error: "HTTP 503", status: 503,
+                                        next: Date(timeIntervalSince1970: 1_795_460_000.25),
+                                        notBefore: Date(timeIntervalSince1970: 1_795_460_060))
+        let pending = try f.store.outboxPendingSummary()
+        #expect(pending.count == 1 && pending.notBefore != nil)
+        #expect(line("pending", pending.payload) == line("pending", pending))
+        #expect(line("pending", pending.payload).contains(#""next_attempt_at":"2026-11-23T"#), "\(line("pending", pending.payload))")
+    }
 }

@@ -12,7 +12,13 @@ extension Store: OutboxStore {
 
     public func catalogueETag() throws -> String? { try syncValue(Store.catalogueETagKey) }
 
-    public func pendingOutbox() throws -> OutboxPendingSummary { try outboxPendingSummary() }
+    public func pendingOutbox() throws -> SyncResult.Pending { try outboxPendingSummary().payload }
+
+    /// The whole report, as the database gives it (the daemon's reply is a summary of it).
+    public func applyCatalogue(_ data: Data, etag: String?, source: String, user: String) throws -> SyncResult.Catalogue {
+        let report: CatalogueSyncReport = try applyCatalogue(data, etag: etag, source: source, user: user)
+        return report.payload
+    }
 
     public func nextQueuedRequest(after afterID: Int64) throws -> QueuedRequest? {
         try nextPendingOutboxItem(after: afterID).map { QueuedRequest($0) }

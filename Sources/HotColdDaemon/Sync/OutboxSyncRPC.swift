@@ -17,7 +17,7 @@ struct OutboxSyncRPC {
     /// The reply line to `op`. For `catalogue`, `upload` is the staged file's bytes and
     /// `details` stages the whole report when the reply carries a summary.
     public func run(_ op: SyncRequest.Operation, upload: () throws -> Data, user: String,
-             details: (CatalogueSyncReport) -> String?) throws -> String {
+             details: (SyncResult.Catalogue) -> String?) throws -> String {
         func reply<T: Codable & Sendable>(_ v: T) -> String { WireCoding.line(ResultReply(.sync, op: op.name, result: v)) }
         let now = Date()
         switch op {
@@ -39,7 +39,7 @@ struct OutboxSyncRPC {
         case .item(let id):
             return reply(SyncResult.Item(item: try store.outboxItem(id: id).map { QueuedRequest($0, payload: Data()) }))
         case .pending:
-            return reply(try store.outboxPendingSummary())
+            return reply(try store.outboxPendingSummary().payload)
         case .begin(let id, let at):
             return reply(SyncResult.Begun(begun: try store.beginOutboxAttempt(id: id, at: at ?? now)))
         case .delivered(let id, let status, let response, let c, let at):
@@ -57,8 +57,8 @@ struct OutboxSyncRPC {
             // A summary: a 10,000-row catalogue's full lists would pass the client's queue. The
             // whole report is a download away.
             var summary = report.summarised(maxRows: SyncLimits.reportRows)
-            if summary != report { summary.details = details(report) }
-            return reply(summary)
+            if summary != report { summary.details = details(report.payload) }
+            return reply(summary.payload)
         }
     }
 }

@@ -5,8 +5,8 @@ import Foundation
 #endif
 
 /// The results of the `sync` ops, in `{"class":"SYNC","op":…,"result":…}` replies
-/// (`ResultReply` with class `SYNC`). The catalogue's report and the pending summary are the
-/// store's own value types, as the `import` reply's report is.
+/// (`ResultReply` with class `SYNC`). Every one is the protocol's own shape, so the store's
+/// records can change without changing what `hotcold-sync` reads.
 public enum SyncResult {
     /// `etag`: the stored catalogue's ETag, if any.
     public struct ETag: Codable, Sendable, Equatable {
@@ -53,6 +53,47 @@ public enum SyncResult {
     public struct Item: Codable, Sendable, Equatable {
         public var item: QueuedRequest?
         public init(item: QueuedRequest?) { self.item = item }
+    }
+
+    /// `pending`: how many items wait, and the first one's times (it goes first).
+    public struct Pending: Codable, Sendable, Equatable {
+        public var count: Int
+        /// The first waiting item's own backoff time.
+        public var nextAttemptAt: Date?
+        /// The first waiting item's Retry-After from the server.
+        public var notBefore: Date?
+
+        public init(count: Int, nextAttemptAt: Date? = nil, notBefore: Date? = nil) {
+            self.count = count
+            self.nextAttemptAt = nextAttemptAt
+            self.notBefore = notBefore
+        }
+    }
+
+    /// `catalogue`: what applying the server's catalogue did. The reply is a summary: each list
+    /// holds at most `SyncLimits.reportRows` entries, with the full count beside a list that was
+    /// cut, and `details` names a download holding the whole report in this same shape.
+    public struct Catalogue: Codable, Sendable, Equatable {
+        public var importReport: ImportReportPayload
+        /// Big Things the full list no longer has, newly marked withdrawn.
+        public var withdrawn: [String]
+        /// Withdrawn Big Things the list has again.
+        public var reinstated: [String]
+        /// How many were withdrawn / reinstated, when the lists above hold only the first.
+        public var withdrawnTotal: Int?
+        public var reinstatedTotal: Int?
+        /// The id of a download on the same connection holding the whole report as JSON.
+        public var details: String?
+
+        public init(importReport: ImportReportPayload, withdrawn: [String], reinstated: [String],
+                    withdrawnTotal: Int?, reinstatedTotal: Int?, details: String?) {
+            self.importReport = importReport
+            self.withdrawn = withdrawn
+            self.reinstated = reinstated
+            self.withdrawnTotal = withdrawnTotal
+            self.reinstatedTotal = reinstatedTotal
+            self.details = details
+        }
     }
 }
 

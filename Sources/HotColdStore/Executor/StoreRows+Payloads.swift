@@ -108,3 +108,19 @@ extension ImportReport {
                             details: details)
     }
 }
+
+// Public: the daemon's `sync` ops (``OutboxSyncRPC``) reply with these, and only this module
+// sees the import report's mapping they build on.
+
+extension CatalogueSyncReport {
+    public var payload: SyncResult.Catalogue {
+        SyncResult.Catalogue(importReport: importReport.payload, withdrawn: withdrawn, reinstated: reinstated,
+                             withdrawnTotal: withdrawnTotal, reinstatedTotal: reinstatedTotal, details: details)
+    }
+}
+
+extension OutboxPendingSummary {
+    public var payload: SyncResult.Pending {
+        SyncResult.Pending(count: count, nextAttemptAt: nextAttemptAt, notBefore: notBefore)
+    }
+}

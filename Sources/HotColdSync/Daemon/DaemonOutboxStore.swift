@@ -1,6 +1,5 @@
 import Foundation
 import HotColdProtocol
-import HotColdFormats
 
 /// The outbox and the catalogue through the daemon's socket (the `sync` command, PROTOCOL.md):
 /// what `hotcold-sync` uses on an installed system, where only the daemon can open its
@@ -26,14 +25,14 @@ public final class DaemonOutboxStore: OutboxStore {
     }
 
     /// Uploads the catalogue as any file goes to the daemon, then asks it to apply it all at once.
-    public func applyCatalogue(_ data: Data, etag: String?, source: String, user: String) throws -> CatalogueSyncReport {
+    public func applyCatalogue(_ data: Data, etag: String?, source: String, user: String) throws -> SyncResult.Catalogue {
         guard !data.isEmpty, data.count <= SyncLimits.catalogueBytes else {
             throw SyncSession.Failure(description: "the catalogue is \(data.count) bytes; the daemon takes 1–\(SyncLimits.catalogueBytes)")
         }
         let upload = try session.upload(data, purpose: .catalogue)
         return try session.call(.catalogue(upload: upload, etag: etag.flatMap { $0.count <= SyncLimits.etagLength ? $0 : nil },
                                            source: Self.cut(source, SyncLimits.sourceLength)),
-                                as: CatalogueSyncReport.self)
+                                as: SyncResult.Catalogue.self)
     }
 
     public func nextQueuedRequest(after afterID: Int64) throws -> QueuedRequest? {
@@ -86,8 +85,8 @@ public final class DaemonOutboxStore: OutboxStore {
         try session.call(.item(id: id), as: SyncResult.Item.self).item
     }
 
-    public func pendingOutbox() throws -> OutboxPendingSummary {
-        try session.call(.pending, as: OutboxPendingSummary.self)
+    public func pendingOutbox() throws -> SyncResult.Pending {
+        try session.call(.pending, as: SyncResult.Pending.self)
     }
 
     /// At most `max` characters, cut with an ellipsis (a message is checked in characters).

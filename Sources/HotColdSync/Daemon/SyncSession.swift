@@ -10,7 +10,7 @@ import HotColdProtocol
 ///
 /// ```swift
 /// let session = SyncSession(path: "/run/hotcold/hotcold.sock")
-/// let pending = try session.call(.pending, as: OutboxPendingSummary.self)
+/// let pending = try session.call(.pending, as: SyncResult.Pending.self)
 /// ```
 public final class SyncSession: @unchecked Sendable {
     public struct Failure: Error, Sendable, CustomStringConvertible {
