@@ -49,6 +49,8 @@ struct HotColdWebCommand: AsyncParsableCommand {
     var daemonConfig: String?
 
     func run() async throws {
+        // Before anything asks Foundation for the time zone (BoxTimeZone says why).
+        let zone = BoxTimeZone.pinProcessToGMT()
         var c: WebConfiguration
         let rule: WriterRule
         do throws(ConfigError) {
@@ -70,7 +72,7 @@ struct HotColdWebCommand: AsyncParsableCommand {
             Self.say("\(error)")
             throw ExitCode(73)
         }
-        let server = WebServer(config: c, store: store)
+        let server = WebServer(config: c, store: store, timeZone: zone)
         let control = ControlSocket(path: c.access.controlSocket, store: store, rule: rule, daemonSocket: c.daemon.socket,
                                     tokenDays: c.access.tokenDays, linkMinutes: c.access.linkMinutes, baseURL: server.baseURL)
         do { try control.start() } catch {

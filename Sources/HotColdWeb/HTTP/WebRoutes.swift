@@ -56,7 +56,7 @@ struct WebRoutes: Sendable {
         var tileURL: String?
         /// The box's time zone (IANA name): the page shows every time in it, as `hotcold` does
         /// on the box, whatever zone the phone is set to.
-        var timeZone: String = TimeZone.current.identifier
+        var timeZone: String
         enum CodingKeys: String, CodingKey { case access, writer, device, user, tileURL = "tile_url", timeZone = "time_zone" }
     }
 
@@ -64,8 +64,9 @@ struct WebRoutes: Sendable {
         let c = server.caller(request, context)
         let tile = server.config.page.tileURL.isEmpty ? nil : server.config.page.tileURL
         switch c {
-        case .paired(let d): return json(.ok, Session(access: "paired", writer: server.mayWrite(c), device: d.name, user: d.user, tileURL: tile))
-        case .local: return json(.ok, Session(access: "local", writer: false, tileURL: tile))
+        case .paired(let d): return json(.ok, Session(access: "paired", writer: server.mayWrite(c), device: d.name, user: d.user, tileURL: tile,
+                                                             timeZone: server.timeZone))
+        case .local: return json(.ok, Session(access: "local", writer: false, tileURL: tile, timeZone: server.timeZone))
         case .stranger: throw HTTPError(.unauthorized, message: "not paired")
         }
     }

@@ -25,10 +25,13 @@ public struct WebServer: Sendable {
     let writer: DaemonWriter
     /// The daemon's writer rule, applied at each write to the user who paired the device.
     public let writers: WriterCheck
+    /// The box's time zone (IANA name), which the page shows times in.
+    public let timeZone: String
 
-    public init(config: WebConfiguration, store: TokenStore) {
+    public init(config: WebConfiguration, store: TokenStore, timeZone: String = BoxTimeZone.identifier()) {
         self.config = config
         self.store = store
+        self.timeZone = timeZone
         slots = LiveSlots(limit: config.live.maxClients, perDevice: config.live.maxPerDevice)
         connections = ConnectionGate(maxConnections: config.access.maxConnections,
                                      maxUnpairedPerAddress: config.access.maxUnpairedPerAddress)
