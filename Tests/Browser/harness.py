@@ -13,17 +13,10 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "scripts"))
 import nmea  # noqa: E402  (the project's NMEA helpers)
+from freeport import free_port  # noqa: E402,F401  (ports below the ephemeral range)
 
 # A target near Coffs Harbour; the drive runs due north along its meridian.
 TARGET = (-30.2748, 153.1338, "Big Test Banana")
-
-
-def free_port(kind=socket.SOCK_STREAM):
-    s = socket.socket(socket.AF_INET, kind)
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
 
 
 def wait_until(check, timeout, what, step=0.05):

@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// Issue 32, for real: a built `hotcoldd` hunting 240 places strewn along a 130 km road, fed by
-/// a real gpsd (30 m/s, a fix every 30 ms of wall time), a built `hotcold-mqtt` with a phone
+/// a real gpsd (30 m/s, a fix every 15 ms of wall time), a built `hotcold-mqtt` with a phone
 /// topic, one real mosquitto, and a subscriber on the phone's `cmd` topic that applies every
 /// command under both apps' rules (`OwnTracksPhone`). Then the car parks where the 20th and
 /// 21st places are equally far, in ±6 m of fix noise.
@@ -50,8 +50,12 @@ struct PhoneRegionsDriveTests: BridgeSuite {
         defer { daemon.stop() }
         let sub = try MQTTSubscriber(port: broker.port, topics: ["owntracks/t/phone/cmd", "hotcold/t/car/location"])
         defer { sub.stop() }
-        let bridge = try BridgeProcess(dir: dir, brokerPort: broker.port, device: "car", statusInterval: 0.25,
-                                       extra: ["[owntracks]", #"phone_topic = "owntracks/t/phone""#, "phone_interval = 1"])
+        // The drive runs at 2,000 times real speed (a fix every 15 ms), the bridge's intervals
+        // scaled with it (a status every 0.125 s, a phone command at most every 0.5 s): the car
+        // covers at most 1 km between two commands, as at half that speed with twice the
+        // intervals. A loaded machine only slows the feed, which leaves the bridge more time.
+        let bridge = try BridgeProcess(dir: dir, brokerPort: broker.port, device: "car", statusInterval: 0.125,
+                                       extra: ["[owntracks]", #"phone_topic = "owntracks/t/phone""#, "phone_interval = 0.5"])
         defer { bridge.stop() }
         try LineClient(path: dir.path("hc.sock")).waitUntilGPSDConnected()
         usleep(500_000)
@@ -60,7 +64,7 @@ struct PhoneRegionsDriveTests: BridgeSuite {
         let wallStart = Date()
         for s in 0...Self.seconds {
             try gpsd.send(track.sentences(second: s).joined())
-            Thread.sleep(forTimeInterval: 0.03)
+            Thread.sleep(forTimeInterval: 0.015)
         }
         var rng = SeededRandom(seed: 6)
         var parkedAt: Int?
@@ -69,9 +73,9 @@ struct PhoneRegionsDriveTests: BridgeSuite {
             let time = track.startTime.addingTimeInterval(Double(Self.seconds + k))
             try gpsd.send([NMEA.rmc(time: time, latitude: at.latitude, longitude: at.longitude, speedKnots: 0, course: 0),
                       NMEA.gga(time: time, latitude: at.latitude, longitude: at.longitude, hdop: 0.8)].map { $0 + "\r\n" }.joined())
-            // Three seconds to settle (the last change of the drive may wait for phone_interval).
+            // 100 fixes to settle (2.5 s: the last change of the drive may wait for phone_interval).
             if k == 100 { parkedAt = sub.messages.count }
-            Thread.sleep(forTimeInterval: 0.05)
+            Thread.sleep(forTimeInterval: 0.025)
         }
         Thread.sleep(forTimeInterval: 1)
         let messages = sub.messages
@@ -135,7 +139,7 @@ struct PhoneRegionsDriveTests: BridgeSuite {
         let parkedCommands = messages.dropFirst(parkedAt ?? messages.count).filter { $0.topic.hasSuffix("/cmd") }
         #expect(Set(stamps.values).count == stamps.count, "two places share a tst (Android would keep one)")
         print("phone regions on a real bridge: 130 km, \(sets) setWaypoints (\(messages.filter { $0.topic.hasSuffix("/cmd") }.count) commands), "
-              + "\(stamps.count) places sent, \(armedChecks) fixes checked; parked 25 s at the boundary: \(parkedCommands.count) commands")
+              + "\(stamps.count) places sent, \(armedChecks) fixes checked; parked 500 fixes at the boundary: \(parkedCommands.count) commands")
         #expect(sets >= 20, "\(bridge.stderr.suffix(2000))")
         #expect(parkedCommands.isEmpty, "\(parkedCommands.map(\.payload))")
         #expect(armedChecks > 1000)

@@ -5,7 +5,7 @@ import Testing
 
 /// The live page in Debian's chromium, driven by selenium (Tests/Browser/live_page.py), against
 /// real gpsd, hotcoldd and hotcold-web processes. The script prints one line per check.
-@Suite("the live page in a real browser", .offCooperativePool, .serialized)
+@Suite("the live page in a real browser", .offCooperativePoolOwnLane, .serialized)
 struct BrowserTests {
     static var haveBrowser: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
@@ -75,7 +75,7 @@ struct BrowserTests {
 /// The live drive on its own: the longest browser test (a minute alone, more beside the rest of
 /// the suite) runs beside the serialized screens above instead of before them, two chromiums at
 /// most at once (three starved the in-process HTTP tests of CPU on two cores).
-@Suite("the live page in a real browser, live", .offCooperativePool)
+@Suite("the live page in a real browser, live", .offCooperativePoolOwnLane)
 struct LivePageBrowserTests {
     @Test("distance and tier within 1 s of a fix, ARRIVED, restart without a gap, writes refused unpaired, layouts fit",
           .enabled(if: BrowserTests.haveBrowser), .timeLimit(.minutes(5)))

@@ -53,6 +53,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 import lazyfs  # noqa: E402
 import nmea    # noqa: E402
+from freeport import free_port  # noqa: E402
 
 # Far from every bundled Big Thing (the nearest is ~560 km away): if the hunt is lost and the
 # daemon roams, nothing else is tracked.
@@ -66,14 +67,6 @@ CLASSES = ("fav", "unfav", "rate", "note", "seen", "add", "observe")
 
 def log(msg):
     print("power_cut: " + msg, file=sys.stderr, flush=True)
-
-
-def free_port(kind=socket.SOCK_STREAM):
-    s = socket.socket(socket.AF_INET, kind)
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
 
 
 def wait_until(check, timeout, what, step=0.02):
