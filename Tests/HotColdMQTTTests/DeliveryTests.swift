@@ -1,6 +1,6 @@
 import Foundation
 import HotColdConfig
-import HotColdMQTT
+@testable import HotColdMQTT
 import HotColdTestSupport
 import HotColdDaemonTesting
 import Testing

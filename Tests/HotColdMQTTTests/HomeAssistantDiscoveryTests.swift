@@ -1,7 +1,7 @@
 import Foundation
 import HotColdConfig
 import HotColdCore
-import HotColdMQTT
+@testable import HotColdMQTT
 import HotColdProtocol
 import HotColdDaemonTesting
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import HotColdMQTT
+@testable import HotColdMQTT
 import HotColdDaemonTesting
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import HotColdCore
-import HotColdMQTT
+@testable import HotColdMQTT
 import HotColdProtocol
 import HotColdTestSupport
 import HotColdDaemonTesting
