@@ -63,7 +63,7 @@ public final class Bridge: @unchecked Sendable {
         }
     }
 
-    public let settings: BridgeSettings
+    let settings: BridgeSettings
     let store: AckStore
     let log: Log
     let shared: Mutex<Shared>
@@ -76,7 +76,7 @@ public final class Bridge: @unchecked Sendable {
     let friendTopics: FriendTopics
     /// What the broker brought for the daemon, waiting for the forwarder (feed items and likes
     /// journaled in the state directory).
-    public let inbox: FriendInbox
+    let inbox: FriendInbox
 
     // Main-loop state (the calling thread only).
     var lastStatusRequest = ContinuousClock.now - .seconds(3600)
@@ -120,7 +120,7 @@ public final class Bridge: @unchecked Sendable {
     /// user's RECORDs (see `Bridge+RecordsUser.swift`).
     var recordsActing = RecordsActing.untried
     /// Daemon connections opened since start (for tests and the benchmark).
-    public private(set) var daemonConnections = 0
+    private(set) var daemonConnections = 0
 
     /// Loads the stored watermark and prepares the MQTT client (not yet connected). Errors
     /// about the state directory name the way out (`--state-dir`).
@@ -184,7 +184,7 @@ public final class Bridge: @unchecked Sendable {
     }
 
     /// The number stored as acknowledged (for tests and `status`).
-    public var acknowledged: UInt64? { shared.withLock { $0.ledger.watermark } }
+    var acknowledged: UInt64? { shared.withLock { $0.ledger.watermark } }
 
     /// Asks `run()` to finish: it publishes `offline`, waits briefly for PUBACKs, stores the
     /// watermark and disconnects. Safe from any thread.

@@ -8,40 +8,40 @@ import HotColdConfig
 /// Everything the bridge needs to run, resolved from the configuration and the environment:
 /// the device's name, secrets read from their files or systemd credentials, the state directory.
 public struct BridgeSettings: Sendable {
-    public var socketPath: String
+    var socketPath: String
     var daemonReconnectMax: Double
-    public var layout: TopicLayout
-    public var topics: Topics
-    public var trackerID: String
-    public var client: MosquittoClient.Options
-    public var stateDirectory: String
-    public var statusInterval: Double
-    public var maxPending: Int
+    var layout: TopicLayout
+    var topics: Topics
+    var trackerID: String
+    var client: MosquittoClient.Options
+    var stateDirectory: String
+    var statusInterval: Double
+    var maxPending: Int
     /// Home Assistant discovery, when enabled.
-    public var homeAssistant: HomeAssistantDiscovery?
+    var homeAssistant: HomeAssistantDiscovery?
     /// OwnTracks waypoints for a phone: its base topic (nil: none), how many, how large.
-    public var phoneTopic: String?
+    var phoneTopic: String?
     var phoneWaypoints = 20
     var phoneRadius = 100
     var phoneApp: PhoneRegions.App = .android
     var phoneInterval = 60.0
     /// Longest silence about the position while the car stands, seconds (`[bridge] heartbeat`).
-    public var heartbeat = 240.0
+    var heartbeat = 240.0
     /// What this device publishes (`[share]`).
-    public var share: SharePolicy = .positions
+    var share: SharePolicy = .positions
     var shareRecords = true
     /// This device as friends name it: the feed's author and device, the liker in likes.
-    public var user: String
-    public var device: String
+    var user: String
+    var device: String
     /// Where this device's feed and likes live: the hotcold layout's topics (prefix `hotcold`
     /// when the bridge's own layout is OwnTracks), since followers look for them there.
     var friendTopics: Topics
     /// `[friends] club`: a prefix under which every device counts as followed; nil: none.
-    public var club: String?
+    var club: String?
     /// `[friends] inbox_bytes`: the friends inbox's budget (its journal lines), see `FriendInbox`.
     var inboxBytes = FriendInbox.defaultMaximumBytes
 
-    public init(socketPath: String, daemonReconnectMax: Double = 10, layout: TopicLayout, topics: Topics,
+    init(socketPath: String, daemonReconnectMax: Double = 10, layout: TopicLayout, topics: Topics,
                 trackerID: String, client: MosquittoClient.Options, stateDirectory: String,
                 statusInterval: Double = 5, maxPending: Int = 10_000) {
         self.socketPath = socketPath
@@ -61,7 +61,7 @@ public struct BridgeSettings: Sendable {
 
     /// `hotcold-<user>-<device>-<layout>`: two bridges of one device (one per layout) must not
     /// share a client id, or the broker hands the session back and forth between them.
-    public static func defaultClientID(user: String, device: String, layout: TopicLayout) -> String {
+    static func defaultClientID(user: String, device: String, layout: TopicLayout) -> String {
         "hotcold-\(user)-\(device)-\(layout.rawValue)"
     }
 

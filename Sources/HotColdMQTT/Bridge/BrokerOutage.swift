@@ -9,26 +9,26 @@
 /// o.failed("connection refused", at: .now)   // []
 /// o.connected(at: .now)                      // "back after 2 attempts …"
 /// ```
-public struct BrokerOutage: Sendable {
-    public static let maxReasons = 5
+struct BrokerOutage: Sendable {
+    static let maxReasons = 5
     /// Quick drops in a row that point at a client id in use twice.
     static let quickDropsForHint = 3
 
-    public private(set) var since: ContinuousClock.Instant?
-    public private(set) var attempts = 0
+    private(set) var since: ContinuousClock.Instant?
+    private(set) var attempts = 0
     private var reasonsLogged: [String] = []
     private var connectedAt: ContinuousClock.Instant?
     private var quickDrops = 0
     private var hinted = false
     /// True from the first connection on (a failure before it is a start-up failure).
-    public private(set) var everConnected = false
+    private(set) var everConnected = false
 
-    public init() {}
+    init() {}
 
-    public var isOut: Bool { since != nil }
+    var isOut: Bool { since != nil }
 
     /// A failed attempt or a lost connection; returns the lines to log (often none).
-    public mutating func failed(_ reason: String, at now: ContinuousClock.Instant, clientID: String = "") -> [String] {
+    mutating func failed(_ reason: String, at now: ContinuousClock.Instant, clientID: String = "") -> [String] {
         var lines: [String] = []
         if let up = connectedAt {
             connectedAt = nil
@@ -56,7 +56,7 @@ public struct BrokerOutage: Sendable {
 
     /// CONNACK accepted; returns how long the outage lasted and how many attempts failed, or
     /// nil when there was no outage.
-    public mutating func connected(at now: ContinuousClock.Instant) -> (seconds: Double, attempts: Int)? {
+    mutating func connected(at now: ContinuousClock.Instant) -> (seconds: Double, attempts: Int)? {
         everConnected = true
         connectedAt = now
         defer { since = nil; attempts = 0; reasonsLogged = [] }

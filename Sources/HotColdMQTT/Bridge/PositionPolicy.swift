@@ -34,8 +34,8 @@ import HotColdProtocol
 /// p.offer(sameSpot, now: 1)   // nil
 /// p.heartbeatDue(now: 241)    // true (with a newer fix offered meanwhile)
 /// ```
-public struct PositionPolicy: Sendable, Equatable {
-    public struct Settings: Sendable, Equatable {
+struct PositionPolicy: Sendable, Equatable {
+    struct Settings: Sendable, Equatable {
         var moveDistance: Double = 10
         var turnDegrees: Double = 20
         /// Speed from which the car counts as driving, m/s (an old receiver reports ~1 m/s
@@ -43,28 +43,28 @@ public struct PositionPolicy: Sendable, Equatable {
         var drivingSpeed: Double = 2
         var stoppedSpeed: Double = 0.5
         /// Longest silence while a newer fix exists, seconds.
-        public var heartbeat: Double = 240
+        var heartbeat: Double = 240
 
-        public init(heartbeat: Double = 240) { self.heartbeat = heartbeat }
+        init(heartbeat: Double = 240) { self.heartbeat = heartbeat }
     }
 
     /// Why a position was published.
-    public enum Reason: String, Sendable, Equatable {
+    enum Reason: String, Sendable, Equatable {
         case first, moved, turned, stopped, started, heartbeat
     }
 
-    public var settings: Settings
+    var settings: Settings
     /// The last fix published and when (the caller's monotonic seconds).
-    public private(set) var published: StatusReply.LastFix?
-    public private(set) var publishedAt: Double?
+    private(set) var published: StatusReply.LastFix?
+    private(set) var publishedAt: Double?
     /// The newest fix offered, published or not.
-    public private(set) var latest: StatusReply.LastFix?
+    private(set) var latest: StatusReply.LastFix?
 
-    public init(settings: Settings = Settings()) { self.settings = settings }
+    init(settings: Settings = Settings()) { self.settings = settings }
 
     /// A new fix: whether to publish it, and why (nil: not now). The caller publishes and
     /// then calls `didPublish`.
-    public mutating func offer(_ fix: StatusReply.LastFix, now: Double) -> Reason? {
+    mutating func offer(_ fix: StatusReply.LastFix, now: Double) -> Reason? {
         if let l = latest, fix.time <= l.time { return nil }
         latest = fix
         guard let last = published else { return .first }
@@ -87,20 +87,20 @@ public struct PositionPolicy: Sendable, Equatable {
 
     /// Whether the heartbeat is due now: the latest fix is newer than the one published and
     /// `heartbeat` seconds passed (checked between fixes, so a stream that stops is no reason).
-    public func heartbeatDue(now: Double) -> Bool {
+    func heartbeatDue(now: Double) -> Bool {
         guard let at = publishedAt, let l = latest, let p = published, l.time > p.time else { return false }
         return now - at >= settings.heartbeat
     }
 
     /// The fix went out.
-    public mutating func didPublish(_ fix: StatusReply.LastFix, now: Double) {
+    mutating func didPublish(_ fix: StatusReply.LastFix, now: Double) {
         published = fix
         publishedAt = now
         if latest.map({ $0.time < fix.time }) ?? true { latest = fix }
     }
 
     /// Forget what was published (a new broker session may have lost the retained message).
-    public mutating func reset() {
+    mutating func reset() {
         published = nil
         publishedAt = nil
     }

@@ -11,16 +11,16 @@
 /// r.failed("daemon busy")      // nil
 /// r.recovered()                // "… after 2 failures"  (caller adds what recovered)
 /// ```
-public struct RepeatedFailure: Sendable, Equatable {
-    public private(set) var current: String?
+struct RepeatedFailure: Sendable, Equatable {
+    private(set) var current: String?
     /// Failures since the last recovery (all kinds).
-    public private(set) var count = 0
+    private(set) var count = 0
     private var sameInARow = 0
 
-    public init() {}
+    init() {}
 
     /// One failure; returns the line to log, or nil when it only counts.
-    public mutating func failed(_ message: String) -> String? {
+    mutating func failed(_ message: String) -> String? {
         count += 1
         if message == current {
             sameInARow += 1
@@ -34,7 +34,7 @@ public struct RepeatedFailure: Sendable, Equatable {
     }
 
     /// Things work again; returns "after N failures" when there were any (nil otherwise).
-    public mutating func recovered() -> String? {
+    mutating func recovered() -> String? {
         defer { current = nil; count = 0; sameInARow = 0 }
         guard count > 0 else { return nil }
         return count == 1 ? "after 1 failure" : "after \(count) failures"

@@ -9,23 +9,23 @@ public struct BridgeConfiguration: Sendable, Equatable {
     }
 
     public struct Broker: Sendable, Equatable {
-        public var host = "localhost"
+        var host = "localhost"
         public var port = 1883
         /// Empty: `hotcold-<user>-<device>`. Must stay the same across restarts: the broker
         /// keeps the persistent session under it.
-        public var clientID = ""
-        public var keepalive = 60
-        public var username = ""
+        var clientID = ""
+        var keepalive = 60
+        var username = ""
         /// A file holding the password (first line), or `credential:NAME` for
         /// `$CREDENTIALS_DIRECTORY/NAME` (systemd's `LoadCredential=`). Empty: no password.
-        public var passwordFile = ""
+        var passwordFile = ""
         var maxInflight = 20
         public var reconnectMin = 1
         public var reconnectMax = 30
     }
 
     public struct TLS: Sendable, Equatable {
-        public var enabled = false
+        var enabled = false
         /// Empty: the system's trusted CAs.
         var caFile = ""
         /// Client certificate and key for brokers that authenticate by certificate; either may
@@ -37,12 +37,12 @@ public struct BridgeConfiguration: Sendable, Equatable {
     public struct Topics: Sendable, Equatable {
         public var layout: TopicLayout = .hotcold
         /// Empty: `hotcold` or `owntracks` after the layout.
-        public var prefix = ""
-        public var user = "hotcold"
+        var prefix = ""
+        var user = "hotcold"
         /// Empty: this machine's host name.
-        public var device = ""
+        var device = ""
         /// OwnTracks tracker id (`tid`); empty: the device's last two characters.
-        public var trackerID = ""
+        var trackerID = ""
     }
 
     public struct Bridge: Sendable, Equatable {
@@ -54,10 +54,10 @@ public struct BridgeConfiguration: Sendable, Equatable {
         public var statusInterval = 5.0
         /// Longest silence about the position while the car stands, seconds: the latest fix
         /// again (a friend's radar calls a car silent for 300 s stale).
-        public var heartbeat = 240.0
+        var heartbeat = 240.0
         /// Unacknowledged messages at most; beyond it the bridge stops reading the daemon and
         /// catches up from its log later (`watch` `since`).
-        public var maxPending = 10_000
+        var maxPending = 10_000
     }
 
     /// Home Assistant MQTT discovery (layout `hotcold` only).
@@ -68,13 +68,13 @@ public struct BridgeConfiguration: Sendable, Equatable {
         /// Seconds after which Home Assistant shows a sensor's state as unknown without news
         /// (`expire_after`): state older than this is never believed. The nearest target is
         /// sent again every half of it while nothing changes.
-        public var expireAfter = 1800
+        var expireAfter = 1800
     }
 
     /// OwnTracks waypoints pushed to a phone (either layout).
     public struct OwnTracks: Sendable, Equatable {
         /// A phone's base topic (`owntracks/<user>/<device>`); empty: push nothing.
-        public var phoneTopic = ""
+        var phoneTopic = ""
         /// How many of the nearest tracked targets it gets (iOS watches at most 20 regions).
         public var waypoints = 20
         /// Each region's radius, metres (hotcold's arrival distance).
@@ -89,20 +89,20 @@ public struct BridgeConfiguration: Sendable, Equatable {
 
     /// Friends (issue 19): whose positions and feed this bridge follows beyond the daemon's
     /// `follow` list.
-    public struct Friends: Sendable, Equatable {
+    struct Friends: Sendable, Equatable {
         /// A club's topic prefix (`hotcold/club-name`): every device under it that the broker
         /// lets this bridge read counts as followed (`<club>/USER/DEVICE/…`). Empty: none.
-        public var club = ""
+        var club = ""
         /// Bytes of feed items and likes (their journal lines) waiting for the daemon at most;
         /// beyond it a new one is refused and counted. Bounds the journal on disk too.
         var inboxBytes = FriendInbox.defaultMaximumBytes
     }
 
     /// What this device publishes: its user's choice (`SharePolicy`).
-    public struct Share: Sendable, Equatable {
-        public var share: SharePolicy = .positions
+    struct Share: Sendable, Equatable {
+        var share: SharePolicy = .positions
         /// Ratings and notes (RECORD events) shared as feed items of kind `record`.
-        public var records = true
+        var records = true
     }
 
     public var daemon = Daemon()
@@ -112,8 +112,8 @@ public struct BridgeConfiguration: Sendable, Equatable {
     public var bridge = Bridge()
     public var homeAssistant = HomeAssistant()
     public var ownTracks = OwnTracks()
-    public var friends = Friends()
-    public var share = Share()
+    var friends = Friends()
+    var share = Share()
 
     public init() {}
 }

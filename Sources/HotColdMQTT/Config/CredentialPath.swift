@@ -15,9 +15,9 @@ import HotColdConfig
 /// // "/run/credentials/hotcold-mqtt.service/mqtt-password"
 /// ```
 enum CredentialPath {
-    public static let scheme = "credential:"
+    static let scheme = "credential:"
 
-    public static func resolve(_ value: String, key: String, file: String,
+    static func resolve(_ value: String, key: String, file: String,
                                environment: [String: String]) throws(ConfigError) -> String {
         guard value.hasPrefix(scheme) else { return value }
         let name = String(value.dropFirst(scheme.count))

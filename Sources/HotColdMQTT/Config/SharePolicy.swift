@@ -6,7 +6,7 @@
 /// | `positions` | yes | yes | `[share] records` | yes |
 /// | `visits` | never (cleared) | yes, with no coordinate, distance or bearing | `[share] records` | yes |
 /// | `nothing` | never (cleared) | never (cleared) | never | yes |
-public enum SharePolicy: String, Sendable, CaseIterable {
+enum SharePolicy: String, Sendable, CaseIterable {
     case positions
     case visits
     case nothing

@@ -17,30 +17,30 @@
 /// ledger.acknowledged(mid: 8); ledger.acknowledged(mid: 7)
 /// ledger.watermark   // 42
 /// ```
-public struct AckLedger: Sendable {
+struct AckLedger: Sendable {
     /// The highest sequence number handed to the MQTT client (published or needing nothing).
-    public private(set) var lastHanded: UInt64?
+    private(set) var lastHanded: UInt64?
     private var outstanding: [UInt64: Int] = [:]
     private var midToSeq: [Int32: UInt64?] = [:]
     private var earlyAcks: Set<Int32> = []
 
     /// Publications not yet acknowledged (events and state alike).
-    public var unacknowledged: Int { midToSeq.count }
+    var unacknowledged: Int { midToSeq.count }
 
     /// `resumingAfter`: the stored watermark (nil on a first start).
-    public init(resumingAfter stored: UInt64? = nil) {
+    init(resumingAfter stored: UInt64? = nil) {
         lastHanded = stored
     }
 
     /// Event `seq` is about to be published as `messages` messages (0 when the layout sends
     /// nothing for it: it counts as acknowledged at once).
-    public mutating func handed(seq: UInt64, messages: Int) {
+    mutating func handed(seq: UInt64, messages: Int) {
         if messages > 0 { outstanding[seq, default: 0] += messages }
         if lastHanded.map({ seq > $0 }) ?? true { lastHanded = seq }
     }
 
     /// `mosquitto_publish` gave message id `mid` to a message of event `seq` (nil: not an event).
-    public mutating func register(mid: Int32, seq: UInt64?) {
+    mutating func register(mid: Int32, seq: UInt64?) {
         if earlyAcks.remove(mid) != nil {
             settle(seq)
             return
@@ -49,7 +49,7 @@ public struct AckLedger: Sendable {
     }
 
     /// The broker acknowledged `mid` (PUBACK).
-    public mutating func acknowledged(mid: Int32) {
+    mutating func acknowledged(mid: Int32) {
         guard let entry = midToSeq.removeValue(forKey: mid) else {
             // Not registered yet; bounded so stray acks (e.g. from a session before a restart
             // of this process) cannot grow it.
@@ -61,7 +61,7 @@ public struct AckLedger: Sendable {
 
     /// A publication of event `seq` failed and will be replayed (see `rewind()`): it no longer
     /// holds the watermark back, but nothing above the watermark counts as handed.
-    public mutating func rewind() {
+    mutating func rewind() {
         let w = watermark
         outstanding.removeAll()
         lastHanded = w
@@ -70,7 +70,7 @@ public struct AckLedger: Sendable {
     /// Event `seq` was handed as some messages, and the last `unsent` of them never reached
     /// libmosquitto: they no longer hold the watermark back, and the event counts as not handed
     /// (the daemon is asked for it again).
-    public mutating func withdraw(seq: UInt64, unsent: Int) {
+    mutating func withdraw(seq: UInt64, unsent: Int) {
         if let left = outstanding[seq] {
             if left <= unsent { outstanding.removeValue(forKey: seq) } else { outstanding[seq] = left - unsent }
         }
@@ -83,7 +83,7 @@ public struct AckLedger: Sendable {
     }
 
     /// Highest sequence number with every message at or below it acknowledged; nil before any.
-    public var watermark: UInt64? {
+    var watermark: UInt64? {
         guard let lowest = outstanding.keys.min() else { return lastHanded }
         return lowest == 0 ? nil : lowest - 1
     }

@@ -15,19 +15,19 @@ import Glibc
 /// torn one. A stored number that lags is harmless (the events after it are published again,
 /// duplicates recognisable by `seq`); one that ran ahead would lose events, which this order of
 /// writes rules out.
-public struct AckStore: Sendable {
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+struct AckStore: Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
     }
 
-    public let directory: String
-    public var path: String { directory + "/acked-seq" }
+    let directory: String
+    var path: String { directory + "/acked-seq" }
 
-    public init(directory: String) { self.directory = directory }
+    init(directory: String) { self.directory = directory }
 
     /// Creates the directory (and its parents) if needed; a failure names the path and why
     /// (mkdir's errno, not Foundation's "(null)").
-    public func createDirectory() throws(Failure) {
+    func createDirectory() throws(Failure) {
         var path = directory.hasPrefix("/") ? "" : "."
         for part in directory.split(separator: "/", omittingEmptySubsequences: true) {
             path += "/" + part
@@ -38,7 +38,7 @@ public struct AckStore: Sendable {
     }
 
     /// The stored number, nil when there is none yet. A damaged file is an error naming it.
-    public func load() throws(Failure) -> UInt64? {
+    func load() throws(Failure) -> UInt64? {
         guard let data = FileManager.default.contents(atPath: path) else {
             if FileManager.default.fileExists(atPath: path) {
                 throw Failure(description: "\(path): cannot read: \(String(cString: strerror(errno)))")
@@ -54,7 +54,7 @@ public struct AckStore: Sendable {
     }
 
     /// Stores `seq` durably (see the type's comment).
-    public func save(_ seq: UInt64) throws(Failure) {
+    func save(_ seq: UInt64) throws(Failure) {
         try Self.writeDurably(Array("\(seq)\n".utf8), to: path, directory: directory)
     }
 

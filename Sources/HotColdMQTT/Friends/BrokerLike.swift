@@ -20,7 +20,7 @@ public struct BrokerLike: FixedClassMessage, Equatable {
     public static let wireClass = LikeReceivedRequest.brokerClass
     static let maximumPayloadBytes = 1024
 
-    public var request: LikeReceivedRequest
+    var request: LikeReceivedRequest
 
     public init(_ request: LikeReceivedRequest) {
         self.request = request

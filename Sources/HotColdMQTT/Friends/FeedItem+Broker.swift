@@ -12,7 +12,7 @@ extension FeedItem {
     /// A note is at most 500 characters (4 bytes each at worst), the rest is small.
     static let maximumPayloadBytes = 8192
     /// Items may wait in a broker's session for a while; a week back is plenty.
-    public static let oldest: TimeInterval = 7 * 24 * 3600
+    static let oldest: TimeInterval = 7 * 24 * 3600
 
     /// Reads a FEED_ITEM from `who`'s feed topic, checked: the author and device must be the
     /// topic's (nobody writes into another's feed), the bounds those of the daemon's

@@ -24,24 +24,24 @@ import HotColdProtocol
 /// see `InboxJournal`.
 ///
 /// Filled by libmosquitto's thread, emptied by the forwarder's.
-public final class FriendInbox: @unchecked Sendable {
-    public enum Item: Sendable, Equatable {
+final class FriendInbox: @unchecked Sendable {
+    enum Item: Sendable, Equatable {
         case fix(FriendFixRequest)
         case feed(FeedItem)
         case like(LikeReceivedRequest)
     }
 
-    public struct Counts: Sendable, Equatable {
+    struct Counts: Sendable, Equatable {
         /// Fixes replaced by a newer one before they were sent.
-        public var superseded = 0
+        var superseded = 0
         /// Items refused because the inbox was full.
-        public var refused = 0
+        var refused = 0
         /// Journal writes that failed (the item is still queued, but would not survive a crash).
-        public var journalFailures = 0
+        var journalFailures = 0
         /// Journal compactions (settled records cut off the file's beginning).
-        public var compactions = 0
+        var compactions = 0
 
-        public init(superseded: Int = 0, refused: Int = 0, journalFailures: Int = 0, compactions: Int = 0) {
+        init(superseded: Int = 0, refused: Int = 0, journalFailures: Int = 0, compactions: Int = 0) {
             self.superseded = superseded
             self.refused = refused
             self.journalFailures = journalFailures
@@ -50,14 +50,14 @@ public final class FriendInbox: @unchecked Sendable {
     }
 
     /// The default byte budget (`[friends] inbox_bytes`).
-    public static let defaultMaximumBytes = 4 << 20
+    static let defaultMaximumBytes = 4 << 20
     /// Settled journal bytes are cut off once there are this many at least (or a quarter of the
     /// budget, when that is more): fewer, larger copies, for a flash card's sake.
     static let compactionMinimum = 64 * 1024
 
-    public let capacity: Int
-    public let maximumFriends: Int
-    public let maximumBytes: Int
+    let capacity: Int
+    let maximumFriends: Int
+    let maximumBytes: Int
     private let condition = InboxCondition()
     private var fixes: [FriendID: FriendFixRequest] = [:]
     private var fixOrder: [FriendID] = []
@@ -79,7 +79,7 @@ public final class FriendInbox: @unchecked Sendable {
     private var strayJournalBytes = 0
     private var unsettled: Int { held.count - heldHead }
 
-    public init(capacity: Int = 10_000, maximumFriends: Int = 1_000, maximumBytes: Int = FriendInbox.defaultMaximumBytes,
+    init(capacity: Int = 10_000, maximumFriends: Int = 1_000, maximumBytes: Int = FriendInbox.defaultMaximumBytes,
                 journal: InboxJournal? = nil) {
         self.capacity = capacity
         self.maximumFriends = maximumFriends
@@ -90,7 +90,7 @@ public final class FriendInbox: @unchecked Sendable {
     /// Adds one item; false when it was refused (the inbox is full). `raw`: the message it was
     /// read from, journaled for a feed item or a like.
     @discardableResult
-    public func put(_ item: Item, raw: (topic: String, payload: [UInt8])? = nil) -> Bool {
+    func put(_ item: Item, raw: (topic: String, payload: [UInt8])? = nil) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         switch item {
@@ -134,7 +134,7 @@ public final class FriendInbox: @unchecked Sendable {
     /// and a settled beginning not yet cut off, which comes back too: the daemon keeps each
     /// item once), so nothing this bridge journaled is dropped; a larger file (another
     /// version's, a smaller budget now) loses its newest records, counted.
-    public static func restoreLimit(maximumBytes: Int) -> Int {
+    static func restoreLimit(maximumBytes: Int) -> Int {
         maximumBytes + max(compactionMinimum, maximumBytes / 4)
     }
 
@@ -142,7 +142,7 @@ public final class FriendInbox: @unchecked Sendable {
     /// (they are in the file already), each read through `accept` (nil: not for the inbox any
     /// more). Those over `restoreLimit` are dropped and counted. Returns how many were queued
     /// and dropped. Call before anything else is put.
-    public func restore(_ accept: (_ topic: String, _ payload: [UInt8]) -> Item?) throws(AckStore.Failure) -> (queued: Int, dropped: Int) {
+    func restore(_ accept: (_ topic: String, _ payload: [UInt8]) -> Item?) throws(AckStore.Failure) -> (queued: Int, dropped: Int) {
         guard let journal else { return (0, 0) }
         var queued = 0, dropped = 0
         condition.lock()
@@ -182,7 +182,7 @@ public final class FriendInbox: @unchecked Sendable {
     /// A feed item or like taken earlier is done with (handed over, or refused for good), the
     /// oldest unsettled one: its journal record is settled, and the journal's settled beginning
     /// cut off once it is large enough; when none is left unsettled the journal is emptied.
-    public func settled() {
+    func settled() {
         condition.lock()
         defer { condition.unlock() }
         guard heldHead < held.count else { return }
@@ -208,7 +208,7 @@ public final class FriendInbox: @unchecked Sendable {
     }
 
     /// Puts an item that could not be sent yet back in front (a busy daemon).
-    public func putBack(_ item: Item) {
+    func putBack(_ item: Item) {
         condition.lock()
         defer { condition.unlock() }
         switch item {
@@ -222,14 +222,14 @@ public final class FriendInbox: @unchecked Sendable {
     }
 
     /// Wakes `take` without an item (the following list changed, or stopping).
-    public func poke() {
+    func poke() {
         condition.lock()
         pokes += 1
         condition.signal()
         condition.unlock()
     }
 
-    public enum Taken: Sendable, Equatable {
+    enum Taken: Sendable, Equatable {
         case item(Item)
         /// `poke()` was called (once however many pokes came).
         case poked
@@ -237,7 +237,7 @@ public final class FriendInbox: @unchecked Sendable {
     }
 
     /// The next item, waiting up to `timeout` seconds for one or a poke.
-    public func take(timeout: TimeInterval) -> Taken {
+    func take(timeout: TimeInterval) -> Taken {
         condition.lock()
         defer { condition.unlock() }
         let deadline = InboxCondition.deadline(after: timeout)
@@ -257,8 +257,8 @@ public final class FriendInbox: @unchecked Sendable {
     }
 
     /// Items waiting (for `status`).
-    public var waiting: Int { condition.withLock { fixOrder.count + queue.count - head } }
+    var waiting: Int { condition.withLock { fixOrder.count + queue.count - head } }
     /// Journal bytes of the feed items and likes not yet settled (against `maximumBytes`).
     var bytesHeld: Int { condition.withLock { heldBytes } }
-    public var counters: Counts { condition.withLock { counts } }
+    var counters: Counts { condition.withLock { counts } }
 }

@@ -2,5 +2,5 @@
 /// checked at the edge (size, JSON shape, range, topic). Logged (bounded) and counted.
 public struct FriendMessageError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String
-    public init(_ description: String) { self.description = description }
+    init(_ description: String) { self.description = description }
 }

@@ -20,8 +20,8 @@ import HotColdProtocol
 /// t.classify("owntracks/jane/ute")               // (jane/ute, .ownTracks, club: false)
 /// t.classify("hotcold/jane/ute/likes/bob/car")   // (jane/ute, .likes, club: false): jane liked
 /// ```
-public struct FriendTopics: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+struct FriendTopics: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
         case location
         case ownTracks
         case feed
@@ -29,13 +29,13 @@ public struct FriendTopics: Sendable, Equatable {
         case likes
     }
 
-    public struct Match: Sendable, Equatable {
-        public var who: FriendID
-        public var kind: Kind
+    struct Match: Sendable, Equatable {
+        var who: FriendID
+        var kind: Kind
         /// Matched through the club prefix only.
-        public var club: Bool
+        var club: Bool
 
-        public init(who: FriendID, kind: Kind, club: Bool) {
+        init(who: FriendID, kind: Kind, club: Bool) {
             self.who = who
             self.kind = kind
             self.club = club
@@ -43,14 +43,14 @@ public struct FriendTopics: Sendable, Equatable {
     }
 
     /// This device (nil when its user or device is not a valid friend id: it then has no likes).
-    public var own: FriendID?
-    public var ownTopics: Topics
-    public var prefixes: [String]
-    public var club: String?
+    var own: FriendID?
+    var ownTopics: Topics
+    var prefixes: [String]
+    var club: String?
 
     static let ownTracksPrefix = "owntracks"
 
-    public init(own: FriendID?, ownTopics: Topics, club: String? = nil) {
+    init(own: FriendID?, ownTopics: Topics, club: String? = nil) {
         self.own = own
         self.ownTopics = ownTopics
         let ownPrefix = String(ownTopics.base.split(separator: "/").dropLast(2).joined(separator: "/"))
@@ -59,7 +59,7 @@ public struct FriendTopics: Sendable, Equatable {
     }
 
     /// Every topic filter for `following` (sorted, no duplicates).
-    public func subscriptions(following: Set<FriendID>) -> [String] {
+    func subscriptions(following: Set<FriendID>) -> [String] {
         var out: Set<String> = []
         if let own {
             for p in prefixes { out.insert("\(p)/+/+/likes/\(own)") }
@@ -81,7 +81,7 @@ public struct FriendTopics: Sendable, Equatable {
 
     /// What a message on `topic` is, or nil when it is none of the friends' topics (or this
     /// device's own).
-    public func classify(_ topic: String, following: Set<FriendID> = []) -> Match? {
+    func classify(_ topic: String, following: Set<FriendID> = []) -> Match? {
         func tail(after prefix: String) -> [Substring]? {
             guard topic.hasPrefix(prefix + "/") else { return nil }
             return topic.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)

@@ -28,24 +28,24 @@ import Glibc
 /// try j.dropPrefix(n)                                                     // the first record reached the daemon
 /// try j.clear()
 /// ```
-public final class InboxJournal: @unchecked Sendable {
-    public let path: String
+final class InboxJournal: @unchecked Sendable {
+    let path: String
     /// The longest line read back: a topic (MQTT allows 64 KiB) and a payload the bridge
     /// takes (8 KiB, in base64). A longer one is no record of this bridge's and is skipped.
     static let maximumLineBytes = 96 * 1024
     /// The buffer the file is read and copied through.
     static let chunkBytes = 64 * 1024
 
-    public init(directory: String) { path = directory + "/friends-inbox" }
+    init(directory: String) { path = directory + "/friends-inbox" }
 
     /// The line `append` would write for this message (its length is what the record costs).
-    public static func line(topic: String, payload: [UInt8]) -> [UInt8] {
+    static func line(topic: String, payload: [UInt8]) -> [UInt8] {
         Array((topic + "\t" + Data(payload).base64EncodedString() + "\n").utf8)
     }
 
     /// Appends one record, fsynced; returns its length in bytes.
     @discardableResult
-    public func append(topic: String, payload: [UInt8]) throws(AckStore.Failure) -> Int {
+    func append(topic: String, payload: [UInt8]) throws(AckStore.Failure) -> Int {
         let line = Self.line(topic: topic, payload: payload)
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw fail("open \(path)") }
@@ -56,7 +56,7 @@ public final class InboxJournal: @unchecked Sendable {
     }
 
     /// The file's size now (0 when there is none).
-    public func size() -> Int {
+    func size() -> Int {
         var st = stat()
         return stat(path, &st) == 0 ? Int(st.st_size) : 0
     }
@@ -65,7 +65,7 @@ public final class InboxJournal: @unchecked Sendable {
     /// the file — reading through a bounded buffer. A torn last line (a crash mid-write), a
     /// line that is not a record and one over `maximumLineBytes` are passed as `nil` with
     /// their length, so the caller can count the bytes they hold.
-    public func forEachRecord(_ body: (_ record: (topic: String, payload: [UInt8])?, _ length: Int) -> Void) throws(AckStore.Failure) {
+    func forEachRecord(_ body: (_ record: (topic: String, payload: [UInt8])?, _ length: Int) -> Void) throws(AckStore.Failure) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return }
@@ -143,7 +143,7 @@ public final class InboxJournal: @unchecked Sendable {
     }
 
     /// Empties the file: all of it reached the daemon.
-    public func clear() throws(AckStore.Failure) {
+    func clear() throws(AckStore.Failure) {
         guard truncate(path, 0) == 0 || errno == ENOENT else { throw fail("truncate \(path)") }
     }
 

@@ -15,18 +15,18 @@ import HotColdProtocol
 /// {"class":"ARRIVED","seq":9,"target":{"id":"big-banana","kind":"bigthing","name":"Big Banana"},"time":"2026-11-25T07:25:04.000Z"}
 /// ```
 struct BareArrival: FixedClassMessage, SequencedMessage, Equatable {
-    public static let wireClass = Event.arrivedClass
+    static let wireClass = Event.arrivedClass
 
-    public var seq: Int?
-    public var time: Date
-    public var target: TargetRef
+    var seq: Int?
+    var time: Date
+    var target: TargetRef
 
-    public init(_ p: Event.Passage, seq: Int?) {
+    init(_ p: Event.Passage, seq: Int?) {
         self.seq = seq
         time = p.time
         target = p.target
     }
 
     /// The message's text (one JSON line, no newline).
-    public var payload: String { WireCoding.line(self) }
+    var payload: String { WireCoding.line(self) }
 }

@@ -28,15 +28,15 @@ import HotColdProtocol
 /// let ha = HomeAssistantDiscovery(prefix: "homeassistant", topics: topics, user: "jane", device: "ute", expireAfter: 600)
 /// ha.configs().map(\.topic)   // ["homeassistant/device_tracker/hotcold_jane_ute/location/config", …]
 /// ```
-public struct HomeAssistantDiscovery: Sendable, Equatable {
-    public var prefix: String
-    public var topics: Topics
+struct HomeAssistantDiscovery: Sendable, Equatable {
+    var prefix: String
+    var topics: Topics
     /// `hotcold_<user>_<device>`, with anything but letters, digits, `_` and `-` made `_`.
     var nodeID: String
     var deviceName: String
-    public var expireAfter: Int
+    var expireAfter: Int
 
-    public init(prefix: String, topics: Topics, user: String, device: String, expireAfter: Int) {
+    init(prefix: String, topics: Topics, user: String, device: String, expireAfter: Int) {
         self.prefix = prefix
         self.topics = topics
         let raw = "hotcold_\(user)_\(device)"
@@ -48,7 +48,7 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
     }
 
     /// Where Home Assistant announces itself (`online` after it starts).
-    public var birthTopic: String { prefix + "/status" }
+    var birthTopic: String { prefix + "/status" }
 
     struct Device: Encodable, Equatable {
         var identifiers: [String]
@@ -117,12 +117,12 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
     }
 
     /// The configuration messages `share` allows (`configs()` filtered).
-    public func configs(sharing share: SharePolicy) -> [Publication] {
+    func configs(sharing share: SharePolicy) -> [Publication] {
         configs().filter { sharedUnder(share, topic: $0.topic) }
     }
 
     /// The retained configuration messages, device tracker first.
-    public func configs() -> [Publication] {
+    func configs() -> [Publication] {
         let expiry = expireAfter > 0 ? expireAfter : nil
         return [
             config("device_tracker", "location", name: "Location") {

@@ -17,8 +17,8 @@ import HotColdProtocol
 /// Every retained message carries `time`, when it was true, so a reader given an old one (a
 /// bridge that went away without its Last Will reaching anyone) can tell.
 public enum HotColdLayout {
-    public static let online = "online"
-    public static let offline = "offline"
+    static let online = "online"
+    static let offline = "offline"
 
     /// The messages for one event, in the order they are published.
     public static func publications(for e: EventMessage, topics: Topics) -> [Publication] {
@@ -46,7 +46,7 @@ public enum HotColdLayout {
     }
 
     /// The same for one fix (the daemon's FIX stream).
-    public static func location(_ f: StatusReply.LastFix, topics: Topics) -> Publication {
+    static func location(_ f: StatusReply.LastFix, topics: Topics) -> Publication {
         let m = LocationMessage(time: f.time, latitude: f.lat, longitude: f.lon, gpsAccuracy: f.accuracyM ?? 0, speedMps: f.speedMps)
         return Publication(topic: topics.location, payload: m.payload, retain: true,
                            expirySeconds: UInt32(FriendLimits.fixMaxAge))

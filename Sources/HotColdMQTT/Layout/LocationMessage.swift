@@ -15,17 +15,17 @@ import HotColdProtocol
 /// ```
 struct LocationMessage: Codable, Sendable, Equatable {
     /// When the fix was taken.
-    public var time: Date
-    public var latitude: Double
-    public var longitude: Double
+    var time: Date
+    var latitude: Double
+    var longitude: Double
     /// Metres. Written as a whole number (Home Assistant's `gps_accuracy` is an integer), read
     /// as any number (another writer may send a fraction).
     var gpsAccuracy: Double?
-    public var speedMps: Double?
+    var speedMps: Double?
     /// A display name; this bridge writes none, a friend's may.
-    public var name: String?
+    var name: String?
 
-    public init(time: Date, latitude: Double, longitude: Double, gpsAccuracy: Double? = nil, speedMps: Double? = nil,
+    init(time: Date, latitude: Double, longitude: Double, gpsAccuracy: Double? = nil, speedMps: Double? = nil,
                 name: String? = nil) {
         self.time = time
         self.latitude = latitude
@@ -37,7 +37,7 @@ struct LocationMessage: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey { case time, latitude, longitude, gpsAccuracy, speedMps, name }
 
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(time, forKey: .time)
         try c.encode(latitude, forKey: .latitude)
@@ -48,7 +48,7 @@ struct LocationMessage: Codable, Sendable, Equatable {
     }
 
     /// The message's text (one JSON object, no newline).
-    public var payload: String {
+    var payload: String {
         (try? WireCoding.encoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 }

@@ -35,7 +35,7 @@ public enum OwnTracksLayout {
     /// The `location` message for one fix; `inside`: the targets the car is at (`inregions`,
     /// `inrids`); `ping`: a heartbeat while the car stands (`t: "p"`, the booklet's trigger for
     /// a report the app makes on a timer; left out for a report the car's movement caused).
-    public static func location(_ f: StatusReply.LastFix, inside: [TargetRef], tid: String, topics: Topics,
+    static func location(_ f: StatusReply.LastFix, inside: [TargetRef], tid: String, topics: Topics,
                                 ping: Bool = false) -> Publication {
         var m = OwnTracksLocation(
             lat: f.lat, lon: f.lon, tst: Double(epochSeconds(f.time)),
@@ -91,13 +91,13 @@ public enum OwnTracksLayout {
 
     /// `{"_type":"cmd","action":"clearWaypoints"}`: the phone drops every region (Android
     /// 2.5.0 on, iOS 16.4.3 on).
-    public static func clearWaypoints(phoneTopic: String) -> Publication {
+    static func clearWaypoints(phoneTopic: String) -> Publication {
         Publication(topic: phoneTopic + "/cmd", payload: OwnTracksCommand(action: .clearWaypoints, waypoints: []).payload)
     }
 
     /// The commands that take the phone from what it held to `change.set` (see `PhoneRegions`
     /// for why each app gets what it gets), in the order they must arrive.
-    public static func commands(for change: PhoneRegions.Change, app: PhoneRegions.App, radius: Int,
+    static func commands(for change: PhoneRegions.Change, app: PhoneRegions.App, radius: Int,
                                 stamp: (String) -> Int, phoneTopic: String) -> [Publication] {
         switch app {
         case .android:
@@ -120,13 +120,13 @@ public enum OwnTracksLayout {
     }
 
     /// The Last Will: `{"_type":"lwt","tst":…}` (`tst`: when the bridge connected).
-    public static func lastWill(connectedAt: Date, topics: Topics) -> Publication {
+    static func lastWill(connectedAt: Date, topics: Topics) -> Publication {
         Publication(topic: topics.base, payload: OwnTracksLastWill(tst: epochSeconds(connectedAt)).payload)
     }
 
     /// The OwnTracks tracker id when the configuration gives none: the device name's last two
     /// characters, as the apps do.
-    public static func defaultTrackerID(device: String) -> String { String(device.suffix(2)) }
+    static func defaultTrackerID(device: String) -> String { String(device.suffix(2)) }
 
     /// Whole epoch seconds (floor); times come from checked ISO-8601 parsing, so in range.
     static func epochSeconds(_ t: Date) -> Int {

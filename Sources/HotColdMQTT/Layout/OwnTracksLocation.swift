@@ -17,27 +17,27 @@ import Foundation
 /// only what a position needs: `tid`, the regions and the rest (battery, connection…) are the
 /// apps' and are not checked.
 struct OwnTracksLocation: Codable, Sendable, Equatable {
-    public static let type = "location"
+    static let type = "location"
 
-    public var lat: Double
-    public var lon: Double
+    var lat: Double
+    var lon: Double
     /// When the fix was taken, epoch seconds.
-    public var tst: Double
+    var tst: Double
     /// Accuracy, metres.
-    public var acc: Double?
+    var acc: Double?
     /// Speed, km/h; negative means unknown.
-    public var vel: Double?
+    var vel: Double?
     /// Course over ground, degrees.
-    public var cog: Double?
-    public var tid: String?
+    var cog: Double?
+    var tid: String?
     /// The names and ids of the regions the device is in.
-    public var inregions: [String]?
-    public var inrids: [String]?
+    var inregions: [String]?
+    var inrids: [String]?
     /// The report's trigger: `p` for a heartbeat ("ping"); nil for one the movement caused
     /// (the booklet: a missing `t` is an automatic report).
-    public var t: String?
+    var t: String?
 
-    public init(lat: Double, lon: Double, tst: Double, acc: Double? = nil, vel: Double? = nil, cog: Double? = nil,
+    init(lat: Double, lon: Double, tst: Double, acc: Double? = nil, vel: Double? = nil, cog: Double? = nil,
                 tid: String? = nil, inregions: [String]? = nil, inrids: [String]? = nil) {
         self.lat = lat
         self.lon = lon
@@ -52,7 +52,7 @@ struct OwnTracksLocation: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey { case type = "_type", lat, lon, tst, acc, vel, cog, tid, inregions, inrids, t }
 
-    public init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         lat = try c.decode(Double.self, forKey: .lat)
         lon = try c.decode(Double.self, forKey: .lon)
@@ -62,7 +62,7 @@ struct OwnTracksLocation: Codable, Sendable, Equatable {
         cog = try c.decodeIfPresent(Double.self, forKey: .cog)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(Self.type, forKey: .type)
         try c.encode(lat, forKey: .lat)
@@ -78,7 +78,7 @@ struct OwnTracksLocation: Codable, Sendable, Equatable {
     }
 
     /// The message's text: keys sorted, so the same fix is the same message.
-    public var payload: String {
+    var payload: String {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? e.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"

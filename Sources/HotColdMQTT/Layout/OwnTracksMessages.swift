@@ -8,11 +8,11 @@ import Foundation
 /// type each, written by one coder (``OwnTracksMessage/payload``: keys sorted, so `_type` comes
 /// first and the same message is the same bytes). Field names and types are the booklet's
 /// (owntracks.org/booklet/tech/json); what each field holds is said in ``OwnTracksLayout``.
-public protocol OwnTracksMessage: Encodable {}
+protocol OwnTracksMessage: Encodable {}
 
 extension OwnTracksMessage {
     /// The message's text (one JSON object, no newline).
-    public var payload: String {
+    var payload: String {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? e.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"

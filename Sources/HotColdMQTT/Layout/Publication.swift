@@ -3,7 +3,7 @@
 public struct Publication: Sendable, Equatable {
     public var topic: String
     public var payload: String
-    public var retain: Bool
+    var retain: Bool
     /// MQTT v5's message expiry interval, seconds: the broker forgets the message (a retained
     /// position too) once it is this old on the broker's own clock, and tells a late
     /// subscriber how much is left. Ages are never judged by comparing two devices' clocks.

@@ -21,11 +21,11 @@ import HotColdProtocol
 /// met, or how far apart they are, is theirs — republished on this car's `…/event`, `…/visit`,
 /// `…/arrival` or as an OwnTracks transition it would tell this car's readers where the friend
 /// was. The friend shares its own position on its own topics, as its user chose.
-public enum SharedPublications {
+enum SharedPublications {
     static let friendKind = TargetKind("friend")
 
     /// `wtst`: the region's creation time of the event's target (OwnTracks transitions).
-    public static func forEvent(_ e: EventMessage, settings s: BridgeSettings, waypoint: Coordinate?,
+    static func forEvent(_ e: EventMessage, settings s: BridgeSettings, waypoint: Coordinate?,
                                 accuracy: Double?, wtst: @autoclosure () -> Int = 0) -> [Publication] {
         guard s.share.sharesVisits, e.event.target?.kind != friendKind else { return [] }
         var out: [Publication] = []
@@ -55,7 +55,7 @@ public enum SharedPublications {
 
     /// Retained topics that may hold what the policy no longer shares (left by an earlier run
     /// that shared more): cleared with an empty retained message when the bridge connects.
-    public static func retainedToClear(settings s: BridgeSettings) -> [Publication] {
+    static func retainedToClear(settings s: BridgeSettings) -> [Publication] {
         var topics: [String] = []
         if !s.share.sharesPositions {
             switch s.layout {

@@ -19,33 +19,33 @@ public enum TopicLayout: String, Sendable, CaseIterable {
 
 /// The topics of one device: `<prefix>/<user>/<device>` and its sub-topics.
 public struct Topics: Sendable, Equatable {
-    public var base: String
+    var base: String
 
     public init(prefix: String, user: String, device: String) {
         base = "\(prefix)/\(user)/\(device)"
     }
 
-    public var event: String { base + "/event" }
-    public var visit: String { base + "/visit" }
-    public var state: String { base + "/state" }
-    public var status: String { base + "/status" }
+    var event: String { base + "/event" }
+    var visit: String { base + "/visit" }
+    var state: String { base + "/state" }
+    var status: String { base + "/status" }
     /// Retained: the last fix as Home Assistant's device tracker reads it.
-    public var location: String { base + "/location" }
+    var location: String { base + "/location" }
     /// Retained: the nearest tracked target (distance, tier, trend).
-    public var nearest: String { base + "/nearest" }
+    var nearest: String { base + "/nearest" }
     /// Retained: the last ARRIVED event.
-    public var arrival: String { base + "/arrival" }
+    var arrival: String { base + "/arrival" }
     /// Not retained, QoS 1: this device's feed items (`FEED_ITEM`: arrivals, records).
-    public var feed: String { base + "/feed" }
+    var feed: String { base + "/feed" }
     /// QoS 1: this device's like (or its withdrawal) of one of `author`'s feed items, on this
     /// device's own topics (`…/likes/AUTHOR/DEVICE`): the topic names the liker, so a broker's
     /// ACL that lets each user write only under its own prefix keeps anyone from liking in
     /// another's name, and the author's bridge reads the liker from the topic.
-    public func likes(of author: FriendID) -> String { base + "/likes/" + author.description }
+    func likes(of author: FriendID) -> String { base + "/likes/" + author.description }
 
     /// Why `level` cannot be one topic level, or nil when it can: MQTT reserves `+` and `#`
     /// (wildcards) and `/` (the separator); NUL is refused, and a level must not be empty.
-    public static func problem(level: String) -> String? {
+    static func problem(level: String) -> String? {
         if level.isEmpty { return "must not be empty" }
         if level.utf8.count > 256 { return "longer than 256 bytes" }
         for ch in level.unicodeScalars {

@@ -27,14 +27,14 @@ import NIOConcurrencyHelpers
 /// let mid = try client.publish(Publication(topic: "t", payload: "hi"))
 /// ```
 public final class MosquittoClient: @unchecked Sendable {
-    public struct TLS: Sendable, Equatable {
+    struct TLS: Sendable, Equatable {
         /// CA bundle to verify the broker with; nil: the system's trusted CAs.
         var caFile: String?
         /// Client certificate and key (PEM), both or neither.
-        public var certFile: String?
-        public var keyFile: String?
+        var certFile: String?
+        var keyFile: String?
 
-        public init(caFile: String? = nil, certFile: String? = nil, keyFile: String? = nil) {
+        init(caFile: String? = nil, certFile: String? = nil, keyFile: String? = nil) {
             self.caFile = caFile
             self.certFile = certFile
             self.keyFile = keyFile
@@ -42,17 +42,17 @@ public final class MosquittoClient: @unchecked Sendable {
     }
 
     public struct Options: Sendable {
-        public var host: String
-        public var port: Int
-        public var clientID: String
+        var host: String
+        var port: Int
+        var clientID: String
         /// False: a persistent session, so the broker keeps our unacknowledged state and the
         /// subscriptions across disconnects.
         var cleanSession = false
-        public var keepalive = 60
-        public var username: String?
-        public var password: String?
-        public var tls: TLS?
-        public var will: Publication?
+        var keepalive = 60
+        var username: String?
+        var password: String?
+        var tls: TLS?
+        var will: Publication?
         var maxInflight = 20
         var reconnectMinSeconds = 1
         var reconnectMaxSeconds = 30
@@ -93,7 +93,7 @@ public final class MosquittoClient: @unchecked Sendable {
 
     let mosq: OpaquePointer
     let box: HandlerBox
-    public let options: Options
+    let options: Options
     let lock = NIOLock()
     var started = false
     var stopRequested = false

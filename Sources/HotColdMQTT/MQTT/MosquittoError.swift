@@ -2,8 +2,8 @@ import CMosquitto
 
 /// A libmosquitto call failed: which call, and libmosquitto's own sentence for the code.
 public struct MosquittoError: Error, CustomStringConvertible, Equatable {
-    public var call: String
-    public var code: Int32
+    var call: String
+    var code: Int32
     public var description: String
     /// For `mosquitto_publish`: the message id when libmosquitto queued the message although it
     /// returned an error (not connected: it sends the message after the next connect). Such a

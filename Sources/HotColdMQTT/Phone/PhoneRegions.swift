@@ -34,20 +34,20 @@ import HotColdProtocol
 /// A region's centre is the place's own coordinate; a place whose coordinate changed (edited)
 /// is sent again. Pure: the caller gives the candidates and its monotonic seconds.
 public struct PhoneRegions: Sendable, Equatable {
-    public enum App: String, Sendable, CaseIterable {
+    enum App: String, Sendable, CaseIterable {
         case android, ios
     }
 
-    public struct Settings: Sendable, Equatable {
-        public var count = 20
-        public var radius = 100
-        public var app: App = .android
+    struct Settings: Sendable, Equatable {
+        var count = 20
+        var radius = 100
+        var app: App = .android
         /// Seconds at least between two changes of the set sent to the phone.
-        public var minInterval: Double = 60
-        public var margin = 0.1
+        var minInterval: Double = 60
+        var margin = 0.1
         var marginMetres = 100.0
 
-        public init(count: Int = 20, radius: Int = 100, app: App = .android, minInterval: Double = 60) {
+        init(count: Int = 20, radius: Int = 100, app: App = .android, minInterval: Double = 60) {
             self.count = count
             self.radius = radius
             self.app = app
@@ -57,11 +57,11 @@ public struct PhoneRegions: Sendable, Equatable {
 
     /// A place the phone may hold: where it is, how far from the car.
     public struct Place: Sendable, Equatable, Codable {
-        public var id: String
-        public var name: String
+        var id: String
+        var name: String
         public var lat: Double
         public var lon: Double
-        public var distance: Double
+        var distance: Double
 
         public init(id: String, name: String, at: Coordinate, distance: Double) {
             self.id = id
@@ -71,35 +71,35 @@ public struct PhoneRegions: Sendable, Equatable {
             self.distance = distance
         }
 
-        public var coordinate: Coordinate { Coordinate(latitude: lat, longitude: lon) }
+        var coordinate: Coordinate { Coordinate(latitude: lat, longitude: lon) }
     }
 
     /// What one change sends: the leavers, the newcomers (and the moved), and the whole set.
-    public struct Change: Sendable, Equatable {
-        public var removed: [Place]
-        public var added: [Place]
-        public var set: [Place]
+    struct Change: Sendable, Equatable {
+        var removed: [Place]
+        var added: [Place]
+        var set: [Place]
 
-        public init(removed: [Place], added: [Place], set: [Place]) {
+        init(removed: [Place], added: [Place], set: [Place]) {
             self.removed = removed
             self.added = added
             self.set = set
         }
     }
 
-    public var settings: Settings
+    var settings: Settings
     /// What the phone holds (as last sent), by id.
-    public private(set) var held: [String: Place]
+    private(set) var held: [String: Place]
     private var lastChange: Double?
 
-    public init(settings: Settings, held: [Place] = []) {
+    init(settings: Settings, held: [Place] = []) {
         self.settings = settings
         self.held = Dictionary(held.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// The set the phone should hold now, from `candidates` (any order), with hysteresis
     /// against what it holds.
-    public func wanted(_ candidates: [Place]) -> [Place] {
+    func wanted(_ candidates: [Place]) -> [Place] {
         let sorted = candidates.sorted { ($0.distance, $0.id) < ($1.distance, $1.id) }
         let n = settings.count
         guard !sorted.isEmpty, n > 0 else { return [] }
@@ -132,7 +132,7 @@ public struct PhoneRegions: Sendable, Equatable {
     /// What to send now, if anything: the change from what the phone holds to `wanted`,
     /// when it differs and the last change is `minInterval` old (or there was none). The
     /// caller sends it and then calls `sent`.
-    public func change(_ candidates: [Place], now: Double) -> Change? {
+    func change(_ candidates: [Place], now: Double) -> Change? {
         if let last = lastChange, now - last < settings.minInterval { return nil }
         let want = wanted(candidates)
         let wantIDs = Set(want.map(\.id))
@@ -147,13 +147,13 @@ public struct PhoneRegions: Sendable, Equatable {
     }
 
     /// The change went out: the phone holds its set now.
-    public mutating func sent(_ c: Change, now: Double) {
+    mutating func sent(_ c: Change, now: Double) {
         held = Dictionary(c.set.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         lastChange = now
     }
 
     /// Forget what the phone holds (a new phone topic, another app).
-    public mutating func forget() {
+    mutating func forget() {
         held = [:]
         lastChange = nil
     }

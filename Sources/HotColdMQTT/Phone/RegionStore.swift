@@ -19,7 +19,7 @@ import NIOConcurrencyHelpers
 ///
 /// **What the phone holds** (with the phone topic and the app it was sent for): so a restart
 /// sends nothing when nothing changed, and removes what an earlier run put there.
-public final class RegionStore: @unchecked Sendable {
+final class RegionStore: @unchecked Sendable {
     static let maximumStamps = 10_000
 
     struct Saved: Codable {
@@ -30,15 +30,15 @@ public final class RegionStore: @unchecked Sendable {
         var held: [PhoneRegions.Place] = []
     }
 
-    public let directory: String
-    public var path: String { directory + "/regions.json" }
+    let directory: String
+    var path: String { directory + "/regions.json" }
     private var saved = Saved()
     private var used: Set<Int> = []
     private let lock = NIOLock()
 
     /// Reads the file if there is one; a damaged one is set aside (`regions.json.bad`) and the
     /// store starts empty — a phone then gets its set anew, which is harmless.
-    public init(directory: String, log: (String) -> Void = { _ in }) {
+    init(directory: String, log: (String) -> Void = { _ in }) {
         self.directory = directory
         guard let data = FileManager.default.contents(atPath: path) else { return }
         if let s = try? JSONDecoder().decode(Saved.self, from: data), s.version == 1 {
@@ -54,7 +54,7 @@ public final class RegionStore: @unchecked Sendable {
     /// The creation time of `id`'s region, epoch seconds; a new one is made from `now` (see
     /// the type) and kept in memory until `save()`. `now`: the later of the box's clock and the
     /// latest fix's time.
-    public func stamp(_ id: String, now: Date) -> Int {
+    func stamp(_ id: String, now: Date) -> Int {
         lock.withLock {
             if let t = saved.stamps[id] { return t }
             var t = Int(now.timeIntervalSince1970.rounded(.down))
@@ -81,11 +81,11 @@ public final class RegionStore: @unchecked Sendable {
 
     /// What the phone holds, if it was sent to `phoneTopic` for `app` (else nothing: another
     /// phone or app starts empty).
-    public func held(phoneTopic: String, app: PhoneRegions.App) -> [PhoneRegions.Place] {
+    func held(phoneTopic: String, app: PhoneRegions.App) -> [PhoneRegions.Place] {
         lock.withLock { saved.phoneTopic == phoneTopic && saved.app == app.rawValue ? saved.held : [] }
     }
 
-    public func setHeld(_ places: [PhoneRegions.Place], phoneTopic: String, app: PhoneRegions.App) {
+    func setHeld(_ places: [PhoneRegions.Place], phoneTopic: String, app: PhoneRegions.App) {
         lock.withLock {
             saved.held = places.sorted { $0.id < $1.id }
             saved.phoneTopic = phoneTopic
@@ -95,7 +95,7 @@ public final class RegionStore: @unchecked Sendable {
     }
 
     /// Writes what changed, durably; a no-op when nothing did.
-    public func save() throws(AckStore.Failure) {
+    func save() throws(AckStore.Failure) {
         let data: Data? = lock.withLock {
             guard dirty else { return nil }
             let e = JSONEncoder()

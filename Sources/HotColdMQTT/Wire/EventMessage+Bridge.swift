@@ -40,7 +40,7 @@ extension EventMessage {
     }
 
     /// `seq` as the acknowledgement ledger counts (checked ≥ 0 when read).
-    public var sequence: UInt64? { seq.flatMap { UInt64(exactly: $0) } }
+    var sequence: UInt64? { seq.flatMap { UInt64(exactly: $0) } }
 }
 
 /// The `class` of a daemon line, read before deciding how to decode the rest.

@@ -31,7 +31,7 @@ extension StatusReply {
 
     /// The tracked place nearest now (in a hunt of one: the hunted one); never a friend on the
     /// radar (where a friend is, is the friend's to share).
-    public var nearest: TargetState? { ownTargets.min { $0.distanceM < $1.distanceM } }
+    var nearest: TargetState? { ownTargets.min { $0.distanceM < $1.distanceM } }
 
     /// The tracked targets that are places, not friends: what the car's own state shares.
     var ownTargets: [TargetState] { targets.filter { $0.target.kind != SharedPublications.friendKind } }
