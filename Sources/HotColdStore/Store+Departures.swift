@@ -25,7 +25,7 @@ extension Store {
         try Visit
             .filter(Column("place_id") == placeID && Column("user") == user
                     && Column("method") == VisitMethod.automatic.rawValue && Column("departed_at") == nil)
-            .updateAll(db, Column("departed_at").set(to: time))
+            .updateAll(db, Column("departed_at").set(to: StoredDate.string(time)))
     }
 
     /// The places the user is "at": automatic visits whose departure has not been recorded.

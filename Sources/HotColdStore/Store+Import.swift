@@ -103,7 +103,7 @@ extension Store {
     }
 
     /// A date as it reads back from the database.
-    static func storedDate(_ d: Date) -> Date { Date.fromDatabaseValue(d.databaseValue) ?? d }
+    static func storedDate(_ d: Date) -> Date { StoredDate.date(StoredDate.string(d)) ?? d }
 
     static func insert(_ d: PlaceDetail, _ db: Database) throws {
         try d.place.insert(db)

@@ -74,7 +74,8 @@ extension Store {
             let row = try Row.fetchOne(db, sql: """
                 SELECT next_attempt_at, not_before FROM outbox WHERE state = 'pending' ORDER BY id LIMIT 1
                 """)
-            return OutboxPendingSummary(count: count, nextAttemptAt: row?["next_attempt_at"], notBefore: row?["not_before"])
+            return OutboxPendingSummary(count: count, nextAttemptAt: row?.storedDate(ifPresent: "next_attempt_at"),
+                                        notBefore: row?.storedDate(ifPresent: "not_before"))
         }
     }
 
@@ -102,7 +103,7 @@ extension Store {
     public func beginOutboxAttempt(id: Int64, at now: Date = Date()) throws -> Bool {
         try write { db in
             try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1, last_attempt_at = ? WHERE id = ? AND state = 'pending'",
-                           arguments: [now, id])
+                           arguments: [StoredDate.string(now), id])
             return db.changesCount > 0
         }
     }
@@ -117,7 +118,7 @@ extension Store {
             try db.execute(sql: """
                 UPDATE outbox SET state = 'delivered', http_status = ?, response = ?, last_error = NULL,
                                   finished_at = ? WHERE id = ? AND state = 'pending'
-                """, arguments: [status, response, now, id])
+                """, arguments: [status, response, StoredDate.string(now), id])
             if let c = catalogue {
                 try db.execute(sql: "UPDATE big_thing SET rating = ?, votes = ? WHERE place_id = ?",
                                arguments: [c.rating, c.votes, c.placeID])
@@ -131,7 +132,7 @@ extension Store {
             try db.execute(sql: """
                 UPDATE outbox SET state = 'failed', http_status = ?, last_error = ?, response = ?, finished_at = ?
                 WHERE id = ? AND state = 'pending'
-                """, arguments: [status, message, response, now, id])
+                """, arguments: [status, message, response, StoredDate.string(now), id])
         }
     }
 
@@ -141,7 +142,7 @@ extension Store {
             try db.execute(sql: """
                 UPDATE outbox SET last_error = ?, http_status = ?, next_attempt_at = ?, not_before = ?
                 WHERE id = ? AND state = 'pending'
-                """, arguments: [error, status, next, notBefore, id])
+                """, arguments: [error, status, StoredDate.string(next), notBefore.map(StoredDate.string), id])
         }
     }
 
@@ -165,7 +166,7 @@ extension Store {
             try db.execute(sql: """
                 INSERT INTO sync_state (key, value, updated_at) VALUES (?, ?, ?)
                 ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
-                """, arguments: [key, value, now])
+                """, arguments: [key, value, StoredDate.string(now)])
         } else {
             try db.execute(sql: "DELETE FROM sync_state WHERE key = ?", arguments: [key])
         }

@@ -44,8 +44,8 @@ extension Store {
             try db.execute(sql: """
                 INSERT INTO feed_item (author, device, seq, time, kind, place_id, place_name, place_kind, rating, note, club, received_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (author, device, seq) DO NOTHING
-                """, arguments: [item.author, item.device, item.seq, item.time, item.kind, item.place.id, item.place.name,
-                                 item.place.kind, item.rating, item.note, item.club ?? false, received])
+                """, arguments: [item.author, item.device, item.seq, StoredDate.string(item.time), item.kind, item.place.id, item.place.name,
+                                 item.place.kind, item.rating, item.note, item.club ?? false, StoredDate.string(received)])
             guard db.changesCount > 0 else { return FeedItemAdded(isNew: false) }
             return FeedItemAdded(isNew: true, dropped: try Self.dropOverCaps(db, after: item, keep: keep, perDevice: perDevice))
         }
@@ -137,7 +137,7 @@ extension Store {
             }
             if let before {
                 conditions.append("time < ?")
-                args += [before]
+                args += [StoredDate.string(before)]
             }
             let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             args += [limit]
@@ -148,7 +148,7 @@ extension Store {
     }
 
     private static func item(_ r: Row) -> FeedItem {
-        FeedItem(author: r["author"], device: r["device"], seq: r["seq"], time: r["time"], kind: r["kind"],
+        FeedItem(author: r["author"], device: r["device"], seq: r["seq"], time: r.storedDate("time"), kind: r["kind"],
                  place: .init(id: r["place_id"], name: r["place_name"], kind: r["place_kind"]),
                  rating: r["rating"], note: r["note"], club: (r["club"] as Bool) ? true : nil)
     }
@@ -192,7 +192,7 @@ extension Store {
                                                  arguments: [id.author, id.device, id.seq]) else { return .noSuchItem }
             if like {
                 try db.execute(sql: "INSERT INTO feed_like (user, item_id, time) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                               arguments: [user, rowID, time])
+                               arguments: [user, rowID, StoredDate.string(time)])
             } else {
                 try db.execute(sql: "DELETE FROM feed_like WHERE user = ? AND item_id = ?", arguments: [user, rowID])
             }
@@ -210,9 +210,9 @@ extension Store {
             let known = try Row.fetchOne(db, sql: "SELECT liked, time FROM feed_like_received WHERE item_seq = ? AND liker = ?",
                                          arguments: [seq, liker])
             if let known {
-                guard time > (known["time"] as Date) else { return .done(changed: false) }
+                guard time > known.storedDate("time") else { return .done(changed: false) }
                 try db.execute(sql: "UPDATE feed_like_received SET liked = ?, time = ? WHERE item_seq = ? AND liker = ?",
-                               arguments: [like, time, seq, liker])
+                               arguments: [like, StoredDate.string(time), seq, liker])
                 return .done(changed: (known["liked"] as Bool) != like)
             }
             let likers = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM feed_like_received WHERE item_seq = ?", arguments: [seq]) ?? 0
@@ -220,7 +220,7 @@ extension Store {
                 throw StoreError.quotaReached(quota: "likes_per_item", limit: FriendLimits.likesPerItem, user: liker)
             }
             try db.execute(sql: "INSERT INTO feed_like_received (item_seq, liker, liked, time) VALUES (?, ?, ?, ?)",
-                           arguments: [seq, liker, like, time])
+                           arguments: [seq, liker, like, StoredDate.string(time)])
             return .done(changed: like)
         }
     }

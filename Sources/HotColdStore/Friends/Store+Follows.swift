@@ -30,7 +30,7 @@ extension Store {
             }
             try Store.requireRoom(db, quota: "follows_per_user", limit: FriendLimits.followsPerUser, user: user,
                                   sql: "SELECT COUNT(*) FROM follow WHERE user = ?")
-            try db.execute(sql: "INSERT INTO follow (user, who, since) VALUES (?, ?, ?)", arguments: [user, who.description, time])
+            try db.execute(sql: "INSERT INTO follow (user, who, since) VALUES (?, ?, ?)", arguments: [user, who.description, StoredDate.string(time)])
             return FollowChange(changed: true, version: try Self.bumpFollowVersion(db))
         }
     }
@@ -51,7 +51,7 @@ extension Store {
                 (sql: "SELECT who, since FROM follow WHERE user = ? ORDER BY who", arguments: [u] as StatementArguments)
             } ?? (sql: "SELECT who, MIN(since) AS since FROM follow GROUP BY who ORDER BY who", arguments: StatementArguments())
             let follows = try Row.fetchAll(db, sql: rows.sql, arguments: rows.arguments).map { r in
-                (who: r["who"] as String, since: r["since"] as Date)
+                (who: r["who"] as String, since: r.storedDate("since"))
             }
             return (follows, try Self.followVersion(db))
         }

@@ -13,4 +13,11 @@ protocol StoreRecord: Codable, Sendable, Equatable, FetchableRecord, Persistable
 extension StoreRecord {
     public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }
     public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .convertToSnakeCase }
+    // Dates through StoredDate, not GRDB's DateFormatter/Calendar: same text, no ICU (see StoredDate).
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+        .custom { StoredDate.string($0) }
+    }
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+        .custom { StoredDate.date($0) }
+    }
 }
