@@ -7,7 +7,7 @@ import GRDB
 /// Why not GRDB's own: it formats with a `DateFormatter` and reads with a `Calendar`, both
 /// through ICU, and the first date written maps ~4 MB of ICU data into the daemon, on a box
 /// where the whole system should stay under 30 MB. Integer civil-date arithmetic does the same
-/// job without ICU. Proleptic Gregorian: exact for years 1583...9999 (ICU switches to the
+/// job without ICU. Proleptic Gregorian: exact from the year 1583 on (ICU switches to the
 /// Julian calendar before October 1582; the store holds no such dates).
 ///
 /// ```swift
@@ -18,10 +18,10 @@ enum StoredDate {
     /// Seconds from 1970-01-01 to 2001-01-01, Foundation's reference date.
     private static let referenceOffset: Double = 978_307_200
 
-    /// "yyyy-MM-dd HH:mm:ss.SSS", UTC. Milliseconds are floored like ICU's (which gets the
-    /// time as a Double of milliseconds since 1970 and floors it), years zero-padded to four.
+    /// "yyyy-MM-dd HH:mm:ss.SSS", UTC. Milliseconds are rounded to the nearest, halves up
+    /// (towards the future, also before 1970), as the DateFormatter does; years zero-padded to four.
     static func string(_ date: Date) -> String {
-        let millis = ((date.timeIntervalSinceReferenceDate + referenceOffset) * 1000).rounded(.down)
+        let millis = ((date.timeIntervalSinceReferenceDate + referenceOffset) * 1000 + 0.5).rounded(.down)
         let ms = Int64(exactly: millis) ?? 0
         let (days, msInDay) = floorDivMod(ms, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
