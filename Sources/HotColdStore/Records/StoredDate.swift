@@ -56,7 +56,7 @@ enum StoredDate {
         }
     }
 
-    /// Parses stored text (see ``date(_:)-(DatabaseValue)``). Like GRDB, only the first three
+    /// Parses stored text (the forms above). Like GRDB, only the first three
     /// fractional digits count.
     static func date(_ text: String) -> Date? {
         var p = Array(text.utf8)[...]
