@@ -138,9 +138,19 @@ public final class Daemon: Sendable {
             savedTracking: SavedTracking(path: Self.stateDirectory(database: config.store.database) + "/tracking.json",
                                          configured: config.tracking, logger: logger))
         restoreTracking(config, commands: commands)
+        settleMemory(places?.store)
         return DaemonParts(places: places, server: server, outputs: outputs, stage: stage, host: host, commands: commands,
                            gpsd: GPSDSource(host: config.gpsd.host, port: config.gpsd.port),
                            notifier: notifier, targetCount: host.trackingCount, stopMark: stopMark)
+    }
+
+    /// Gives back what the start's one-off work left behind — SQLite's page caches after the
+    /// catalogue's load and the first roam, and the heap's free pages after it — so the daemon
+    /// rests about 1 MB smaller on a box whose programs share 30 MB. The caches refill with what
+    /// the daemon reads from then on.
+    private func settleMemory(_ store: Store?) {
+        store?.releaseMemory()
+        _ = glibcMallocTrim(0)
     }
 
     /// The last hunt or roam a client set, unless a flag or an edited `[tracking]` says
@@ -329,3 +339,8 @@ public final class Daemon: Sendable {
 }
 
 import Synchronization
+
+/// glibc's `malloc_trim` (malloc.h, which Swift's Glibc module does not export): returns the
+/// heap's free pages to the kernel.
+@_silgen_name("malloc_trim")
+private func glibcMallocTrim(_ pad: Int) -> Int32

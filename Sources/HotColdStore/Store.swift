@@ -47,6 +47,10 @@ public final class Store: Sendable {
     /// Syncs made for commits since the store was opened (each covers every commit before it).
     public var commitSyncs: Int { commits.syncCount }
 
+    /// Frees SQLite's caches (the writer's pages; the readers are closed and reopen when next
+    /// needed): after one-off work such as loading the catalogue.
+    public func releaseMemory() { database.releaseMemory() }
+
     /// Opens (creating when needed) and migrates the database at `path`.
     public static func open(path: String, quotas: StoreQuotas = StoreQuotas()) throws -> Store {
         Store(database: try StoreDatabase.openPool(path: path), quotas: quotas)
