@@ -185,9 +185,15 @@ struct WebServerTests {
         #expect(live.body.contains("event: link\ndata: {\"up\":true}"))
         #expect(live.body.contains("event: status\ndata: {\"class\":\"STATUS\""))
         #expect(!live.body.contains("\"database\""), "the page never sees the daemon's files")
-        // The daemon logged its GPS state events at start: resume from before the first.
-        let seqs = r.daemon.logLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            .compactMap { $0["seq"] as? Int }
+        // The daemon logs its GPS state event once it has tried gpsd (nothing listens there):
+        // wait for it, then resume from before the first.
+        func logged() -> [Int] {
+            r.daemon.logLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                .compactMap { $0["seq"] as? Int }
+        }
+        let end = Date().addingTimeInterval(30)
+        while logged().isEmpty, Date() < end { try await Task.sleep(for: .milliseconds(50)) }
+        let seqs = logged()
         try #require(!seqs.isEmpty, "the daemon logged no event")
         let resumed = try await RawHTTP.get(r.port, "/events", headers: ["Last-Event-ID: \(seqs[0] - 1)"], seconds: 3) { $0.contains("id: \(seqs.last!)\n") }
         for s in seqs { #expect(resumed.body.contains("id: \(s)\n"), "seq \(s) missing after Last-Event-ID") }
