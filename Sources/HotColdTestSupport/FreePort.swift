@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,8 +25,7 @@ public enum FreePort {
     public static func tcp() throws -> UInt16 { try find(type: Int32(SOCK_STREAM.rawValue)) }
     public static func udp() throws -> UInt16 { try find(type: Int32(SOCK_DGRAM.rawValue)) }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var handedOut: Set<UInt16> = []
+    private static let handedOut = Mutex<Set<UInt16>>([])
 
     /// The ports below the ephemeral range that tests may use.
     static let range: ClosedRange<UInt16> = {
@@ -37,7 +37,7 @@ public enum FreePort {
     private static func find(type: Int32) throws -> UInt16 {
         for _ in 0..<500 {
             let port = UInt16.random(in: range)
-            guard lock.withLock({ handedOut.insert(port).inserted }) else { continue }
+            guard handedOut.withLock({ $0.insert(port).inserted }) else { continue }
             if try bind(port, type: type) != nil { return port }
         }
         // The kernel's choice, as a last resort.

@@ -16,7 +16,7 @@ import Foundation
 /// degrees) and are written so; they are read as any number, since apps differ. Reading takes
 /// only what a position needs: `tid`, the regions and the rest (battery, connection…) are the
 /// apps' and are not checked.
-struct OwnTracksLocation: Codable, Sendable, Equatable {
+struct OwnTracksLocation: OwnTracksMessage, Codable, Sendable, Equatable {
     static let type = "location"
 
     var lat: Double
@@ -75,13 +75,6 @@ struct OwnTracksLocation: Codable, Sendable, Equatable {
         try c.encodeIfPresent(inregions, forKey: .inregions)
         try c.encodeIfPresent(inrids, forKey: .inrids)
         try c.encodeIfPresent(t, forKey: .t)
-    }
-
-    /// The message's text: keys sorted, so the same fix is the same message.
-    var payload: String {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? e.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     /// A finite value rounded to the nearest integer, or nil when it would not fit.

@@ -4,8 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The OwnTracks messages the bridge writes besides `location` (``OwnTracksLocation``): one
-/// type each, written by one coder (``OwnTracksMessage/payload``: keys sorted, so `_type` comes
+/// The OwnTracks messages the bridge writes (`location` is ``OwnTracksLocation``, which reads
+/// too): one type each, written by one coder (``OwnTracksMessage/payload``: keys sorted, so `_type` comes
 /// first and the same message is the same bytes). Field names and types are the booklet's
 /// (owntracks.org/booklet/tech/json); what each field holds is said in ``OwnTracksLayout``.
 protocol OwnTracksMessage: Encodable {}

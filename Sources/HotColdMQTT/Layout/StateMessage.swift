@@ -70,6 +70,6 @@ struct NearestMessage: Codable, Sendable, Equatable {
 
     /// The message's text (one JSON object, no newline).
     var payload: String {
-        (try? WireCoding.encoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        WireCoding.object(self)
     }
 }

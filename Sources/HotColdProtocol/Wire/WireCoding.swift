@@ -42,6 +42,12 @@ public enum WireCoding {
         return d
     }
 
+    /// A value as one JSON object with the wire's conventions (snake_case keys, sorted; ISO-8601
+    /// times) and no `class`: the bridge's broker messages that are not hotcold lines.
+    public static func object<T: Encodable>(_ value: T) -> String {
+        (try? encoder().encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
     /// One reply or event as a line (no newline): `{"class":"…",` then the body's own fields.
     ///
     /// The encoder does not promise key order, so `class` is written first here and the body
