@@ -13,7 +13,8 @@ import Glibc
 /// Carol follow Ann; Ann finds a place. Following and likes work under the ACL, and Bob cannot
 /// like in Carol's name: on Carol's topic (or the old place, Ann's own `…/likes`) the broker
 /// refuses it; on his own topic naming Carol, Ann's bridge refuses it. Carol reads no like
-/// meant for Ann.
+/// meant for Ann. Bob's real like goes out as `FRIEND_LIKE`, since Ann's location says her
+/// bridge reads it.
 @Suite(.offCooperativePool, .serialized, .enabled(if: MosquittoBroker.available && GPSDHarness.gpsdAvailable))
 struct FriendsBrokerACLTests: BridgeSuite {
     typealias Car = FriendsRealTimeTests.Car
@@ -76,6 +77,12 @@ struct FriendsBrokerACLTests: BridgeSuite {
                                            "-P", "carol-secret", "-V", "mqttv5", "-q", "1", "-v", "-t", "hotcold/+/+/likes/#"],
                                           stdout: carolHears)
         defer { carolSub.terminate() }
+        // Ann, as herself, reads what reaches her likes: which class Bob's bridge wrote.
+        let annHears = dir.path("ann-hears.txt")
+        let annSub = try SpawnedProcess(["/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", String(broker.port), "-u", "ann",
+                                         "-P", "ann-secret", "-V", "mqttv5", "-q", "1", "-v", "-t", "hotcold/+/+/likes/ann/ute"],
+                                        stdout: annHears)
+        defer { annSub.terminate() }
 
         // Ann drives east from 150 m before the place and stops on it: her find.
         let start = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
@@ -100,7 +107,8 @@ struct FriendsBrokerACLTests: BridgeSuite {
             #expect(try waitUntil(20) { try feed(c).contains { $0["id"] as? String == id } }, "\(c.who)'s feed lacks \(id): \(c.bridge.stderr.suffix(2000))")
         }
 
-        // Bob forges a like by Carol. On Carol's topic, or where likes went before (Ann's own
+        // Bob forges a like by Carol, under the class bridges before 1.11 wrote (which Ann's
+        // still reads: it is refused for its liker, not its class). On Carol's topic, or where likes went before (Ann's own
         // `…/likes`): the broker refuses it (MQTT v5 PUBACK 135).
         let forged = #"{"class":"LIKE","cmd":"like_received","item_seq":\#(seq),"like":true,"liker":"carol/van","time":"\#(ISO8601.format(Date()))"}"#
         for topic in ["hotcold/carol/van/likes/ann/ute", "hotcold/ann/ute/likes"] {
@@ -120,6 +128,25 @@ struct FriendsBrokerACLTests: BridgeSuite {
         let liked = try own()
         #expect(liked?["likers"] as? [String] == ["bob/car"], "\(String(describing: liked))")
         #expect(ann.bridge.lines(containing: "ignored a message").count == 1, "\(ann.bridge.stderr)")
+        // Ann's location said her bridge reads the new class, so Bob's wrote that.
+        #expect(waitUntil(10) {
+            ((try? String(contentsOfFile: annHears, encoding: .utf8)) ?? "").contains(#"hotcold/bob/car/likes/ann/ute {"class":"FRIEND_LIKE","cmd":"like_received","item_seq":\#(seq),"like":true,"liker":"bob/car""#)
+        }, "\((try? String(contentsOfFile: annHears, encoding: .utf8)) ?? "")")
+
+        // Ann's car goes back to a bridge before 1.11: its location carries no version. Then a
+        // location Bob's bridge refuses (and logs), published after it on the same topic: once
+        // that is logged, the one before it has been read. Bob's unlike then goes out under the
+        // old class, which Ann's bridge reads.
+        let older = #"{"gps_accuracy":5,"latitude":-30.3,"longitude":153.1015,"time":"\#(ISO8601.format(Date()))"}"#
+        _ = try publish(broker, as: "ann", "hotcold/ann/ute/location", older)
+        _ = try publish(broker, as: "ann", "hotcold/ann/ute/location", older.replacingOccurrences(of: "-30.3", with: "-95.5"))
+        #expect(waitUntil(20) { !bob.bridge.lines(containing: "ignored a message on hotcold/ann/ute/location: latitude -95.5").isEmpty },
+                "\(bob.bridge.stderr.suffix(2000))")
+        #expect(try bob.call(#"{"cmd":"unlike","item":"\#(id)"}"#)["ok"] as? Bool == true)
+        #expect(try waitUntil(20) { (try own()?["likes"] as? Int ?? 1) == 0 }, "Ann's bridge: \(ann.bridge.stderr.suffix(2000))")
+        #expect(waitUntil(10) {
+            ((try? String(contentsOfFile: annHears, encoding: .utf8)) ?? "").contains(#"hotcold/bob/car/likes/ann/ute {"class":"LIKE","cmd":"like_received","item_seq":\#(seq),"like":false,"liker":"bob/car""#)
+        }, "\((try? String(contentsOfFile: annHears, encoding: .utf8)) ?? "")")
 
         // Carol subscribed to every like: the broker delivered Bob's to Ann, and none to her.
         // (Her subscription is as old as Ann's, so what Ann got she would have got too.)

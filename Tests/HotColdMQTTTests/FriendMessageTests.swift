@@ -41,6 +41,22 @@ import Testing
         let published = try #require(HotColdLayout.location(mine, topics: Topics(prefix: "hotcold", user: "jane", device: "ute")))
         let read = try #require(try FriendFixRequest.hotcold(bytes(published.payload), who: jane, now: now))
         #expect(read == FriendFixRequest(who: jane, time: fix.time, lat: -30.2999999, lon: 153.1, accuracyM: 9, speedMps: 12.25))
+        // It says which like class this bridge reads; a location without a version (an
+        // earlier bridge's) reads only the old one.
+        #expect(published.payload.contains(#""proto_major":\#(ProtocolVersion.major),"proto_minor":\#(ProtocolVersion.minor)"#))
+        #expect(try FriendFixRequest.hotcoldLocation(bytes(published.payload), who: jane, now: now)?.reads == .friendLike)
+        #expect(try FriendFixRequest.hotcoldLocation(bytes(#"{"time":"2026-11-25T09:59:58Z","latitude":0,"longitude":0}"#), who: jane, now: now)?.reads == .legacy)
+    }
+
+    @Test func likeDialectByVersion() {
+        #expect(LikeDialect(major: nil, minor: nil) == .legacy)
+        #expect(LikeDialect(major: 1, minor: nil) == .legacy)
+        #expect(LikeDialect(major: 1, minor: 10) == .legacy)
+        #expect(LikeDialect(major: 1, minor: 11) == .friendLike)
+        #expect(LikeDialect(major: 1, minor: 40) == .friendLike)
+        #expect(LikeDialect(major: 2, minor: 0) == .friendLike)
+        #expect(LikeDialect(major: 0, minor: 99) == .legacy)
+        #expect(LikeDialect(major: ProtocolVersion.major, minor: ProtocolVersion.minor) == .friendLike)
     }
 
     @Test func ownTracksLocationInItsUnits() throws {
@@ -154,11 +170,19 @@ import Testing
         let bob = FriendID(parsing: "bob/car")!
         let like = LikeReceivedRequest(itemSeq: 1234, liker: bob, like: true, time: now)
         let payload = BrokerLike(like).payload
-        #expect(payload == #"{"class":"LIKE","cmd":"like_received","item_seq":1234,"like":true,"liker":"bob/car","time":"2026-11-25T10:00:00.000Z"}"#)
+        #expect(payload == #"{"class":"FRIEND_LIKE","cmd":"like_received","item_seq":1234,"like":true,"liker":"bob/car","time":"2026-11-25T10:00:00.000Z"}"#)
         #expect(try BrokerLike.fromBroker(bytes(payload), liker: bob, now: now) == like)
+        // To an author not known to read FRIEND_LIKE: the old class, which it does read.
+        let legacy = BrokerLike(like, for: .legacy).payload
+        #expect(legacy == #"{"class":"LIKE","cmd":"like_received","item_seq":1234,"like":true,"liker":"bob/car","time":"2026-11-25T10:00:00.000Z"}"#)
+        #expect(try BrokerLike.fromBroker(bytes(legacy), liker: bob, now: now) == like)
+        #expect((try? Request.decode(line: legacy).get()) == .likeReceived(like))
         // As an earlier bridge wrote it (no cmd): read the same.
         let earlier = #"{"class":"LIKE","item_seq":1234,"liker":"bob/car","like":true,"time":"2026-11-25T10:00:00.000Z"}"#
         #expect(try BrokerLike.fromBroker(bytes(earlier), liker: bob, now: now) == like)
+        // The socket's LIKE event is not a broker like, whatever its class says.
+        let socketLike = WireCoding.line(LikeEvent(seq: 905, time: now, item: "jane/ute/1234", like: true, user: "alice"))
+        #expect(throws: FriendMessageError.self) { _ = try BrokerLike.fromBroker(bytes(socketLike), liker: bob, now: now) }
         let forged = payload.replacingOccurrences(of: "bob/car", with: "bob/#")
         let e = #expect(throws: FriendMessageError.self) { _ = try BrokerLike.fromBroker(bytes(forged), liker: bob, now: now) }
         #expect(e?.description.contains(#"got "bob/#""#) == true, "\(e?.description ?? "")")
@@ -177,7 +201,7 @@ import Testing
         }
         // The daemon takes the LIKE as its request, but no other class in it.
         #expect((try? Request.decode(line: payload).get()) == .likeReceived(like))
-        let otherClass = payload.replacingOccurrences(of: #""class":"LIKE""#, with: #""class":"FEED""#)
+        let otherClass = payload.replacingOccurrences(of: #""class":"FRIEND_LIKE""#, with: #""class":"FEED""#)
         #expect(Request.decode(line: otherClass).failure?.field == "class")
     }
 

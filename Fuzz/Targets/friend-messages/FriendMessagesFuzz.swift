@@ -1,7 +1,7 @@
 // What arrives from the broker on friends' topics (HotColdMQTT): a followed device's position
 // in hotcold's layout (`…/location`) and OwnTracks' (`owntracks/U/D`), a feed item
 // (`…/feed`, FEED_ITEM) and a like of this car's own item (on the liker's `…/likes/AUTHOR/DEVICE`,
-// LIKE; the liker is the topic's). Anyone who may
+// FRIEND_LIKE or, from bridges before 1.11, LIKE; the liker is the topic's). Anyone who may
 // publish to the broker writes these bytes, so every parser gets every input.
 //
 // Invariants: nothing traps; a refusal says why in a bounded sentence; what the bridge accepts
@@ -28,7 +28,7 @@ let bob = FriendID(parsing: "bob/car")!
 
 func fuzz(_ bytes: UnsafeRawBufferPointer) {
     let payload = Array(bytes)
-    position(payload) { () throws(FriendMessageError) in try FriendFixRequest.hotcold(payload, who: jane, now: now) }
+    position(payload) { () throws(FriendMessageError) in try FriendFixRequest.hotcoldLocation(payload, who: jane, now: now)?.fix }
     position(payload) { () throws(FriendMessageError) in try FriendFixRequest.ownTracks(payload, who: jane, now: now) }
     feed(payload)
     like(payload)
@@ -68,12 +68,15 @@ func like(_ payload: [UInt8]) {
     guard let like else { return fuzzCheck(payload.isEmpty, "a like read as nothing from a payload with content") }
     fuzzCheck(like.liker == bob, "a like by \(like.liker) on bob/car's topic")
     daemonAccepts(.likeReceived(like), payload)
-    let line = BrokerLike(like).payload
-    do {
-        let again = try BrokerLike.fromBroker(Array(line.utf8), liker: bob, now: now).map { BrokerLike($0).payload }
-        fuzzCheck(again == line, "LIKE \(line) reads back as \(again ?? "nothing")")
-    } catch {
-        fuzzCheck(false, "the bridge refuses the LIKE it would publish: \(line): \(error)")
+    // Under either class (the one an author reads), what the bridge would publish reads back.
+    for reader in [LikeDialect.friendLike, .legacy] {
+        let line = BrokerLike(like, for: reader).payload
+        do {
+            let again = try BrokerLike.fromBroker(Array(line.utf8), liker: bob, now: now).map { BrokerLike($0, for: reader).payload }
+            fuzzCheck(again == line, "\(reader) like \(line) reads back as \(again ?? "nothing")")
+        } catch {
+            fuzzCheck(false, "the bridge refuses the like it would publish: \(line): \(error)")
+        }
     }
 }
 

@@ -23,6 +23,28 @@ extension Bridge {
         /// Handed to the daemon and dropped: over its quota (a full radar), or refused for good.
         var overQuota = 0
         var daemonRefused = 0
+        /// Friends whose latest `…/location` says their bridge reads `FRIEND_LIKE`; at most
+        /// ``likeReadersCap`` (past it a like goes out under the old class, which every bridge reads).
+        var readsFriendLike: Set<FriendID> = []
+    }
+
+    /// Enough for every followed device and a large club.
+    static let likeReadersCap = 4096
+
+    /// The class `author`'s bridge reads a like under, as far as its location has said.
+    func likeDialect(of author: FriendID) -> LikeDialect {
+        shared.withLock { $0.friends.readsFriendLike.contains(author) } ? .friendLike : .legacy
+    }
+
+    /// Notes what a friend's location said of its version.
+    private func noteLikeDialect(_ who: FriendID, _ reads: LikeDialect) {
+        shared.withLock { s in
+            if reads == .legacy {
+                s.friends.readsFriendLike.remove(who)
+            } else if s.friends.readsFriendLike.count < Self.likeReadersCap {
+                s.friends.readsFriendLike.insert(who)
+            }
+        }
     }
 
     /// The largest message the bridge takes from the broker: the largest of the friends'
@@ -62,7 +84,11 @@ extension Bridge {
         do throws(FriendMessageError) {
             switch m.kind {
             case .location:
-                return .some(try FriendFixRequest.hotcold(payload, who: m.who).map { f in var f = f; f.club = m.club; return .fix(f) })
+                guard let (fix, reads) = try FriendFixRequest.hotcoldLocation(payload, who: m.who) else { return .some(nil) }
+                noteLikeDialect(m.who, reads)
+                var f = fix
+                f.club = m.club
+                return .some(.fix(f))
             case .ownTracks:
                 return .some(try FriendFixRequest.ownTracks(payload, who: m.who).map { f in var f = f; f.club = m.club; return .fix(f) })
             case .feed:

@@ -217,7 +217,9 @@ extension Bridge {
                 // A like needs this device's name as the liker; one of its own items needs no message.
                 let l = try FriendEventLine.like(line, liker: friendTopics.own)
                 seq = l.seq
-                if let to = l.to, let like = l.like { pubs.append(Publication(topic: settings.friendTopics.likes(of: to), payload: BrokerLike(like).payload)) }
+                if let to = l.to, let like = l.like {
+                    pubs.append(Publication(topic: settings.friendTopics.likes(of: to), payload: BrokerLike(like, for: likeDialect(of: to)).payload))
+                }
             }
         } catch {
             if let l = readFailures.failed("skipped a \(name) event the bridge cannot read: \(error)") { log(l) }

@@ -6,28 +6,36 @@ import Foundation
 import HotColdCore
 import HotColdProtocol
 
-/// LIKE on the broker: a device's like (or its withdrawal) of one of a friend's finds, on the
-/// liker's own `…/likes/AUTHOR/DEVICE`. Its body is the `like_received` request the author's
+/// FRIEND_LIKE on the broker: a device's like (or its withdrawal) of one of a friend's finds, on
+/// the liker's own `…/likes/AUTHOR/DEVICE`. Its body is the `like_received` request the author's
 /// bridge hands its daemon, unchanged, so the request's fields and checks are the one
 /// definition of it; this type owns only what the broker adds, its class.
 ///
 /// ```json
-/// {"class":"LIKE","cmd":"like_received","item_seq":1234,"like":true,"liker":"bob/car","time":"2026-11-25T10:00:00.000Z"}
+/// {"class":"FRIEND_LIKE","cmd":"like_received","item_seq":1234,"like":true,"liker":"bob/car","time":"2026-11-25T10:00:00.000Z"}
 /// ```
-/// The socket's LIKE event (`LikeEvent`: a Unix user here liked an item) is another shape; the
-/// broker's class keeps its name because bridges in the field read it by that name (issue 28).
-public struct BrokerLike: FixedClassMessage, Equatable {
-    public static let wireClass = LikeReceivedRequest.brokerClass
+/// Bridges before protocol 1.11 named it `LIKE`, the class of the socket's own LIKE event
+/// (`LikeEvent`: a Unix user here liked an item), a different shape. The rename goes in two
+/// phases because bridges in the field read the class: every bridge now reads both names, and
+/// writes the new one to an author whose `…/location` says it reads it (``LikeDialect``), the
+/// old one otherwise.
+public struct BrokerLike: WireMessage, Equatable {
     static let maximumPayloadBytes = 1024
 
     var request: LikeReceivedRequest
+    /// `FRIEND_LIKE`, or `LIKE` for an author not known to read the new name.
+    public let wireClass: String
 
-    public init(_ request: LikeReceivedRequest) {
+    public init(_ request: LikeReceivedRequest, for reader: LikeDialect = .friendLike) {
         self.request = request
+        wireClass = reader == .friendLike ? LikeReceivedRequest.brokerClass : LikeReceivedRequest.legacyBrokerClass
     }
 
     /// The request's own decoding (literal keys, as a request line is read; `class` allowed).
-    public init(from decoder: any Decoder) throws { request = try LikeReceivedRequest(from: decoder) }
+    public init(from decoder: any Decoder) throws {
+        request = try LikeReceivedRequest(from: decoder)
+        wireClass = LikeReceivedRequest.brokerClass
+    }
 
     public func encode(to encoder: any Encoder) throws { try request.encode(to: encoder) }
 
@@ -42,7 +50,9 @@ public struct BrokerLike: FixedClassMessage, Equatable {
     public static func fromBroker(_ payload: [UInt8], liker: FriendID, now: Date = Date()) throws(FriendMessageError) -> LikeReceivedRequest? {
         guard let text = try BrokerPayload.text(payload, cap: maximumPayloadBytes) else { return nil }
         let cls = WireCoding.className(of: text) ?? "none"
-        guard cls == wireClass else { throw FriendMessageError("class \"\(cls.prefix(20))\", expected \(wireClass)") }
+        guard LikeReceivedRequest.brokerClasses.contains(cls) else {
+            throw FriendMessageError("class \"\(cls.prefix(20))\", expected \(LikeReceivedRequest.brokerClass) (or \(LikeReceivedRequest.legacyBrokerClass))")
+        }
         guard let l = try BrokerPayload.decode(BrokerLike.self, payload, cap: maximumPayloadBytes)?.request else { return nil }
         guard l.liker == liker else {
             throw FriendMessageError("a like by \(l.liker.description.prefix(130)) on \(liker)'s topic")

@@ -17,10 +17,17 @@ extension FriendFixRequest {
     /// hotcold's `…/location` message (`LocationMessage`, what `HotColdLayout.location`
     /// writes). Nil for an empty payload (a retained message being cleared).
     public static func hotcold(_ payload: [UInt8], who: FriendID, now: Date = Date()) throws(FriendMessageError) -> FriendFixRequest? {
+        try hotcoldLocation(payload, who: who, now: now)?.fix
+    }
+
+    /// The same, with how the friend's bridge reads a like (what its message says of its version).
+    public static func hotcoldLocation(_ payload: [UInt8], who: FriendID, now: Date = Date()) throws(FriendMessageError)
+        -> (fix: FriendFixRequest, reads: LikeDialect)? {
         guard let m = try BrokerPayload.decode(LocationMessage.self, payload, cap: maximumPayloadBytes,
                                                decoder: WireCoding.decoder()) else { return nil }
-        return try checked(who: who, name: m.name, time: m.time, lat: m.latitude, lon: m.longitude,
-                           accuracy: m.gpsAccuracy, speed: m.speedMps, now: now)
+        let fix = try checked(who: who, name: m.name, time: m.time, lat: m.latitude, lon: m.longitude,
+                              accuracy: m.gpsAccuracy, speed: m.speedMps, now: now)
+        return (fix, m.likeDialect)
     }
 
     /// An OwnTracks message on `owntracks/USER/DEVICE`: `_type: location` (`OwnTracksLocation`:

@@ -11,8 +11,10 @@ import HotColdProtocol
 /// coder (snake_case keys, ISO-8601 times with milliseconds).
 ///
 /// ```json
-/// {"gps_accuracy":9,"latitude":-30.3,"longitude":153.1,"speed_mps":10,"time":"2025-01-01T00:00:00.000Z"}
+/// {"gps_accuracy":9,"latitude":-30.3,"longitude":153.1,"proto_major":1,"proto_minor":11,"speed_mps":10,"time":"2025-01-01T00:00:00.000Z"}
 /// ```
+/// `proto_major`/`proto_minor` (since 1.11) are the writing bridge's protocol version: what a
+/// follower's bridge goes by to send it likes under the class it reads (``LikeDialect``).
 struct LocationMessage: Codable, Sendable, Equatable {
     /// When the fix was taken.
     var time: Date
@@ -24,18 +26,26 @@ struct LocationMessage: Codable, Sendable, Equatable {
     var speedMps: Double?
     /// A display name; this bridge writes none, a friend's may.
     var name: String?
+    /// The writer's protocol version (this bridge writes its own; earlier bridges none).
+    var protoMajor: Int?
+    var protoMinor: Int?
 
     init(time: Date, latitude: Double, longitude: Double, gpsAccuracy: Double? = nil, speedMps: Double? = nil,
-                name: String? = nil) {
+         name: String? = nil, protoMajor: Int? = ProtocolVersion.major, protoMinor: Int? = ProtocolVersion.minor) {
         self.time = time
         self.latitude = latitude
         self.longitude = longitude
         self.gpsAccuracy = gpsAccuracy
         self.speedMps = speedMps
         self.name = name
+        self.protoMajor = protoMajor
+        self.protoMinor = protoMinor
     }
 
-    enum CodingKeys: String, CodingKey { case time, latitude, longitude, gpsAccuracy, speedMps, name }
+    enum CodingKeys: String, CodingKey { case time, latitude, longitude, gpsAccuracy, speedMps, name, protoMajor, protoMinor }
+
+    /// How the writer reads a like.
+    var likeDialect: LikeDialect { LikeDialect(major: protoMajor, minor: protoMinor) }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -45,6 +55,8 @@ struct LocationMessage: Codable, Sendable, Equatable {
         try c.encodeIfPresent(gpsAccuracy.flatMap { $0.isFinite && abs($0) < 1e15 ? Int($0.rounded()) : nil }, forKey: .gpsAccuracy)
         try c.encodeIfPresent(speedMps, forKey: .speedMps)
         try c.encodeIfPresent(name, forKey: .name)
+        try c.encodeIfPresent(protoMajor, forKey: .protoMajor)
+        try c.encodeIfPresent(protoMinor, forKey: .protoMinor)
     }
 
     /// The message's text (one JSON object, no newline).

@@ -105,14 +105,20 @@ public struct LikeRequest: RequestBody {
 /// The same fields are the message the liker's bridge sends the author's on its own
 /// `hotcold/LIKER/DEVICE/likes/AUTHOR/DEVICE` (QoS 1; the topic names the liker, and the
 /// author's bridge refuses a `liker` that is not the topic's): this request under the broker's
-/// `"class":"LIKE"` (hotcold-mqtt's `BrokerLike`),
-/// `{"class":"LIKE","cmd":"like_received","item_seq":1234,"like":true,"liker":"bob/car","time":…}`,
+/// class `FRIEND_LIKE` (hotcold-mqtt's `BrokerLike`; bridges before protocol 1.11 wrote and
+/// read `LIKE`, the name the socket's own LIKE event has, and are still written that way),
+/// `{"class":"FRIEND_LIKE","cmd":"like_received","item_seq":1234,"like":true,"liker":"bob/car","time":…}`,
 /// so the author's bridge hands on exactly what arrived, checked by the fields below. The
 /// author's daemon counts it once per liker, the latest `time` winning, so repeats and
 /// reordering on the network change nothing.
 public struct LikeReceivedRequest: RequestBody, Codable {
-    /// The class the broker's message carries, which this request tolerates (and no other).
-    public static let brokerClass = "LIKE"
+    /// The class the broker's message carries (since protocol 1.11).
+    public static let brokerClass = "FRIEND_LIKE"
+    /// The class bridges before 1.11 write and read; still written to a device not known to
+    /// read the new one (phase one of the rename: both are read everywhere).
+    public static let legacyBrokerClass = "LIKE"
+    /// The classes this request tolerates (and no other).
+    public static let brokerClasses: Set<String> = [brokerClass, legacyBrokerClass]
     public var itemSeq: Int
     public var liker: FriendID
     public var like: Bool
@@ -128,8 +134,9 @@ public struct LikeReceivedRequest: RequestBody, Codable {
     init(_ decoder: any Decoder) throws(ProtocolError) {
         // `class`: the broker's LIKE message is this request under its class (see above).
         let f = try Fields(decoder, command: "like_received", allowed: ["item_seq", "liker", "like", "time", "class"])
-        if let c = try f.string("class", max: 16), c != Self.brokerClass {
-            throw ProtocolError(.badField, command: "like_received", field: "class", "must be \(Self.brokerClass) when present, got \"\(c)\"")
+        if let c = try f.string("class", max: 16), !Self.brokerClasses.contains(c) {
+            throw ProtocolError(.badField, command: "like_received", field: "class",
+                                "must be \(Self.brokerClass) (or \(Self.legacyBrokerClass)) when present, got \"\(c)\"")
         }
         itemSeq = try f.required(try f.integer("item_seq", in: 0...Limits.maxInteger), "item_seq", "the own item's seq")
         liker = try f.requiredFriend("liker")

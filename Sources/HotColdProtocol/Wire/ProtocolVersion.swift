@@ -22,11 +22,14 @@
 /// target's own position) on `STATUS` and `TARGETS` targets, `report`'s `device` (the car's name
 /// on the broker) and `own` on `feed` entries, whose ids are then that name's. Minor 10 added
 /// `act_for` (a trusted proxy, `hotcold-web`, acts for the user who paired a phone) and `ACTING`,
-/// 0-star ratings in `RECORD` and feed items, and `feed` (dropped items) in `STATUS`.
+/// 0-star ratings in `RECORD` and feed items, and `feed` (dropped items) in `STATUS`. Minor 11
+/// (the broker's side) renamed the bridges' like message `FRIEND_LIKE` (read under both names,
+/// written under the new one to a friend whose `…/location`, which now carries `proto_major`
+/// and `proto_minor`, says it reads it).
 public enum ProtocolVersion {
     public static let release = "0.1.0"
     public static let major = 1
-    public static let minor = 10
+    public static let minor = 11
 
     /// The greeting as a reply value.
     public static var reply: VersionReply {
