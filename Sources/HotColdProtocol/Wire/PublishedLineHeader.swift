@@ -15,7 +15,7 @@ public struct PublishedLineHeader: Sendable, Equatable {
     public var className: String
     public var seq: Int
 
-    /// Longest class name accepted (the known ones are at most 9 bytes).
+    /// Longest class name accepted (the known ones are at most 17 bytes, FOLLOWING_CHANGED).
     static let maxClassBytes = 32
     /// At most 18 digits, so the value never overflows a 64-bit Int.
     static let maxSeqDigits = 18
@@ -38,8 +38,11 @@ public struct PublishedLineHeader: Sendable, Equatable {
         var name: [UInt8] = []
         while i != line.endIndex, line[i] != UInt8(ascii: "\"") {
             let b = line[i]
-            // Class names are upper-case ASCII letters; anything else is not our header.
-            guard b >= UInt8(ascii: "A"), b <= UInt8(ascii: "Z"), name.count < Self.maxClassBytes else { return nil }
+            // Class names are upper-case ASCII letters, digits and `_` (LIKE_RECEIVED,
+            // FOLLOWING_CHANGED), starting with a letter; anything else is not our header.
+            let letter = b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")
+            let more = b == UInt8(ascii: "_") || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+            guard letter || (more && !name.isEmpty), name.count < Self.maxClassBytes else { return nil }
             name.append(b)
             i = line.index(after: i)
         }
