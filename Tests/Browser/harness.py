@@ -20,13 +20,15 @@ TARGET = (-30.2748, 153.1338, "Big Test Banana")
 
 
 def wait_until(check, timeout, what, step=0.05):
+    """Polls `check` until it is truthy; `what` names it in the failure (a callable is asked
+    then, so it can say what the page shows at that moment)."""
     end = time.time() + timeout
     while time.time() < end:
         v = check()
         if v:
             return v
         time.sleep(step)
-    raise AssertionError("timed out after %.1f s waiting for %s" % (timeout, what))
+    raise AssertionError("timed out after %.1f s waiting for %s" % (timeout, what() if callable(what) else what))
 
 
 def meridian_distance(lat1, lat2):

@@ -6,7 +6,8 @@ hotcold-web, the car parked near Coffs Harbour with three geocaches imported aro
     page keeps its hint hidden until asked (then shows it as `hotcold show` does), hunts it
     ("Hunt NAME") and marks it found ("Mark NAME found" / "Marked NAME found.");
   * Friends follows a car (the button names it), shows its finds with who liked them (50 at a
-    time, then "Show older finds"), likes an item once (the button says what it does; liking twice is one like), and unfollows;
+    time, then "Show older finds"), likes an item once (the button says what it does; liking twice is one like), shows a
+    friend's new find and a follow made elsewhere as they happen (pushed by the live stream, no timer), and unfollows;
   * My places renames a place of one's own (the button names old and new) and deletes it only
     after a confirmation that names it;
   * Field lists the observations and adds one at the car's fix (the button says what and
@@ -167,7 +168,7 @@ def main():
         page.find_element("id", "fr-who").send_keys("jane/ute")
         check(text(page, "fr-follow") == "Follow jane/ute", "the button names whom it follows")
         click(page, "fr-follow")
-        wait_until(lambda: text(page, "fr-result") == "Now following jane/ute.", 10, "followed")
+        wait_until(lambda: text(page, "fr-result") == "Now following jane/ute.", 10, lambda: "followed (%r)" % text(page, "fr-result"))
         wait_until(lambda: ids(page, "fr-following") == ["jane/ute"] and len(ids(page, "fr-feed")) == 50, 10, "the follow and the feed (%r)" % page.execute_script("return [document.getElementById('fr-head').textContent, window.hotcold.friends.items.length]"))
         check(ids(page, "fr-feed")[:2] == ["jane/ute/1234", "jane/ute/2000"], "newest first, 50 at a time")
         page.find_element("css selector", "#fr-feed .more").click()
@@ -193,6 +194,22 @@ def main():
         check(sent == 1, "two quick taps sent one like (%d)" % sent)
         check(row(page, "fr-feed", "jane/ute/1234").find_element("css selector", "button.like").text == "Take back your like of jane/ute's find at " + FARMER,
               "liked: the button now says it takes the like back")
+        # In real time, with no timer behind it (the page reads the lists only when the screen
+        # opens, after its own writes, and when the live stream names a friends' event): a find
+        # jane's bridge hands the daemon shows on top, and a follow and unfollow made elsewhere
+        # (here, on the daemon's socket) show and go.
+        reads = page.execute_script("return window.hotcold.friends.reloads")
+        newer = dict(item, seq=1235, time=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z"), note="Back again")
+        check(stack.write({"cmd": "feed_item", "item": newer}, "RESULT").get("new") is True, "a newer find from jane/ute")
+        wait_until(lambda: ids(page, "fr-feed")[:1] == ["jane/ute/1235"], 30, "the newer find shown without a tap")
+        check(page.execute_script("return window.hotcold.friends.heard") == "FEED", "read again because the stream said FEED")
+        check(stack.write({"cmd": "follow", "who": "kim/van"}, "RESULT").get("ok") is True, "a follow made on the socket")
+        wait_until(lambda: ids(page, "fr-following") == ["jane/ute", "kim/van"], 30, "the follow shown without a tap")
+        check(stack.write({"cmd": "unfollow", "who": "kim/van"}, "RESULT").get("ok") is True, "and undone on the socket")
+        wait_until(lambda: ids(page, "fr-following") == ["jane/ute"], 30, "the unfollow shown without a tap")
+        check(page.execute_script("return window.hotcold.friends.heard") == "FOLLOWING_CHANGED", "read again because the stream said FOLLOWING_CHANGED")
+        more = page.execute_script("return window.hotcold.friends.reloads") - reads
+        check(1 <= more <= 6, "three changes, %d reads of the lists" % more)
         page.find_element("id", "fr-who").send_keys("")
         unf = row(page, "fr-following", "jane/ute").find_element("css selector", "button")
         check(unf.text == "Unfollow jane/ute", "unfollow names the car")

@@ -1,4 +1,5 @@
 import Foundation
+import HotColdCore
 import HotColdProtocol
 import HotColdTestSupport
 import Synchronization
@@ -197,6 +198,29 @@ struct WebServerTests {
         try #require(!seqs.isEmpty, "the daemon logged no event")
         let resumed = try await RawHTTP.get(r.port, "/events", headers: ["Last-Event-ID: \(seqs[0] - 1)"], seconds: 3) { $0.contains("id: \(seqs.last!)\n") }
         for s in seqs { #expect(resumed.body.contains("id: \(s)\n"), "seq \(s) missing after Last-Event-ID") }
+    }
+
+    @Test("/events: a friends' event (a find, a follow) reaches the page as a numbered `friends` frame naming only its class")
+    func friendsNews() async throws {
+        let r = try await Running()
+        defer { r.stop() }
+        let c = try LineClient(path: r.daemon.socketPath)
+        let item = #"{"author":"jane","device":"ute","seq":7,"time":"\#(ISO8601.format(Date()))","kind":"arrived","note":"secret words","place":{"id":"halans:d0577fb8cf","kind":"bigthing","name":"Big Banana"}}"#
+        try c.send(#"{"cmd":"feed_item","item":\#(item)}"#)
+        #expect(try c.read(class: "RESULT")["new"] as? Bool == true)
+        try c.send(#"{"cmd":"follow","who":"jane/ute"}"#)
+        #expect(try c.read(class: "RESULT")["ok"] as? Bool == true)
+        // From the start of the log: both, under their numbers, with nothing of the find in them.
+        let got = try await RawHTTP.get(r.port, "/events", headers: ["Last-Event-ID: 0"], seconds: 30) {
+            $0.contains(#"data: {"class":"FOLLOWING_CHANGED"}"#)
+        }
+        #expect(got.body.contains("event: friends\ndata: {\"class\":\"FEED\"}\n"), "\(got.body.suffix(1500))")
+        #expect(got.body.contains("event: friends\ndata: {\"class\":\"FOLLOWING_CHANGED\"}\n"))
+        #expect(!got.body.contains("secret words") && !got.body.contains("Big Banana") && !got.body.contains("jane"),
+                "the page reads friends' finds itself, with its own access; the stream carries none")
+        // (Split on any line break: the chunked body's "\r\n" is one Character.)
+        let ids = got.body.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("id: ") }.compactMap { Int($0.dropFirst(4)) }
+        #expect(ids == ids.sorted() && Set(ids).count == ids.count && ids.count >= 2, "\(ids)")
     }
 
     @Test("past live.max_clients a browser gets 503 and a retry hint")

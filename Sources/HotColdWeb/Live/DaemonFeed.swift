@@ -161,18 +161,23 @@ public final class DaemonFeed: Sendable {
         return "stopped"
     }
 
+    /// The friends' events (a find, a like given or received, a follow) the page hears of, to
+    /// read its Friends lists again the moment they change.
+    static let friendsClasses: Set<String> = [FeedEvent.wireClass, LikeEvent.wireClass, LikeReceivedEvent.wireClass,
+                                              FollowingChangedEvent.wireClass]
+
     /// Passes one daemon line on; false when the browser is gone or too slow.
     private func take(_ line: String) -> Bool {
         switch WireCoding.className(of: line) {
         case let cls? where EventMessage.classes.contains(cls):
             // Decoded and re-encoded: the browser gets only well-formed, known fields.
             guard let m = try? EventMessage.decode(line: line), let n = m.seq, let seq = UInt64(exactly: n) else { return true }
-            let fresh = lastSeq.withLock { last -> Bool in
-                if let last, seq <= last { return false }
-                last = seq
-                return true
-            }
-            return fresh ? emit(.event(seq: seq, name: cls, data: m.line)) : true
+            return isFresh(seq) ? emit(.event(seq: seq, name: cls, data: m.line)) : true
+        case let cls? where Self.friendsClasses.contains(cls):
+            // Only that something changed, and what kind: the page reads the lists itself
+            // (`/api/read`, under its own access), so no friend's data rides this stream.
+            guard let h = PublishedLineHeader(utf8: line.utf8), let seq = UInt64(exactly: h.seq), seq > 0 else { return true }
+            return isFresh(seq) ? emit(.event(seq: seq, name: "friends", data: #"{"class":"\#(cls)"}"#)) : true
         case "STATUS":
             guard let s = try? WireCoding.decode(StatusReply.self, from: line) else { return true }
             return emit(.state(name: "status", data: StatusForPage.line(s)))
@@ -181,6 +186,15 @@ public final class DaemonFeed: Sendable {
             return emit(.state(name: "gap", data: #"{"since_gap":\#(gap)}"#))
         default:
             return true    // VERSION, ERROR for a status while busy, classes added later
+        }
+    }
+
+    /// Whether event `seq` is past the last one passed on (a replay overlaps), noting it if so.
+    private func isFresh(_ seq: UInt64) -> Bool {
+        lastSeq.withLock { last -> Bool in
+            if let last, seq <= last { return false }
+            last = seq
+            return true
         }
     }
 

@@ -44,8 +44,8 @@
     nearMe: { rows: [], error: null, token: 0, at: 0 },
     /** @type {{rows: any[], more: boolean, asked: boolean, loading: boolean, error: string | null, token: number, query: any, at: number}} */
     caches: { rows: [], more: false, asked: false, loading: false, error: null, token: 0, query: null, at: 0 },
-    /** @type {{items: any[], following: any[], error: string | null, ferror: string | null, token: number, at: number, asked: boolean, pending: Set<string>, more: boolean}} */
-    friends: { items: [], following: [], error: null, ferror: null, token: 0, at: 0, asked: false, pending: new Set(), more: false },
+    /** @type {{items: any[], following: any[], error: string | null, ferror: string | null, token: number, asked: boolean, pending: Set<string>, more: boolean, heard: string | null, reloads: number, soon: number, want: number}} */
+    friends: { items: [], following: [], error: null, ferror: null, token: 0, asked: false, pending: new Set(), more: false, heard: null, reloads: 0, soon: 0, want: 0 },
     /** @type {Result | null} */ friendResult: null,
     /** @type {{rows: any[], total: number, error: string | null, token: number, asked: boolean, sending: boolean}} */
     obs: { rows: [], total: 0, error: null, token: 0, asked: false, sending: false },
@@ -765,7 +765,7 @@
     if (hc.screen === "mine") searchMine(false);
     if (hc.screen === "near") loadNearMe(true);
     if (hc.screen === "caches") searchCaches(false);
-    if (hc.screen === "friends") loadFriends(true);
+    if (hc.screen === "friends") loadFriends();
     if (hc.screen === "obs") loadObs();
     render();
   }
@@ -1142,13 +1142,15 @@
   }
 
   // ---- Friends: whom this box follows and their finds, with who liked what ----------------------
-  async function loadFriends(now) {
+  // Read when the screen opens, after a write from it, and when the live stream says a find, a
+  // like or a follow happened (`friendsChanged`): never on a timer.
+  async function loadFriends() {
     const t = hc.friends;
-    if (!now && Date.now() - t.at < 15000) return;
-    t.at = Date.now();
+    t.reloads++;
     const token = ++t.token;
-    // As many as are shown (older pages included), up to the daemon's page of 200.
-    const limit = Math.min(FEED_MAX, Math.max(FEED_PAGE, t.items.length));
+    // As many as asked for (older pages included), up to the daemon's page of 200: one read
+    // for every reason, so a change heard while older finds are asked for cannot undo them.
+    const limit = Math.min(FEED_MAX, Math.max(FEED_PAGE, t.want));
     const [a, b] = await Promise.all([post("/api/read", { cmd: "following" }), post("/api/read", { cmd: "feed", limit: limit })]);
     // A write since (a like, a follow) makes this answer older than what the page shows.
     if (token !== t.token) return;
@@ -1160,22 +1162,22 @@
   }
   const FEED_PAGE = 50, FEED_MAX = 200;
 
-  // The next 50 older finds. `before` is strict, so it is asked from a millisecond after the
-  // oldest shown (finds in the same millisecond are not skipped) and repeats are dropped by id.
-  async function olderFinds() {
-    const t = hc.friends, last = t.items[t.items.length - 1];
-    if (!last) return;
-    const token = ++t.token;
-    const before = new Date(Date.parse(last.time) + 1).toISOString();
-    const { status, j } = await post("/api/read", { cmd: "feed", limit: FEED_PAGE, before: before });
-    if (token !== t.token) return;
-    if (status === 200 && j && Array.isArray(j.items)) {
-      const have = new Set(t.items.map((x) => x.id));
-      t.items = t.items.concat(j.items.filter((x) => !have.has(x.id))).slice(0, FEED_MAX);
-      t.more = j.items.length === FEED_PAGE && t.items.length < FEED_MAX;
-      t.error = null;
-    } else t.error = why(status, j, "reading older finds").text;
-    renderFriends();
+  // The daemon's FEED, LIKE, LIKE_RECEIVED or FOLLOWING_CHANGED, as the live stream tells it
+  // (only the class: the lists are read with this page's own access). A burst (a replay after a
+  // reconnection, a friend's backlog) is read once, a moment after it ends.
+  function friendsChanged(cls) {
+    const t = hc.friends;
+    t.heard = cls;
+    if (hc.screen !== "friends") return;    // opening the screen reads it
+    clearTimeout(t.soon);
+    t.soon = setTimeout(loadFriends, 150);
+  }
+
+  // The next 50 older finds: the one read asks for 50 more.
+  function olderFinds() {
+    const t = hc.friends;
+    t.want = Math.min(FEED_MAX, Math.max(FEED_PAGE, t.items.length) + FEED_PAGE);
+    loadFriends();
   }
 
   const FRIEND_ID = /^[A-Za-z0-9._-]{1,64}\/[A-Za-z0-9._-]{1,64}$/;
@@ -1245,7 +1247,7 @@
     t.token++;
     return write(request, what, done, (res) => { hc.friendResult = res; }).then((r) => {
       t.pending.delete(key);
-      loadFriends(true);
+      loadFriends();
       return r;
     });
   }
@@ -1502,11 +1504,13 @@
 
   function connect() {
     const es = new EventSource("/events");
-    es.onopen = () => { hc.sse = true; hc.opens++; hc.newTimeline = false; render(); };
+    // Back after a break: what changed meanwhile among friends may be past what the replay holds.
+    es.onopen = () => { hc.sse = true; hc.opens++; hc.newTimeline = false; if (hc.opens > 1) friendsChanged("reconnected"); render(); };
     es.onerror = () => { hc.sse = false; hc.link = null; render(); };
     for (const cls of ["PROXIMITY", "ARRIVED", "DEPARTED", "GPS"]) {
       es.addEventListener(cls, (m) => { try { takeEvent(cls, JSON.parse(m.data)); } catch (x) { console.warn(x); } });
     }
+    es.addEventListener("friends", (m) => { try { friendsChanged(String(JSON.parse(m.data).class)); } catch (x) { console.warn(x); } });
     es.addEventListener("status", (m) => { try { takeStatus(JSON.parse(m.data)); } catch (x) { console.warn(x); } });
     es.addEventListener("link", (m) => {
       const l = JSON.parse(m.data);
@@ -1544,7 +1548,6 @@
     route();
     setInterval(() => { render(); loadNear(); if (hc.screen === "near") loadNearMe(false);
       if (hc.screen === "caches") refreshCaches();
-      if (hc.screen === "friends") loadFriends(false);
     }, 1000);
     render();
   });
