@@ -44,13 +44,7 @@ public struct RetryPolicy: Sendable {
     public static func retryAfter(_ header: String?, now: Date = Date()) -> Double? {
         guard let text = header?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         if let s = Double(text), s >= 0, s.isFinite { return s }
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "GMT")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            f.dateFormat = format
-            if let d = f.date(from: text) { return max(0, d.timeIntervalSince(now)) }
-        }
+        if let d = HTTPDate.parse(text) { return max(0, d.timeIntervalSince(now)) }
         return nil
     }
 }

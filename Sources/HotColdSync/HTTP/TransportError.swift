@@ -35,7 +35,7 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
     public var reason: String {
         switch self {
         case .timeout(_, let s):
-            "the server did not finish within \(s.formatted(.number.precision(.fractionLength(0...1)))) s"
+            "the server did not finish within \(Self.seconds(s)) s"
         case .connection(_, let reason): reason
         case .announcedTooLarge(_, let length, let limit):
             "the server announced Content-Length \(length), over the cap of \(Self.size(limit)); nothing was read"
@@ -47,6 +47,15 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
         case .redirect(_, let to): "refused a redirect to \(to) (outside the API's origin; the token stays home)"
         case .unsafePath(let path, let reason): "the outbox path \"\(path.prefix(200))\" is unsafe: \(reason)"
         }
+    }
+
+    /// "5", "0.5", "2.3": seconds to at most one decimal, the same in every locale (and
+    /// without `formatted`, which would bring ICU's data into hotcold-sync for one number).
+    static func seconds(_ s: Double) -> String {
+        guard s.isFinite, abs(s) < 1e15 else { return "\(s)" }
+        let tenths = Int((s * 10).rounded())
+        let whole = "\(tenths / 10)"
+        return tenths % 10 == 0 ? whole : "\(tenths < 0 && tenths > -10 ? "-" : "")\(whole).\(abs(tenths % 10))"
     }
 
     /// "16 MiB", "512 KiB", or "1000 bytes".
