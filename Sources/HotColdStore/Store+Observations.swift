@@ -29,4 +29,34 @@ extension Store {
             return try req.fetchAll(db)
         }
     }
+
+    /// Corrects one of `user`'s own observations: the fields given change (an empty
+    /// `description` removes the notes), when and where it was seen stay. Another user's is
+    /// refused (``StoreError/notOwner(id:owner:user:)``), as a custom location is.
+    public func amendObservation(id: String, classification: ObservationClassification?, title: String?,
+                                 description: String?, by user: String) throws -> Observation {
+        try write { db in
+            var o = try Store.ownObservation(db, id: id, user: user)
+            if let classification { o.classification = classification }
+            if let title { o.title = title }
+            if let description { o.description = description.isEmpty ? nil : description }
+            try o.update(db)
+            return o
+        }
+    }
+
+    /// Removes one of `user`'s own observations; what it was.
+    public func deleteObservation(id: String, by user: String) throws -> Observation {
+        try write { db in
+            let o = try Store.ownObservation(db, id: id, user: user)
+            try o.delete(db)
+            return o
+        }
+    }
+
+    private static func ownObservation(_ db: Database, id: String, user: String) throws -> Observation {
+        guard let o = try Observation.fetchOne(db, key: id) else { throw StoreError.noSuchObservation(id) }
+        guard o.user == user else { throw StoreError.notOwner(id: id, owner: o.user, user: user) }
+        return o
+    }
 }

@@ -156,6 +156,25 @@ struct DaemonBoundsTests {
         #expect((try root.read(class: "OBSERVATIONS", timeout: 30)["result"] as? [Any])?.count == 1)
         try root.send(#"{"cmd":"outbox"}"#)
         #expect((try root.read(class: "OUTBOX", timeout: 30)["result"] as? [Any])?.count == 1)
+
+        // Only alice may correct or delete her observation: bob, and root, are refused, and
+        // it stays as it was; alice's correction keeps when and where, and her delete is final.
+        let id = try #require((mine[0]["result"] as? [String: Any])?["id"] as? String)
+        let amend = #"{"cmd":"store","op":"amend","id":"\#(id)","title":"Not a nest","description":""}"#
+        let unobserve = #"{"cmd":"store","op":"unobserve","id":"\#(id)"}"#
+        for refused in try ask(d, bob, [amend, unobserve]).map(\.0) {
+            #expect(refused["class"] as? String == "ERROR" && refused["code"] as? String == "not_allowed", "\(refused)")
+        }
+        try root.send(amend)
+        #expect(try root.read(class: "ERROR", timeout: 30)["code"] as? String == "not_allowed")
+        let hers = try ask(d, alice, [#"{"cmd":"store","op":"amend","id":"\#(id)","classification":"mammal","title":"Possum"}"#,
+                                      unobserve, unobserve, #"{"cmd":"observations"}"#]).map(\.0)
+        let amended = hers[0]["result"] as? [String: Any]
+        #expect(amended?["title"] as? String == "Possum" && amended?["classification"] as? String == "mammal", "\(hers[0])")
+        #expect(amended?["observed_at"] as? String == "2024-05-01T10:00:00.000Z" && amended?["latitude"] as? Double == -30.1)
+        #expect((hers[1]["result"] as? [String: Any])?["title"] as? String == "Possum", "\(hers[1])")
+        #expect(hers[2]["class"] as? String == "ERROR" && hers[2]["code"] as? String == "not_found", "\(hers[2])")
+        #expect((hers[3]["result"] as? [Any])?.count == 0, "\(hers[3])")
     }
 
     /// A hunt for 120 places: STATUS lists the nearest 50 and counts the other 70, and `targets`

@@ -82,5 +82,18 @@ import Testing
         #expect(badClass.status != 0)
         let list = try hotcold("observations", "--json")
         #expect(list.stdout.contains("\"classification\" : \"bird\"") && list.stdout.contains("2024-03-01T07:30:00.000Z"))
+        // Corrected and deleted by the short id the list shows (or any unambiguous start).
+        let table = try hotcold("observations").stdout
+        let short = try #require(table.split(separator: " ").first.map(String.init), "\(table)")
+        #expect(short.hasPrefix("obs:") && short.count == 12, "\(table)")
+        let amend = try hotcold("amend", String(short.prefix(7)), "--title", "Magpie-lark", "--notes", "Pair on the fence")
+        #expect(amend.status == 0 && amend.stdout.contains("Amended \(short): bird, Magpie-lark — Pair on the fence."), "\(amend.stderr)")
+        #expect(try hotcold("observations").stdout.contains("Magpie-lark — Pair on the fence"))
+        #expect(try hotcold("amend", short, "--notes", "").stdout.contains("Amended \(short): bird, Magpie-lark."))
+        #expect(try hotcold("amend", short).status == 64, "nothing to change")
+        #expect(try hotcold("amend", "obs:ffffffff", "--title", "X").stderr.contains("No observation has the id obs:ffffffff"))
+        #expect(try hotcold("unobserve", short).stdout.contains("Deleted \(short) (bird: Magpie-lark)."))
+        let none = try hotcold("observations")
+        #expect((none.stdout + none.stderr).contains("No observations yet."), "\(none.stdout)")
     }
 }

@@ -82,7 +82,10 @@ import Testing
                    #"{"cmd":"status","verbose":true}"#, #"{"cmd":"fly"}"#,
                    #"{"cmd":"report","service":"Hotcold MQTT","state":"connected"}"#,
                    #"{"cmd":"report","service":"hotcold-mqtt","state":"happy"}"#, #"{"cmd":"upload","purpose":"photo","size":10485761}"#,
-                   #"{"cmd":"targets","limit":1001}"#, #"{"cmd":"targets","offset":-1}"#]
+                   #"{"cmd":"targets","limit":1001}"#, #"{"cmd":"targets","offset":-1}"#,
+                   #"{"cmd":"store","op":"amend","id":"obs:1"}"#, #"{"cmd":"store","op":"amend","id":"obs:1","title":""}"#,
+                   #"{"cmd":"store","op":"amend","id":"obs:1","classification":"dragon"}"#,
+                   #"{"cmd":"store","op":"unobserve","id":"obs:1","title":"x"}"#]
         for line in bad {
             #expect(try Self.invalid([line], schema: "request.schema.json") != "", "\(line)")
             #expect((try? Request.decode(line: line).get()) == nil, "\(line)")

@@ -5,7 +5,7 @@ import HotColdProtocol
 extension StoreError: CodedError {
     public var code: ErrorCode {
         switch self {
-        case .noSuchPlace: .notFound
+        case .noSuchPlace, .noSuchObservation: .notFound
         case .quotaReached: .quota
         case .notOwner, .placeInUse: .notAllowed
         default: .badField
@@ -14,7 +14,7 @@ extension StoreError: CodedError {
 
     public var field: String? {
         switch self {
-        case .noSuchPlace, .notOwner, .placeInUse, .notALocation, .readOnlyName, .ambiguousID: "id"
+        case .noSuchPlace, .noSuchObservation, .notOwner, .placeInUse, .notALocation, .readOnlyName, .ambiguousID: "id"
         case .invalidRating: "stars"
         case .noteTooLong: "text"
         default: nil

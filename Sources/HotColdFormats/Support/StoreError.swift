@@ -7,6 +7,7 @@
 /// ```
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case noSuchPlace(String)
+    case noSuchObservation(String)
     case invalidRating(Int)
     case noteTooLong(characters: Int, limit: Int)
     case readOnlyName(id: String, name: String)
@@ -29,6 +30,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .noSuchPlace(let id):
             "No place has the id or the name \(id); hotcold things --search \"\(id)\" looks for it in names, towns and codes."
+        case .noSuchObservation(let id):
+            "No observation has the id \(id); hotcold observations lists them with their ids."
         case .invalidRating(let stars):
             "A rating is 0 to 5 stars; \(stars) is not."
         case .noteTooLong(let characters, let limit):

@@ -25,6 +25,10 @@ public struct StoreRequest: RequestBody {
         /// Removes a custom location the user added (refused while others have records of it).
         case delete(id: String)
         case observe(Observe)
+        /// Corrects one of the user's own observations: what it was, its kind, its notes.
+        case amend(Amend)
+        /// Removes one of the user's own observations.
+        case unobserve(id: String)
 
         public var name: String {
             switch self {
@@ -38,6 +42,8 @@ public struct StoreRequest: RequestBody {
             case .rename: "rename"
             case .delete: "delete"
             case .observe: "observe"
+            case .amend: "amend"
+            case .unobserve: "unobserve"
             }
         }
     }
@@ -60,7 +66,24 @@ public struct StoreRequest: RequestBody {
         }
     }
 
-    public static let operations = ["seen", "unseen", "fav", "unfav", "rate", "note", "add", "rename", "delete", "observe"]
+    /// A correction of an observation: only the fields given change (an empty `description`
+    /// removes the notes); when and where it was seen stay as recorded.
+    public struct Amend: Sendable, Equatable {
+        public var id: String
+        public var classification: String?
+        public var title: String?
+        public var description: String?
+
+        public init(id: String, classification: String? = nil, title: String? = nil, description: String? = nil) {
+            self.id = id
+            self.classification = classification
+            self.title = title
+            self.description = description
+        }
+    }
+
+    public static let operations = ["seen", "unseen", "fav", "unfav", "rate", "note", "add", "rename", "delete", "observe",
+                                    "amend", "unobserve"]
 
     public var operation: Operation
 
@@ -96,6 +119,19 @@ public struct StoreRequest: RequestBody {
         case "rename":
             let f = try fields(["id", "name"])
             operation = .rename(id: try id(f), name: try f.requiredString("name", max: Limits.nameLength, what: "the new name"))
+        case "unobserve":
+            let f = try fields(["id"])
+            operation = .unobserve(id: try f.requiredString("id", max: Limits.idLength, what: "an observation id"))
+        case "amend":
+            let f = try fields(["id", "classification", "title", "description"])
+            let a = Amend(id: try f.requiredString("id", max: Limits.idLength, what: "an observation id"),
+                          classification: try f.choice("classification", Observe.classifications),
+                          title: try f.string("title", max: Limits.nameLength),
+                          description: try f.string("description", max: Limits.textLength, allowEmpty: true))
+            guard a.classification != nil || a.title != nil || a.description != nil else {
+                throw ProtocolError(.badField, command: cmd, field: "title", "nothing to change: give classification, title or description")
+            }
+            operation = .amend(a)
         default:
             let f = try fields(["classification", "title", "description", "date", "lat", "lon"])
             operation = .observe(Observe(
@@ -112,8 +148,13 @@ public struct StoreRequest: RequestBody {
         var w = try FieldWriter(encoder, command: "store")
         try w.put("op", operation.name)
         switch operation {
-        case .seen(let id), .unseen(let id), .fav(let id), .unfav(let id), .delete(let id):
+        case .seen(let id), .unseen(let id), .fav(let id), .unfav(let id), .delete(let id), .unobserve(let id):
             try w.put("id", id)
+        case .amend(let a):
+            try w.put("id", a.id)
+            try w.put("classification", a.classification)
+            try w.put("title", a.title)
+            try w.put("description", a.description)
         case .rate(let id, let stars):
             try w.put("id", id)
             try w.put("stars", stars)

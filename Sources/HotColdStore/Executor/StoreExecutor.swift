@@ -90,6 +90,10 @@ public struct StoreExecutor: Sendable {
             let cls = ObservationClassification(rawValue: o.classification) ?? .bird
             return reply(try store.addObservation(classification: cls, title: o.title, description: o.description,
                                                   date: o.date, coordinate: o.at, user: user).payload)
+        case .amend(let a):
+            return reply(try store.amendObservation(id: a.id, classification: a.classification.flatMap(ObservationClassification.init(rawValue:)),
+                                                    title: a.title, description: a.description, by: user).payload)
+        case .unobserve(let id): return reply(try store.deleteObservation(id: id, by: user).payload)
         }
     }
 

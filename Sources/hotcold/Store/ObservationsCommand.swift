@@ -4,7 +4,7 @@ import HotColdStore
 struct ObservationsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "observations",
-        abstract: "List field observations, oldest first.",
+        abstract: "List field observations, oldest first, each with its id (for amend and unobserve).",
         discussion: "Example: hotcold observations --json")
 
     @OptionGroup var options: StoreOptions
@@ -14,7 +14,7 @@ struct ObservationsCommand: ParsableCommand {
         if options.json { return try Output.json(list) }
         if list.isEmpty { return Output.note("No observations yet.") }
         Output.table(list.map { o in
-            [Output.mediumDate(o.observedAt), o.classification,
+            [ObservationID.short(o.id), Output.mediumDate(o.observedAt), o.classification,
              o.title + (o.description.map { " — \($0)" } ?? "")]
         })
     }

@@ -7,7 +7,7 @@ enum StoreCommands {
         SeenCommand.self, UnseenCommand.self, FavCommand.self, UnfavCommand.self,
         RateCommand.self, NoteCommand.self, VisitsCommand.self,
         AddCommand.self, RenameCommand.self, DeleteCommand.self,
-        ObserveCommand.self, ObservationsCommand.self,
+        ObserveCommand.self, ObservationsCommand.self, AmendCommand.self, UnobserveCommand.self,
         ImportCommand.self, ExportCommand.self, AboutCommand.self,
         SubmitCommand.self, OutboxCommand.self,
     ]
