@@ -10,7 +10,8 @@ hotcold-web, the car parked near Coffs Harbour with three geocaches imported aro
     friend's new find and a follow made elsewhere as they happen (pushed by the live stream, no timer), and unfollows;
   * My places renames a place of one's own (the button names old and new) and deletes it only
     after a confirmation that names it;
-  * Field lists the observations and adds one at the car's fix (the button says what and
+  * Field lists the observations, corrects one from its sheet and deletes it after a question
+    naming it, and adds one at the car's fix (the button says what and
     where); a row opens its detail in the box's local time;
   * Submit (from Big Things) queues a new Big Thing with its photo at the car's position in
     the daemon's outbox, the button naming it; a photo over 10 MB leaves nothing to press;
@@ -292,6 +293,43 @@ def main():
               and "from the car" in text(page, "o-where") and text(page, "o-text").startswith("Two of them"),
               "its detail: what, kind, who, when (local time), where, notes (%r)" % text(page, "o-where"))
         click(page, "o-close")
+
+        # Correct one from its sheet, then delete it after a question naming it (root's own here).
+        seen = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+        extra = stack.write({"cmd": "store", "op": "observe", "classification": "bird", "title": "Magpie", "description": "On the gate",
+                             "date": seen}, "STORE")["result"]
+        click(page, "n-mine")
+        click(page, "n-obs")
+        wait_until(lambda: len(ids(page, "o-list")) == 2, 10, "the second observation listed")
+        row(page, "o-list", extra["id"]).click()
+        wait_until(lambda: page.find_element("id", "o-own").is_displayed(), 5, "its own part of the sheet")
+        check(text(page, "o-save") == "Change what it was, its kind or notes to save" and not page.find_element("id", "o-save").is_enabled(),
+              "nothing to save until something is changed (%r)" % text(page, "o-save"))
+        box = page.find_element("id", "o-etitle")
+        box.send_keys("-lark")
+        check(text(page, "o-save") == "Save “Magpie-lark” (bird)", "the button says what it saves (%r)" % text(page, "o-save"))
+        click(page, "o-save")
+        wait_until(lambda: text(page, "o-sresult") == "Saved “Magpie-lark” (bird).", 10, lambda: "saved (%r)" % text(page, "o-sresult"))
+        wait_until(lambda: text(page, "o-name") == "Magpie-lark", 10, "the sheet shows the new name")
+        kept = [o for o in stack.daemon({"cmd": "observations"}, "OBSERVATIONS")["result"] if o["id"] == extra["id"]]
+        check(len(kept) == 1 and kept[0]["title"] == "Magpie-lark" and kept[0]["description"] == "On the gate"
+              and kept[0]["observed_at"] == extra["observed_at"], "the daemon has the correction, notes and time kept (%r)" % kept)
+        notes = page.find_element("id", "o-edesc")
+        notes.clear()
+        page.execute_script("arguments[0].dispatchEvent(new Event('input'))", notes)
+        click(page, "o-save")
+        wait_until(lambda: "description" not in [o for o in stack.daemon({"cmd": "observations"}, "OBSERVATIONS")["result"] if o["id"] == extra["id"]][0],
+                   10, "the notes removed")
+        click(page, "o-delete")
+        check(text(page, "o-confirm-q") == "Delete “Magpie-lark” for good?" and text(page, "o-confirm-no") == "No, keep “Magpie-lark”",
+              "the question names it (%r)" % text(page, "o-confirm-q"))
+        click(page, "o-confirm-no")
+        check(not page.find_element("id", "o-confirm").is_displayed() and len(stack.daemon({"cmd": "observations"}, "OBSERVATIONS")["result"]) == 2,
+              "No keeps it")
+        click(page, "o-delete")
+        click(page, "o-confirm-yes")
+        wait_until(lambda: not page.find_element("id", "o-sheet").is_displayed() and ids(page, "o-list") == [obs[0]["id"]], 10, "deleted")
+        check([o["id"] for o in stack.daemon({"cmd": "observations"}, "OBSERVATIONS")["result"]] == [obs[0]["id"]], "the daemon deleted it, and only it")
 
         # ---- Submit a new Big Thing with a photo ----
         click(page, "n-things")

@@ -4,8 +4,8 @@ import HotColdProtocol
 /// live display's in ``DaemonWriter/replyClass(_:kind:)``. Kept apart so the writer's own rules
 /// stay as they were; every one is the daemon's existing request, forwarded unchanged.
 ///
-/// Writes: `store` with `rename`, `delete` (a place of one's own) and `observe` (a field
-/// observation); `like`/`unlike` of a feed item; `follow`/`unfollow` of a friend's device;
+/// Writes: `store` with `rename`, `delete` (a place of one's own), `observe` (a field
+/// observation), `amend` and `unobserve` (one's own observation: the daemon checks whose); `like`/`unlike` of a feed item; `follow`/`unfollow` of a friend's device;
 /// `submit` of a new Big Thing (without a photo).
 /// Reads: `feed`, `following` and `observations`. Never the bridge's own commands
 /// (`friend_fix`, `feed_item`, `like_received`), `report`, `sync`, `import` or uploads: the page
@@ -15,7 +15,7 @@ extension DaemonWriter {
         switch (kind, r) {
         case (.write, .store(let s)):
             switch s.operation {
-            case .rename, .delete, .observe: return "STORE"
+            case .rename, .delete, .observe, .amend, .unobserve: return "STORE"
             default: return nil
             }
         case (.write, .like), (.write, .follow): return "RESULT"

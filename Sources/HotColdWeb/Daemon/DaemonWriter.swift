@@ -58,7 +58,7 @@ public struct DaemonWriter: Sendable {
         case .success(let r):
             guard let cls = Self.replyClass(r, kind: kind) else {
                 return .failure(.invalid(kind == .write
-                    ? "the page may send hunt, roam, store (seen, unseen, fav, unfav, rate, note, add, rename, delete, observe), like, unlike, follow, unfollow and submit only"
+                    ? "the page may send hunt, roam, store (seen, unseen, fav, unfav, rate, note, add, rename, delete, observe, amend, unobserve), like, unlike, follow, unfollow and submit only"
                     : "the page may read place, targets, near, search, feed, following and observations only"))
             }
             return .success((r, cls))
