@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """The screens beyond the live display (issue 27), in chromium against real gpsd, hotcoldd and
-hotcold-web, the car parked near Coffs Harbour with three geocaches imported around it:
+hotcold-web, the car parked near Coffs Harbour with three geocaches imported around it (one with
+its parking and a stage):
 
   * Geocaches lists the daemon's `search` nearest first from its own fix, found ones marked; a cache's
     page keeps its hint hidden until asked (then shows it as `hotcold show` does), hunts it
@@ -65,6 +66,12 @@ def gpx():
                    '<groundspeak:short_description html="True">&lt;p&gt;A &lt;b&gt;quick&lt;/b&gt; one near %s.&lt;/p&gt;</groundspeak:short_description>'
                    '<groundspeak:encoded_hints>%s</groundspeak:encoded_hints></groundspeak:cache></wpt>'
                    % (lat, lon, i + 1, code, name, 1000 + i, name, name, hint))
+    # The second cache's own waypoints: its parking (nearer the car than the cache) and a stage.
+    for code, n, e, desc, cmt, kind in (("PK7TEST2", 300, -200, "Parking Area", "", "Parking Area"),
+                                        ("S17TEST2", 450, -350, "Stage 1: count the fence posts", "The number of posts is A", "Stages of a Multicache")):
+        lat, lon = offset(HOME[0], HOME[1], n, e)
+        out.append('<wpt lat="%.6f" lon="%.6f"><name>%s</name><cmt>%s</cmt><desc>%s</desc><sym>%s</sym><type>Waypoint|%s</type></wpt>'
+                   % (lat, lon, code, cmt, desc, kind, kind))
     out.append('</gpx>')
     return "\n".join(out)
 
@@ -128,6 +135,21 @@ def main():
         check(text(page, "s-name") == name and "Traditional Cache · Small container · D2/T1.5 · available · by tester" in text(page, "s-cat"),
               "the cache's page: name, type, container, D/T, status, owner (%r)" % text(page, "s-cat"))
         check(text(page, "s-desc") == "A quick one near %s." % name, "the listing's HTML read as text (%r)" % text(page, "s-desc")[:50])
+        # Its own waypoints, nearest first from the car; each opens its own page, which leads back.
+        wait_until(lambda: ids(page, "s-wpts-list") == ["PK7TEST2", "S17TEST2"], 10, lambda: "its waypoints (%r)" % ids(page, "s-wpts-list"))
+        check(text(page, "s-wpts-head") == "2 waypoints, nearest first", "the waypoints' heading (%r)" % text(page, "s-wpts-head"))
+        park = row(page, "s-wpts-list", "PK7TEST2")
+        check(park.find_element("css selector", "span").text == "Parking Area" and park.find_element("css selector", ".sub").text.startswith("PK7TEST2 · 36"),
+              "a waypoint: its name, code, distance and direction (%r)" % park.text)
+        row(page, "s-wpts-list", "S17TEST2").click()
+        wait_until(lambda: text(page, "s-name") == "Stage 1: count the fence posts", 10, "the stage's own page")
+        check("Stages of a Multicache of GC7TEST2" in text(page, "s-cat") and text(page, "s-desc") == "The number of posts is A",
+              "the stage: its type, its cache, its comment (%r, %r)" % (text(page, "s-cat"), text(page, "s-desc")))
+        check(text(page, "s-hunt") == "Hunt Stage 1: count the fence posts" and not page.find_element("id", "s-wpts").is_displayed(),
+              "a waypoint can be hunted, and has no waypoints of its own")
+        check(text(page, "s-parent") == "Open its cache, GC7TEST2", "and leads back (%r)" % text(page, "s-parent"))
+        click(page, "s-parent")
+        wait_until(lambda: text(page, "s-name") == name and text(page, "s-hint-btn") == "Show the hint for " + code, 10, "back on the cache's page")
         body = page.execute_script("return document.body.textContent")
         check(hint not in body and text(page, "s-hint") == "The hint is hidden.", "the hint is hidden until asked (nowhere in the page)")
         click(page, "s-hint-btn")

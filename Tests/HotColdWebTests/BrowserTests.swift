@@ -43,7 +43,7 @@ struct BrowserTests {
         try await run("Tests/Browser/things.py")
     }
 
-    @Test("Geocaches (hint hidden until asked, hunt it, mark it found), Friends (follow, likes by name, like once, new finds and follows as they happen, unfollow), My places (rename, delete after a confirmation naming it), Field (list, detail, add at the fix, correct and delete one), Submit a Big Thing with a photo, a long press on the radar adds a place there, nothing to press with the daemon gone; each at 320, 360, 390 and 800 px wide with long names",
+    @Test("Geocaches (hint hidden until asked, its waypoints nearest first and back, hunt it, mark it found), Friends (follow, likes by name, like once, new finds and follows as they happen, unfollow), My places (rename, delete after a confirmation naming it), Field (list, detail, add at the fix, correct and delete one), Submit a Big Thing with a photo, a long press on the radar adds a place there, nothing to press with the daemon gone; each at 320, 360, 390 and 800 px wide with long names",
           .enabled(if: haveBrowser), .timeLimit(.minutes(5)))
     func screens() async throws {
         try await run("Tests/Browser/screens.py")

@@ -16,7 +16,7 @@
    *   tier_name?: string, trend?: string, eta_s?: number, etaAt?: number, arrived?: boolean, age_s?: number, stale?: boolean,
    *   fix?: number, seq?: number}} Target
    * @typedef {{text: string, ok: boolean, at: number, cause: string}} Result
-   * @typedef {{id: string, name: string, result: Result | null, filled?: boolean, hint?: boolean, confirm?: boolean, renameFilled?: boolean}} Sheet
+   * @typedef {{id: string, name: string, result: Result | null, filled?: boolean, hint?: boolean, confirm?: boolean, renameFilled?: boolean, provisional?: boolean}} Sheet
    */
   const hc = {
     seqs: [], passages: [], updates: [], tierUpdates: [], opens: 0, targets: new Map(), status: null, statusAt: 0,
@@ -579,8 +579,10 @@
   function sheetResult(id) { return (res) => { if (hc.sheet && hc.sheet.id === id) hc.sheet.result = res; }; }
 
   // ---- The place sheet: one place's seen, rating and note, pinned to that place ---------------
+  // `name` null: only the id is known (a waypoint's cache); the sheet takes the place's own name
+  // once it is read.
   function openSheet(id, name) {
-    hc.sheet = { id: id, name: name, result: null };
+    hc.sheet = { id: id, name: name || id, provisional: !name, result: null };
     noteBox().value = hc.drafts.has(id) ? hc.drafts.get(id) : "";
     renameBox().value = hc.renames.get(id) || "";
     reloadPlace(id);
@@ -607,8 +609,9 @@
     show(el, !!s);
     document.body.classList.toggle("sheet-open", !!s);
     if (!s) return;
-    setText($("s-name"), s.name);
     const p = hc.places.get(s.id), m = p && p.mine;
+    if (s.provisional && p && p.detail) { s.name = p.detail.place.name; s.provisional = false; }
+    setText($("s-name"), s.name);
     const can = !!(hc.session && hc.session.writer && hc.sse && hc.link && hc.link.up);
     renderDetail(p && p.detail);
     if (!m) {
@@ -688,17 +691,40 @@
     if (b && b.status) cat.push(b.status);
     if (b && b.year) cat.push("since " + b.year);
     if (b && b.coord_precision === "town") cat.push("position: the town, not the thing");
-    const g = d && d.geocache;
+    const g = d && d.geocache, w = d && d.waypoint;
     if (g) cat.push(cacheFacts(g));
+    if (w) cat.push((w.waypoint_type || "waypoint") + " of " + w.parent_id);
     setText($("s-cat"), cat.join(" · "));
     // A cache's hint is not here: it stays hidden until asked for (renderSheet).
-    setText($("s-desc"), (b && b.description) || (g ? plain(g.short_description || g.long_description, g.description_is_html) : ""));
+    setText($("s-desc"), (b && b.description) || (g ? plain(g.short_description || g.long_description, g.description_is_html) : "")
+      || (w ? [w.description, w.comment].filter((x) => x && x !== place.name).join(" — ") : ""));
+    renderWaypoints(d);
     const tags = b ? (b.tags || []).concat(b.category ? [b.category] : []) : [];
     setText($("s-tags"), tags.length ? "Tags: " + tags.join(", ") : "");
     const photo = /** @type {HTMLAnchorElement} */ ($("s-photo"));
     const url = b && b.photo_url && /^https?:\/\//.test(b.photo_url) ? b.photo_url : "";
     show(photo, !!url);
     if (url && photo.href !== url) photo.href = url;
+  }
+
+  // A cache's own waypoints (parking, stages, the final), nearest first from the car, each opening
+  // its own page (where it can be hunted); a waypoint's page leads back to its cache.
+  function renderWaypoints(d) {
+    const w = d && d.waypoint, kids = (d && d.waypoints) || [], f = lastFix();
+    show($("s-parent"), !!w);
+    if (w) setText($("s-parent"), "Open its cache, " + w.parent_id);
+    show($("s-wpts"), kids.length > 0);
+    if (!kids.length) return;
+    const far = (x) => f ? approxDistance(f.lat, f.lon, x.latitude, x.longitude) : 0;
+    const rows = kids.slice().sort((a, b) => far(a) - far(b) || (a.id < b.id ? -1 : 1));
+    setText($("s-wpts-head"), kids.length + (kids.length === 1 ? " waypoint" : " waypoints") + (f ? ", nearest first" : ""));
+    keyedRows("s-wpts-list", rows, (x) => x.id, (li) => {
+      rowParts(li, ["span", "span.sub"]);
+      li.addEventListener("click", () => { const x = rows.find((r) => r.id === li.dataset.id); if (x) openSheet(x.id, x.name); });
+    }, (li, x) => {
+      setText(/** @type {HTMLElement} */ (li.firstChild), x.name);
+      setText(/** @type {HTMLElement} */ (li.lastChild), [x.id, f ? fmtDist(far(x)) + " " + point(bearingTo(f, x.latitude, x.longitude)) : ""].filter(Boolean).join(" · "));
+    });
   }
 
   // Metres between two points, for showing only (spherical; the daemon's ellipsoidal figures are
@@ -1537,6 +1563,10 @@
     $("o-confirm-no").addEventListener("click", () => { hc.obsEdit.confirm = false; renderObsSheet(); });
     $("o-confirm-yes").addEventListener("click", deleteObs);
     $("s-hint-btn").addEventListener("click", () => { if (hc.sheet) { hc.sheet.hint = true; renderSheet(); } });
+    $("s-parent").addEventListener("click", () => {
+      const p = hc.sheet && hc.places.get(hc.sheet.id), w = p && p.detail && p.detail.waypoint;
+      if (w) openSheet(w.parent_id, null);
+    });
     $("s-hunt").addEventListener("click", () => {
       const s = hc.sheet;
       if (!s) return;
