@@ -12,11 +12,14 @@ public final class DaemonProcess: @unchecked Sendable {
     public let logPath: String
     public let dbPath: String
     private let stderrPath: String
+    /// Started through a wrapper that forks hotcoldd.
+    private let wrapped: Bool
 
     /// Starts `hotcoldd` with `arguments` plus `--socket/--log/--db` in a fresh directory and
     /// waits until the socket exists (unless `waitForSocket` is false).
     /// `wrapper`: a command that runs `hotcoldd` (e.g. `["/usr/bin/faketime", "-f", "-5y"]`: a
-    /// box whose clock is years out).
+    /// box whose clock is years out). faketime forks the daemon and waits for it, so signals and
+    /// `stop` go to that child, not to the wrapper (which would leave the daemon running).
     public init(arguments: [String], environment: [String: String] = [:], waitForSocket: Bool = true,
                 executable: URL? = nil, extraFiles: Bool = true, wrapper: [String] = []) throws {
         dir = try TemporaryDirectory("hotcoldd")
@@ -27,6 +30,7 @@ public final class DaemonProcess: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         let daemon = executable ?? Binaries.url("hotcoldd")
         let args = (extraFiles ? ["--socket", socketPath, "--log", logPath, "--db", dbPath] : []) + arguments
+        wrapped = !wrapper.isEmpty
         if let command = wrapper.first {
             process.executableURL = URL(fileURLWithPath: command)
             process.arguments = Array(wrapper.dropFirst()) + [daemon.path] + args
@@ -62,9 +66,27 @@ public final class DaemonProcess: @unchecked Sendable {
     }
 
     public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
-    public var pid: Int32 { process.processIdentifier }
+    /// The daemon's own process: the wrapper's child when there is a wrapper (the wrapper
+    /// itself while the child is not there yet, or is gone).
+    public var pid: Int32 {
+        let wrapper = process.processIdentifier
+        guard wrapped else { return wrapper }
+        return Self.children(of: wrapper).first ?? wrapper
+    }
 
-    public func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
+    public func signal(_ sig: Int32) { kill(pid, sig) }
+
+    /// The processes whose parent is `parent` (from /proc/PID/stat).
+    static func children(of parent: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { p in
+            guard let stat = try? String(contentsOfFile: "/proc/\(p)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            // "PID (comm) STATE PPID …": comm may hold spaces, so read after its last ')'.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == parent
+        }.sorted()
+    }
 
     /// Waits for exit; returns the status, or nil on timeout.
     @discardableResult
@@ -88,8 +110,11 @@ public final class DaemonProcess: @unchecked Sendable {
     public func stop() {
         if process.isRunning {
             signal(SIGTERM)
-            if waitForExit(timeout: 3) == nil { signal(SIGKILL); waitForExit(timeout: 3) }
+            if waitForExit(timeout: 10) == nil { signal(SIGKILL); waitForExit(timeout: 3) }
         }
+        // A wrapper gone first (killed by the test) may leave its child behind: never a daemon
+        // outliving its test.
+        if wrapped { for child in Self.children(of: process.processIdentifier) { kill(child, SIGKILL) } }
         dir.remove()
     }
 }
