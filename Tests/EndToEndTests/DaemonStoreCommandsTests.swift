@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HotColdCore
+@testable import HotColdProtocol
 import HotColdStore
 import HotColdTestSupport
 import HotColdDaemonTesting

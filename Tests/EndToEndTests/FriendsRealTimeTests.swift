@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+@testable import HotColdProtocol
 import HotColdTestSupport
 import HotColdDaemonTesting
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+@testable import HotColdProtocol
 import HotColdTestSupport
 import HotColdDaemonTesting
 import Testing

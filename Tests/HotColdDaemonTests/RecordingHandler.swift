@@ -1,5 +1,5 @@
 import Foundation
-import HotColdProtocol
+@testable import HotColdProtocol
 import Dispatch
 import HotColdCore
 import HotColdDaemon

@@ -1,7 +1,7 @@
 import Foundation
 import HotColdConfig
 @testable import HotColdDaemon
-import HotColdProtocol
+@testable import HotColdProtocol
 import HotColdTestSupport
 import HotColdDaemonTesting
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+@testable import HotColdProtocol
 import HotColdTestSupport
 import HotColdDaemonTesting
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HotColdCore
+@testable import HotColdProtocol
 import HotColdTestSupport
 import Synchronization
 import HotColdDaemonTesting

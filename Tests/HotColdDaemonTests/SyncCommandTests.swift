@@ -1,6 +1,6 @@
 import Foundation
 import HotColdCore
-import HotColdProtocol
+@testable import HotColdProtocol
 import HotColdTestSupport
 import HotColdDaemonTesting
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import HotColdProtocol
+@testable import HotColdProtocol
 import HotColdTestSupport
 import HotColdDaemonTesting
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import HotColdCore
-import HotColdProtocol
+@testable import HotColdProtocol
 import HotColdTestSupport
 import Logging
 import Synchronization

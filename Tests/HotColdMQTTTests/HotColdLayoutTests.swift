@@ -1,7 +1,7 @@
 import Foundation
 import HotColdCore
 @testable import HotColdMQTT
-import HotColdProtocol
+@testable import HotColdProtocol
 import HotColdDaemonTesting
 import Testing
 

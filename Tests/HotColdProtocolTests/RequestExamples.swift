@@ -1,6 +1,6 @@
 import Foundation
 import HotColdCore
-import HotColdProtocol
+@testable import HotColdProtocol
 
 /// Several examples of every request, for round trips and the schema test.
 enum RequestExamples {

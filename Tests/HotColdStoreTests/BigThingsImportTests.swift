@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+@testable import HotColdProtocol
 @testable import HotColdStore
 import HotColdTestSupport
 import HotColdDaemonTesting

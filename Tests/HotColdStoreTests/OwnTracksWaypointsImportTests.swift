@@ -1,5 +1,6 @@
 import Foundation
 import HotColdCore
+@testable import HotColdProtocol
 import HotColdStore
 import HotColdTestSupport
 import HotColdDaemonTesting

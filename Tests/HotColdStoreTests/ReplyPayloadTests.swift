@@ -1,6 +1,6 @@
 import Foundation
 import HotColdCore
-import HotColdProtocol
+@testable import HotColdProtocol
 import HotColdStore
 import HotColdTestSupport
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import HotColdProtocol
+@testable import HotColdProtocol
 import HotColdTestSupport
 import HotColdDaemonTesting
 import Testing

@@ -8,7 +8,7 @@ public enum BlockingThread {
     /// The system would not create another thread (`pthread_create` failed: threads or memory
     /// exhausted); nothing was started.
     public struct NotStarted: Error, CustomStringConvertible {
-        public let code: Int32
+        let code: Int32
         public var description: String { "cannot start a thread: \(String(cString: strerror(code)))" }
     }
 

@@ -20,11 +20,11 @@ import Glibc
 /// ```
 public final class LineClient: @unchecked Sendable {
     public let fd: Int32
-    public let path: String
+    let path: String
     private var buffer: [UInt8] = []
     private var start = 0
     /// The peer closed the connection (seen by a read).
-    public private(set) var sawEOF = false
+    private(set) var sawEOF = false
     /// Replies longer than this are refused rather than buffered without end.
     public var maxLineBytes = 64 << 20
 
@@ -135,13 +135,13 @@ public final class LineClient: @unchecked Sendable {
     }
 
     /// The next line, or nil at end of stream or when `timeout` passes (never throws).
-    public func nextLine(timeout: Duration = .seconds(20)) -> String? {
+    func nextLine(timeout: Duration = .seconds(20)) -> String? {
         let s = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         return (try? readLine(timeout: s)) ?? nil
     }
 
     /// Every line until end of stream (or the deadline).
-    public func readToEnd(timeout: Duration = .seconds(30)) -> [String] {
+    func readToEnd(timeout: Duration = .seconds(30)) -> [String] {
         var lines: [String] = []
         let deadline = ContinuousClock.now + timeout
         while let l = nextLine(timeout: max(.zero, deadline - ContinuousClock.now)) { lines.append(l) }
@@ -187,7 +187,7 @@ public final class LineClient: @unchecked Sendable {
     }
 
     /// The next result reply of class `cls`, its result decoded as `R`.
-    public func result<R: Codable & Sendable>(_ cls: ResultClass, as type: R.Type, timeout: Double = 60) throws(ClientError) -> ResultReply<R> {
+    func result<R: Codable & Sendable>(_ cls: ResultClass, as type: R.Type, timeout: Double = 60) throws(ClientError) -> ResultReply<R> {
         let l = try line(ofClass: cls.rawValue, timeout: timeout)
         do { return try WireCoding.decode(ResultReply<R>.self, class: cls.rawValue, from: l) } catch { throw .badReply(error) }
     }

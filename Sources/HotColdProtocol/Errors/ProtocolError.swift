@@ -24,7 +24,7 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// As decoded from an `ERROR` line (the message already complete).
-    public init(code: ErrorCode, command: String?, field: String?, message: String) {
+    init(code: ErrorCode, command: String?, field: String?, message: String) {
         self.code = code
         self.command = command
         self.field = field
@@ -35,7 +35,7 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// The sentence for a person: the message without the wire's `command: field: ` prefix
     /// (the client already says which command it ran; `targets[0]` is no word of theirs).
-    public var sentence: String {
+    var sentence: String {
         var text = Substring(message)
         if let command, text.hasPrefix("\(command): ") { text = text.dropFirst(command.count + 2) }
         if let field, text.hasPrefix("\(field): ") { text = text.dropFirst(field.count + 2) }

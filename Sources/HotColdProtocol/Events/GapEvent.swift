@@ -25,7 +25,7 @@ public struct GapEvent: FixedClassMessage, SequencedMessage, Equatable {
     public var lost: Int
     public var reason: String
     /// The wall clock when the marker was written (when the log could be written again).
-    public var time: Date
+    var time: Date
 
     public init(seq: Int, firstSeq: Int, lost: Int, reason: String, time: Date) {
         self.seq = seq

@@ -64,7 +64,7 @@ public struct FeedItem: Codable, Sendable, Equatable {
     public var id: FeedItemID? { FeedItemID(author: author, device: device, seq: seq) }
 
     /// Words in the note, as the original app showed beside it.
-    public static func words(_ note: String) -> Int {
+    static func words(_ note: String) -> Int {
         note.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).count
     }
 
@@ -118,7 +118,7 @@ public struct FeedEntry: Codable, Sendable, Equatable {
     public var likers: [String]
     public var likedByMe: Bool
     /// The note's word count (the original app's habit), when there is a note.
-    public var noteWords: Int?
+    var noteWords: Int?
     /// True for this car's own finds (since 1.9; left out otherwise).
     public var own: Bool?
 

@@ -12,9 +12,9 @@ import Foundation
 /// ```
 public struct OKReply: FixedClassMessage, Equatable {
     public static let wireClass = "RESULT"
-    public var ok: Bool
+    var ok: Bool
     /// The command answered.
-    public var cmd: String
+    var cmd: String
     /// `feed_item`: whether the item was new (false: already stored, nothing emitted).
     /// `follow`/`unfollow`/`like`/`unlike`/`like_received`: whether anything changed.
     public var new: Bool?

@@ -1,11 +1,11 @@
 /// The greeting, and the reply to `version`.
 public struct VersionReply: FixedClassMessage, Equatable {
     public static let wireClass = "VERSION"
-    public var release: String
-    public var protoMajor: Int
-    public var protoMinor: Int
+    var release: String
+    var protoMajor: Int
+    var protoMinor: Int
 
-    public init(release: String, protoMajor: Int, protoMinor: Int) {
+    init(release: String, protoMajor: Int, protoMinor: Int) {
         self.release = release
         self.protoMajor = protoMajor
         self.protoMinor = protoMinor
@@ -16,8 +16,8 @@ public struct VersionReply: FixedClassMessage, Equatable {
 public struct WatchReply: FixedClassMessage, Equatable {
     public static let wireClass = "WATCH"
     public var enable: Bool
-    public var classes: [String]?
-    public var targets: [String]?
+    var classes: [String]?
+    var targets: [String]?
     /// The sequence number replay starts after (echoes `since`).
     public var since: Int?
     /// When `since` is older than the log holds: the first sequence number still available.
@@ -39,9 +39,9 @@ public struct WatchReply: FixedClassMessage, Equatable {
 /// Ends the reply to `poll`, after one PROXIMITY per tracked target.
 public struct PollReply: FixedClassMessage, Equatable {
     public static let wireClass = "POLL"
-    public var count: Int
+    var count: Int
     /// The stored places the device is at (arrived, not departed; restored ones included).
-    public var at: [String]?
+    var at: [String]?
     public init(count: Int, at: [String]? = nil) {
         self.count = count
         self.at = at
@@ -51,7 +51,7 @@ public struct PollReply: FixedClassMessage, Equatable {
 /// The reply to `hunt` and `roam`: what is tracked now.
 public struct TrackingReply: FixedClassMessage, Equatable {
     public static let wireClass = "TRACKING"
-    public var mode: String
+    var mode: String
     public var radiusM: Double?
     public var targets: Int
 
@@ -65,6 +65,6 @@ public struct TrackingReply: FixedClassMessage, Equatable {
 /// The reply to `report`: the daemon now shows this service's state in `status`.
 public struct ReportReply: FixedClassMessage, Equatable {
     public static let wireClass = "REPORT"
-    public var service: String
+    var service: String
     public init(service: String) { self.service = service }
 }

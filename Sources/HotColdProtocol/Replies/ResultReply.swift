@@ -7,7 +7,7 @@
 public struct ResultReply<Result: Codable & Sendable>: WireMessage {
     public var wireClass: String
     /// The `store` operation this answers (only for class STORE).
-    public var op: String?
+    var op: String?
     public var result: Result
     /// More rows exist past this page (for `search`).
     public var more: Bool?

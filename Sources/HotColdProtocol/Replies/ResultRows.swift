@@ -28,17 +28,17 @@ public struct OutboxEntry: Codable, Sendable, Equatable {
     public var id: Int64
     public var kind: String
     public var state: String
-    public var idempotencyKey: String
+    var idempotencyKey: String
     public var placeId: String?
-    public var submissionId: Int64?
+    var submissionId: Int64?
     public var attempts: Int
-    public var createdAt: Date
-    public var lastAttemptAt: Date?
-    public var nextAttemptAt: Date?
+    var createdAt: Date
+    var lastAttemptAt: Date?
+    var nextAttemptAt: Date?
     public var lastError: String?
     public var httpStatus: Int?
     /// The request body, with a photo's base64 replaced by its size.
-    public var request: String
+    var request: String
     /// For a submission: the Big Thing's name.
     public var name: String?
     public var response: String?

@@ -16,7 +16,7 @@ extension StatusReply {
         /// this box's clock), when known: about when the power went.
         public var lastLogWrite: Date?
         /// The last event number the log kept.
-        public var lastLoggedSeq: Int?
+        var lastLoggedSeq: Int?
         /// Numbers that may have been given out and are not in the log: the GAP line's range.
         public var gapFirstSeq: Int?
         public var gapLastSeq: Int?

@@ -14,23 +14,23 @@ extension StatusReply {
     /// ```
     public struct Visits: Codable, Sendable, Equatable {
         /// Stored places arrived at and not departed from (restored ones included).
-        public var at: [String]
+        var at: [String]
         /// The places restored as "at" from the database when the daemon started.
-        public var restored: [String]
+        var restored: [String]
         /// Visits and departures waiting to be stored.
-        public var pending: Int
+        var pending: Int
         /// Events waiting for them (an ARRIVED/DEPARTED, and that target's later ones).
-        public var heldEvents: Int
+        var heldEvents: Int
         /// Failed attempts that were retried, since start.
-        public var retries: Int
-        public var stored: Int
+        var retries: Int
+        var stored: Int
         /// Given up: the place is gone, or a lasting error that is not transient.
-        public var failed: Int
+        var failed: Int
         /// Refused because the queue (1,024) was full.
-        public var dropped: Int
+        var dropped: Int
         /// While the database refuses writes: what goes wrong, and since when.
-        public var error: String?
-        public var failingSince: Date?
+        var error: String?
+        var failingSince: Date?
 
         public init(at: [String], restored: [String], pending: Int, heldEvents: Int, retries: Int, stored: Int,
                     failed: Int, dropped: Int, error: String? = nil, failingSince: Date? = nil) {
@@ -52,11 +52,11 @@ extension StatusReply {
         /// The last `seq` published (0 before the first event).
         public var last: Int
         /// Numbers up to here are reserved durably: a restart continues above.
-        public var reservedThrough: Int
+        var reservedThrough: Int
         /// Numbers given out beyond the reservation while it could not be written (only these
         /// could repeat after a crash).
-        public var unreserved: Int
-        public var error: String?
+        var unreserved: Int
+        var error: String?
 
         public init(last: Int, reservedThrough: Int, unreserved: Int, error: String? = nil) {
             self.last = last

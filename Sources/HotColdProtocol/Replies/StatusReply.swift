@@ -18,7 +18,7 @@ public struct StatusReply: FixedClassMessage, Equatable {
     public var targets: [TargetState]
     public var counters: Counters
     public var latencyUs: Latency
-    public var visits: Visits?
+    var visits: Visits?
     public var sequence: Sequence?
     public var socket: Socket?
     public var log: Log?
@@ -123,7 +123,7 @@ public struct StatusReply: FixedClassMessage, Equatable {
     public struct Tracking: Codable, Sendable, Equatable {
         public var mode: String
         public var radiusM: Double?
-        public var filter: String?
+        var filter: String?
         public var candidates: Int
         public var tracked: Int
         /// The tier ladder's names, coldest (level 0) first: a target's `tier` indexes it, and
@@ -150,8 +150,8 @@ public struct StatusReply: FixedClassMessage, Equatable {
         public var arrived: Bool
         /// The target's own position (since 1.9), seven decimals (about a centimetre): where
         /// the place is, not where the fix, the distance and the rounded bearing put it.
-        public var lat: Double?
-        public var lon: Double?
+        var lat: Double?
+        var lon: Double?
         public init(target: TargetRef, distanceM: Double, bearingDeg: Double, tier: Int, tierName: String,
                     trend: String, arrived: Bool, at coordinate: Coordinate? = nil) {
             self.target = target
@@ -173,12 +173,12 @@ public struct StatusReply: FixedClassMessage, Equatable {
 
     public struct Counters: Codable, Sendable, Equatable {
         public var fixes: Int
-        public var fixesAccepted: Int
-        public var fixesUntimed: Int
+        var fixesAccepted: Int
+        var fixesUntimed: Int
         public var outliers: Int
-        public var outOfOrder: Int
+        var outOfOrder: Int
         public var events: Int
-        public var visitErrors: Int
+        var visitErrors: Int
         public init(fixes: Int, fixesAccepted: Int, fixesUntimed: Int, outliers: Int, outOfOrder: Int,
                     events: Int, visitErrors: Int) {
             self.fixes = fixes
@@ -195,7 +195,7 @@ public struct StatusReply: FixedClassMessage, Equatable {
         public var samples: Int
         public var p50: Double
         public var p99: Double
-        public var max: Double
+        var max: Double
         public init(samples: Int, p50: Double, p99: Double, max: Double) {
             self.samples = samples
             self.p50 = Finite.round(p50, 1)
@@ -205,18 +205,18 @@ public struct StatusReply: FixedClassMessage, Equatable {
     }
 
     public struct Socket: Codable, Sendable, Equatable {
-        public var path: String
+        var path: String
         public var clients: Int
         public var clientsTotal: Int
         public var dropped: Int
-        public var linesIn: Int
-        public var linesOut: Int
+        var linesIn: Int
+        var linesOut: Int
         /// The client cap in force (the configured one, lowered to fit the open-file limit).
-        public var maxClients: Int?
+        var maxClients: Int?
         /// Connections refused at accept: over the client cap, in all or for one user.
-        public var connectionsRefused: Int?
+        var connectionsRefused: Int?
         /// Write commands refused: their user was over its write rate.
-        public var writesRefused: Int?
+        var writesRefused: Int?
         public init(path: String, clients: Int, clientsTotal: Int, dropped: Int, linesIn: Int, linesOut: Int,
                     maxClients: Int? = nil, connectionsRefused: Int? = nil, writesRefused: Int? = nil) {
             self.path = path
@@ -235,16 +235,16 @@ public struct StatusReply: FixedClassMessage, Equatable {
         public var path: String
         public var writing: Bool
         public var error: String?
-        public var linesWritten: Int
-        public var linesLost: Int
+        var linesWritten: Int
+        var linesLost: Int
         /// Lines waiting for the disk (the log's writer has its own thread and queue).
         public var queued: Int?
         /// Lines given up because too many waited; each hole has a GAP line in the log.
-        public var dropped: Int?
+        var dropped: Int?
         /// GAP lines written.
-        public var gaps: Int?
+        var gaps: Int?
         /// Seconds the write in progress has not returned (a stalled disk), from 1 s on.
-        public var stalledS: Double?
+        var stalledS: Double?
         /// `fdatasync`s of the log since the start: grouped (a second of events at most is at
         /// risk), at once after an ARRIVED, DEPARTED or RECORD, none while nothing is logged.
         /// Since minor 8.

@@ -45,7 +45,7 @@ public enum SyncResult {
 
     /// `delivered`, `failed`, `retry`: recorded.
     public struct Done: Codable, Sendable, Equatable {
-        public var done = true
+        var done = true
         public init() {}
     }
 
@@ -80,10 +80,10 @@ public enum SyncResult {
         /// Withdrawn Big Things the list has again.
         public var reinstated: [String]
         /// How many were withdrawn / reinstated, when the lists above hold only the first.
-        public var withdrawnTotal: Int?
-        public var reinstatedTotal: Int?
+        var withdrawnTotal: Int?
+        var reinstatedTotal: Int?
         /// The id of a download on the same connection holding the whole report as JSON.
-        public var details: String?
+        var details: String?
 
         public init(importReport: ImportReportPayload, withdrawn: [String], reinstated: [String],
                     withdrawnTotal: Int?, reinstatedTotal: Int?, details: String?) {
@@ -111,15 +111,15 @@ public struct QueuedRequest: Codable, Sendable, Equatable {
     /// The JSON body exactly as sent (empty when it is read in `payload` slices).
     public var payload: Data
     public var placeId: String?
-    public var submissionId: Int64?
+    var submissionId: Int64?
     /// `pending`, `delivered` or `failed`.
-    public var state: String
+    var state: String
     public var attempts: Int
     public var nextAttemptAt: Date
     /// The server's Retry-After: no attempt before this.
     public var notBefore: Date?
     public var lastError: String?
-    public var httpStatus: Int?
+    var httpStatus: Int?
 
     public init(id: Int64, kind: String, idempotencyKey: String, path: String, payload: Data,
                 placeId: String? = nil, submissionId: Int64? = nil, state: String = "pending", attempts: Int = 0,

@@ -8,9 +8,9 @@ import Foundation
 /// request's `limit`, and how many are tracked in all (so a client knows when it has them all).
 public struct TargetsReply: FixedClassMessage, Equatable {
     public static let wireClass = "TARGETS"
-    public var offset: Int
-    public var total: Int
-    public var targets: [StatusReply.TargetState]
+    var offset: Int
+    var total: Int
+    var targets: [StatusReply.TargetState]
 
     public init(offset: Int, total: Int, targets: [StatusReply.TargetState]) {
         self.offset = offset

@@ -7,9 +7,9 @@ import Foundation
 /// The reply to `upload` and to each `chunk`: how much of the upload has arrived.
 public struct UploadReply: FixedClassMessage, Equatable {
     public static let wireClass = "UPLOAD"
-    public var id: String
-    public var size: Int
-    public var received: Int
+    var id: String
+    var size: Int
+    var received: Int
     /// The most bytes one chunk may carry.
     var chunkMax: Int
 
@@ -20,14 +20,14 @@ public struct UploadReply: FixedClassMessage, Equatable {
         self.chunkMax = chunkMax
     }
 
-    public var complete: Bool { received == size }
+    var complete: Bool { received == size }
 }
 
 /// The reply to `export`: the file is ready as a download of `size` bytes.
 public struct ExportReply: FixedClassMessage, Equatable {
     public static let wireClass = "EXPORT"
     public var id: String
-    public var format: String
+    var format: String
     public var size: Int
 
     public init(id: String, format: String, size: Int) {
@@ -40,10 +40,10 @@ public struct ExportReply: FixedClassMessage, Equatable {
 /// The reply to `download`: bytes from `offset` (base64 on the wire), `eof` on the last.
 public struct ChunkReply: FixedClassMessage, Equatable {
     public static let wireClass = "CHUNK"
-    public var id: String
-    public var offset: Int
-    public var data: Data
-    public var eof: Bool
+    var id: String
+    var offset: Int
+    var data: Data
+    var eof: Bool
 
     public init(id: String, offset: Int, data: Data, eof: Bool) {
         self.id = id

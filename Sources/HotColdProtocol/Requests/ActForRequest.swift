@@ -36,8 +36,8 @@ public struct ActForRequest: RequestBody {
 /// change state (the daemon's writer rule applied to the account as it is now).
 public struct ActingReply: FixedClassMessage, Equatable {
     public static let wireClass = "ACTING"
-    public var uid: UInt32
-    public var user: String
+    var uid: UInt32
+    var user: String
     public var writer: Bool
 
     public init(uid: UInt32, user: String, writer: Bool) {

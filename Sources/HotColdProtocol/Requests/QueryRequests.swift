@@ -3,8 +3,8 @@ import HotColdCore
 /// `search`: places by text, state and kind, in an order, optionally measured from a point
 /// (what `hotcold things` lists). At most `limit` rows (≤ 1,000) from `offset`.
 public struct SearchRequest: RequestBody {
-    public static let states = ["ACT", "NSW", "NT", "QLD", "SA", "TAS", "VIC", "WA"]
-    public static let sorts = ["name", "rating", "distance"]
+    static let states = ["ACT", "NSW", "NT", "QLD", "SA", "TAS", "VIC", "WA"]
+    static let sorts = ["name", "rating", "distance"]
 
     public var text: String?
     /// An Australian state or territory code (upper case).
@@ -111,7 +111,7 @@ public struct NearRequest: RequestBody {
 /// `export`: the places (or the user's visits) as GPX or GeoJSON. The reply names a download
 /// whose bytes the client fetches with `download`.
 public struct ExportRequest: RequestBody {
-    public static let formats = ["gpx", "geojson"]
+    static let formats = ["gpx", "geojson"]
     public var format: String
     public var visits: Bool
 
@@ -138,7 +138,7 @@ public struct DownloadRequest: RequestBody {
     public var id: String
     public var offset: Int
 
-    public init(id: String, offset: Int) {
+    init(id: String, offset: Int) {
         self.id = id
         self.offset = offset
     }

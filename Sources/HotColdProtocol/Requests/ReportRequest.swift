@@ -13,7 +13,7 @@ import Foundation
 /// ```
 public struct ReportRequest: RequestBody {
     /// What a service can say about itself.
-    public static let states = ["starting", "connected", "disconnected", "idle", "busy", "error"]
+    static let states = ["starting", "connected", "disconnected", "idle", "busy", "error"]
     /// Longest service name: lowercase letters, digits and `-`.
     static let serviceLength = 40
     /// Services the daemon keeps reports for at once.

@@ -50,7 +50,7 @@ public struct StoreRequest: RequestBody {
 
     /// A field observation.
     public struct Observe: Sendable, Equatable {
-        public static let classifications = ["amphibian", "bird", "fish", "insect", "mammal", "plant", "reptile"]
+        static let classifications = ["amphibian", "bird", "fish", "insect", "mammal", "plant", "reptile"]
         public var classification: String
         public var title: String
         public var description: String?
@@ -82,7 +82,7 @@ public struct StoreRequest: RequestBody {
         }
     }
 
-    public static let operations = ["seen", "unseen", "fav", "unfav", "rate", "note", "add", "rename", "delete", "observe",
+    static let operations = ["seen", "unseen", "fav", "unfav", "rate", "note", "add", "rename", "delete", "observe",
                                     "amend", "unobserve"]
 
     public var operation: Operation

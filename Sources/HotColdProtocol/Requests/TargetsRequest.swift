@@ -8,7 +8,7 @@ public struct TargetsRequest: RequestBody {
     public var offset: Int
     public var limit: Int
 
-    public init(offset: Int = 0, limit: Int = Limits.targetsPage) {
+    init(offset: Int = 0, limit: Int = Limits.targetsPage) {
         self.offset = offset
         self.limit = limit
     }

@@ -72,7 +72,7 @@ public struct HuntRequest: RequestBody {
 
 /// `roam`: track every stored place of some kinds within a radius.
 public struct RoamRequest: RequestBody {
-    public static let placeKinds = ["bigthing", "geocache", "waypoint", "location"]
+    static let placeKinds = ["bigthing", "geocache", "waypoint", "location"]
 
     /// Metres, in (0, 20,000 km].
     public var radius: Double

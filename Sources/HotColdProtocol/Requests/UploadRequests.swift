@@ -14,7 +14,7 @@ public struct UploadRequest: RequestBody {
         /// The Big Things catalogue for `sync catalogue` (hotcold-sync).
         case catalogue
         /// The most bytes an upload for this purpose may have.
-        public var maxBytes: Int {
+        var maxBytes: Int {
             switch self {
             case .import: Limits.importBytes
             case .photo: Limits.photoBytes
@@ -26,7 +26,7 @@ public struct UploadRequest: RequestBody {
     public var purpose: Purpose
     public var size: Int
 
-    public init(purpose: Purpose, size: Int) {
+    init(purpose: Purpose, size: Int) {
         self.purpose = purpose
         self.size = size
     }
@@ -57,7 +57,7 @@ public struct ChunkRequest: RequestBody {
     public var offset: Int
     public var data: Data
 
-    public init(upload: String, offset: Int, data: Data) {
+    init(upload: String, offset: Int, data: Data) {
         self.upload = upload
         self.offset = offset
         self.data = data

@@ -20,7 +20,7 @@ public enum WebControlRequest: Sendable, Equatable {
     case revoke(name: String)
 
     /// The longest device name.
-    public static let nameLength = 40
+    static let nameLength = 40
 
     /// A device name: 1–40 letters, digits, spaces, `-`, `_` or `.` (what a person calls a phone).
     public static func isDeviceName(_ s: String) -> Bool {
@@ -104,8 +104,8 @@ public struct WebPairedReply: FixedClassMessage, Equatable {
     public var expires: Date
     public var url: String
     /// The link's one-time code (the `t` in `url`), not the device's session token.
-    public var token: String
-    public var linkExpires: Date?
+    var token: String
+    var linkExpires: Date?
     public var qr: [String]
 
     public init(name: String, user: String, writer: Bool, expires: Date, url: String, token: String,

@@ -20,7 +20,7 @@ public struct JSONLine: Sendable {
     private var out: String
     private var first = true
 
-    public init(class name: String) {
+    init(class name: String) {
         out = ""
         out.reserveCapacity(192)
         out.append("{")
@@ -54,7 +54,7 @@ public struct JSONLine: Sendable {
         out.append(String(v))
     }
 
-    public mutating func add(_ k: String, _ v: Bool) {
+    mutating func add(_ k: String, _ v: Bool) {
         key(k)
         out.append(v ? "true" : "false")
     }
@@ -70,12 +70,12 @@ public struct JSONLine: Sendable {
         if let v { add(k, v, decimals: decimals) }
     }
 
-    public mutating func add(_ k: String, time: Date) {
+    mutating func add(_ k: String, time: Date) {
         add(k, ISO8601.format(time))
     }
 
     /// Adds an already-serialised JSON value (an object or array built elsewhere).
-    public mutating func addRaw(_ k: String, json: String) {
+    mutating func addRaw(_ k: String, json: String) {
         key(k)
         out.append(json)
     }
@@ -120,7 +120,7 @@ public struct JSONLine: Sendable {
         out.append("\"")
     }
 
-    public static func quoted(_ s: String) -> String {
+    static func quoted(_ s: String) -> String {
         var o = ""
         appendQuoted(s, to: &o)
         return o

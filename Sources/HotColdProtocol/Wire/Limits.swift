@@ -14,7 +14,7 @@ public enum Limits {
     /// Names of places, locations, submissions, files; titles.
     public static let nameLength = 200
     /// A note's text (characters).
-    public static let noteLength = 500
+    static let noteLength = 500
     /// Free text: an observation's description, a submission's address, a search text.
     static let textLength = 2_000
     /// `watch` target filters.
@@ -32,7 +32,7 @@ public enum Limits {
     /// places are tracked.
     public static let statusTargets = 50
     /// Targets in one `targets` reply (each ~250 bytes: a page stays under 256 KiB).
-    public static let targetsPage = 1_000
+    static let targetsPage = 1_000
     /// Skipped rows and warnings listed in an `IMPORT` reply; `skipped_total`/`warnings_total`
     /// give the full counts when more were found.
     public static let reportIssues = 100

@@ -3,7 +3,7 @@ import HotColdCore
 /// A target reference as JSON, for the MQTT bridge's hand-assembled state documents.
 extension TargetRef {
     /// `{"id":…,"name":…,"kind":…}`
-    public var json: String {
+    var json: String {
         var s = "{\"id\":"
         JSONLine.appendQuoted(id, to: &s)
         s.append(",\"name\":")

@@ -10,12 +10,12 @@
 /// ```
 public struct ImportIssue: Error, Codable, Sendable, Equatable, CustomStringConvertible {
     /// 1-based position in the file's list of rows (JSON) or of waypoints (GPX).
-    public var row: Int?
+    var row: Int?
     /// Line in the file, when the format knows it (GPX).
-    public var line: Int?
-    public var id: String?
-    public var name: String?
-    public var field: String?
+    var line: Int?
+    var id: String?
+    var name: String?
+    var field: String?
     public var message: String
 
     public init(row: Int? = nil, line: Int? = nil, id: String? = nil, name: String? = nil,

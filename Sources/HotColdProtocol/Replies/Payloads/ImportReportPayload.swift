@@ -2,7 +2,7 @@
 /// a second import of the same file reports everything `unchanged`.
 public struct ImportReportPayload: Codable, Sendable, Equatable {
     /// The file's name as the client sent it.
-    public var file: String
+    var file: String
     /// The format recognised from the content (`bigthings`, `gpx`, `loc`, …).
     public var format: String
     public var inserted: Int
@@ -13,11 +13,11 @@ public struct ImportReportPayload: Codable, Sendable, Equatable {
     /// Rows imported (or dropped as duplicates) that deserve a look.
     public var warnings: [ImportIssue]
     /// The full counts, when `skipped` or `warnings` list only the first of them.
-    public var skippedTotal: Int?
-    public var warningsTotal: Int?
+    var skippedTotal: Int?
+    var warningsTotal: Int?
     /// The id of a download on the same connection holding the whole report, every row listed,
     /// when some were left out here.
-    public var details: String?
+    var details: String?
 
     public init(file: String, format: String, inserted: Int, updated: Int, unchanged: Int, skipped: [ImportIssue],
                 warnings: [ImportIssue], skippedTotal: Int?, warningsTotal: Int?, details: String?) {

@@ -80,7 +80,7 @@ public struct PlaceDetailPayload: Codable, Sendable, Equatable {
     }
 
     public struct BigThing: Codable, Sendable, Equatable {
-        public var placeId: String
+        var placeId: String
         /// The state or territory (`NSW`, …).
         public var state: String
         public var town: String?
@@ -91,12 +91,12 @@ public struct PlaceDetailPayload: Codable, Sendable, Equatable {
         public var rating: Double?
         public var votes: Int?
         public var tags: [String]
-        public var category: String?
+        var category: String?
         public var year: Int?
         public var status: String?
         /// `town` when the point is the town's centre, not the object's.
         public var coordPrecision: String?
-        public var withdrawn: Bool
+        var withdrawn: Bool
 
         public init(placeId: String, state: String, town: String?, location: String?, description: String?,
                     photoUrl: String?, rating: Double?, votes: Int?, tags: [String], category: String?, year: Int?,
@@ -119,25 +119,25 @@ public struct PlaceDetailPayload: Codable, Sendable, Equatable {
     }
 
     public struct Geocache: Codable, Sendable, Equatable {
-        public var placeId: String
-        public var code: String
+        var placeId: String
+        var code: String
         public var cacheType: String?
         public var container: String?
         public var difficulty: Double?
         public var terrain: Double?
         public var owner: String?
-        public var placedBy: String?
+        var placedBy: String?
         public var hint: String?
         public var shortDescription: String?
         public var longDescription: String?
         /// Spelt as the wire has always had it: `description_is_html`.
-        public var descriptionIsHtml: Bool
+        var descriptionIsHtml: Bool
         public var logsCount: Int
         public var available: Bool
         public var archived: Bool
-        public var country: String?
-        public var region: String?
-        public var placedAt: Date?
+        var country: String?
+        var region: String?
+        var placedAt: Date?
         public var url: String?
         /// Where the cache is listed, when the place's own point is a corrected one.
         public var originalLatitude: Double?
@@ -173,12 +173,12 @@ public struct PlaceDetailPayload: Codable, Sendable, Equatable {
     }
 
     public struct Waypoint: Codable, Sendable, Equatable {
-        public var placeId: String
+        var placeId: String
         /// The cache this waypoint belongs to.
         public var parentId: String
         public var waypointType: String?
         public var comment: String?
-        public var description: String?
+        var description: String?
 
         public init(placeId: String, parentId: String, waypointType: String?, comment: String?, description: String?) {
             self.placeId = placeId
@@ -190,11 +190,11 @@ public struct PlaceDetailPayload: Codable, Sendable, Equatable {
     }
 
     public struct Location: Codable, Sendable, Equatable {
-        public var placeId: String
+        var placeId: String
         /// `default` (shipped, name read-only) or `custom` (a user's).
         public var origin: String
-        public var createdBy: String?
-        public var createdAt: Date?
+        var createdBy: String?
+        var createdAt: Date?
 
         public init(placeId: String, origin: String, createdBy: String?, createdAt: Date?) {
             self.placeId = placeId

@@ -10,16 +10,16 @@ import Foundation
 
 /// One time the user was at a place (`store seen`, and within `place` and `visits`).
 public struct VisitPayload: Codable, Sendable, Equatable {
-    public var id: Int64?
-    public var placeId: String
-    public var user: String
+    var id: Int64?
+    var placeId: String
+    var user: String
     public var visitedAt: Date
     /// `manual` (`store seen`) or `automatic` (an arrival).
     public var method: String
     /// The arrival episode that produced an automatic visit.
-    public var episode: String?
+    var episode: String?
     /// When the receiver left, for an automatic visit; nil while it is still there.
-    public var departedAt: Date?
+    var departedAt: Date?
 
     public init(id: Int64?, placeId: String, user: String, visitedAt: Date, method: String,
                 episode: String?, departedAt: Date?) {
@@ -35,8 +35,8 @@ public struct VisitPayload: Codable, Sendable, Equatable {
 
 /// The user's 0–5 stars for a place (`store rate`, and within `place`).
 public struct RatingPayload: Codable, Sendable, Equatable {
-    public var user: String
-    public var placeId: String
+    var user: String
+    var placeId: String
     public var stars: Int
     public var ratedAt: Date
 
@@ -50,10 +50,10 @@ public struct RatingPayload: Codable, Sendable, Equatable {
 
 /// The user's note on a place (`store note`, and within `place`).
 public struct NotePayload: Codable, Sendable, Equatable {
-    public var user: String
-    public var placeId: String
+    var user: String
+    var placeId: String
     public var text: String
-    public var updatedAt: Date
+    var updatedAt: Date
 
     public init(user: String, placeId: String, text: String, updatedAt: Date) {
         self.user = user
@@ -66,7 +66,7 @@ public struct NotePayload: Codable, Sendable, Equatable {
 /// The user's relation to one place: `place`'s `mine`.
 public struct UserPlaceStatePayload: Codable, Sendable, Equatable {
     public var user: String
-    public var placeId: String
+    var placeId: String
     public var visits: [VisitPayload]
     public var favourite: Bool
     public var rating: RatingPayload?
@@ -101,14 +101,14 @@ public struct VisitRecordPayload: Codable, Sendable, Equatable {
 /// A field observation (`store observe`, and a row of `observations`).
 public struct ObservationPayload: Codable, Sendable, Equatable {
     public var id: String
-    public var user: String
+    var user: String
     /// One of `StoreRequest.Observe.classifications`.
     public var classification: String
     public var title: String
     public var description: String?
     public var observedAt: Date
-    public var latitude: Double?
-    public var longitude: Double?
+    var latitude: Double?
+    var longitude: Double?
 
     public init(id: String, user: String, classification: String, title: String, description: String?,
                 observedAt: Date, latitude: Double?, longitude: Double?) {
@@ -125,19 +125,19 @@ public struct ObservationPayload: Codable, Sendable, Equatable {
 
 /// A new Big Thing queued for the catalogue (`submit`).
 public struct SubmissionPayload: Codable, Sendable, Equatable {
-    public var id: Int64?
-    public var user: String
-    public var name: String
-    public var latitude: Double?
-    public var longitude: Double?
-    public var address: String?
-    public var seenAt: Date
+    var id: Int64?
+    var user: String
+    var name: String
+    var latitude: Double?
+    var longitude: Double?
+    var address: String?
+    var seenAt: Date
     /// The name credited, which may differ from the Unix user.
-    public var submittedBy: String?
+    var submittedBy: String?
     /// The attached photo's file name as the client sent it (`submit`'s `photo.filename`;
     /// never a path on the daemon's disk); nil without a photo.
-    public var photoPath: String?
-    public var createdAt: Date
+    var photoPath: String?
+    var createdAt: Date
 
     public init(id: Int64?, user: String, name: String, latitude: Double?, longitude: Double?, address: String?,
                 seenAt: Date, submittedBy: String?, photoPath: String?, createdAt: Date) {
