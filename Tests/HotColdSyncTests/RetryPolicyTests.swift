@@ -57,6 +57,32 @@ import Testing
         #expect(HTTPDate.parse("Tuesday, 01-Jan-69 00:00:00 GMT") == Date(timeIntervalSince1970: 3_124_224_000))
     }
 
+    /// A server's header is any bytes: mutations of real dates and random text are answered
+    /// with a date or nil, never a trap, and a date only for text of one of the three forms.
+    @Test func anyHeaderIsADateOrNothing() {
+        var rng = SystemRandomNumberGenerator()
+        let seeds = ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"]
+        let alphabet = Array("0123456789:-, ADFGJMNOSTWadehilmnoprstuvy\u{0}\u{7F}é9999999999999999999")
+        for i in 0..<50_000 {
+            var chars = Array(seeds[i % seeds.count])
+            for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                let at = Int.random(in: 0..<chars.count, using: &rng)
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: chars[at] = alphabet.randomElement(using: &rng)!
+                case 1: chars.remove(at: at)
+                default: chars.insert(alphabet.randomElement(using: &rng)!, at: at)
+                }
+                if chars.isEmpty { break }
+            }
+            let text = String(chars)
+            if let d = HTTPDate.parse(text) {
+                #expect(d.timeIntervalSince1970.isFinite && abs(d.timeIntervalSince1970) < 1e12, "\(text)")
+            }
+        }
+        #expect(HTTPDate.parse(String(repeating: "Sun, ", count: 10_000)) == nil)
+        #expect(HTTPDate.parse("Sun, 06 Nov 99999999999999999999 08:49:37 GMT") == nil)
+    }
+
     @Test func secondsInAReasonReadTheSameEverywhere() {
         #expect(TransportError.seconds(5) == "5")
         #expect(TransportError.seconds(0.5) == "0.5")
