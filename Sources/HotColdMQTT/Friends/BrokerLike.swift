@@ -31,7 +31,9 @@ public struct BrokerLike: WireMessage, Equatable {
         wireClass = reader == .friendLike ? LikeReceivedRequest.brokerClass : LikeReceivedRequest.legacyBrokerClass
     }
 
-    /// The request's own decoding (literal keys, as a request line is read; `class` allowed).
+    /// The request's own decoding (literal keys, as a request line is read; `class` allowed,
+    /// either name). What arrives is read as the request itself (``fromBroker``); a value
+    /// decoded here is one to write again, under the current class.
     public init(from decoder: any Decoder) throws {
         request = try LikeReceivedRequest(from: decoder)
         wireClass = LikeReceivedRequest.brokerClass
@@ -53,7 +55,7 @@ public struct BrokerLike: WireMessage, Equatable {
         guard LikeReceivedRequest.brokerClasses.contains(cls) else {
             throw FriendMessageError("class \"\(cls.prefix(20))\", expected \(LikeReceivedRequest.brokerClass) (or \(LikeReceivedRequest.legacyBrokerClass))")
         }
-        guard let l = try BrokerPayload.decode(BrokerLike.self, payload, cap: maximumPayloadBytes)?.request else { return nil }
+        guard let l = try BrokerPayload.decode(LikeReceivedRequest.self, payload, cap: maximumPayloadBytes) else { return nil }
         guard l.liker == liker else {
             throw FriendMessageError("a like by \(l.liker.description.prefix(130)) on \(liker)'s topic")
         }

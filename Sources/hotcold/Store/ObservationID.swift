@@ -13,6 +13,8 @@ enum ObservationID {
     /// none does (the store then says there is no such observation).
     static func resolve(_ text: String, in backend: some StoreBackend) throws -> String {
         let wanted = text.hasPrefix(prefix) ? text : prefix + text
+        // A whole id (obs: and a UUID) needs no list to be found.
+        if wanted.count == prefix.count + 36 { return wanted }
         let ids = try backend.observations().map(\.id)
         if ids.contains(wanted) { return wanted }
         let matches = ids.filter { $0.hasPrefix(wanted) }
