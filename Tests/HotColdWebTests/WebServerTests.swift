@@ -15,8 +15,8 @@ struct WebServerTests {
         let daemon: DaemonProcess
         let dir: TemporaryDirectory
         let server: WebServer
-        let port: Int
-        let task: Task<Void, any Error>
+        let web: InProcessWebServer
+        var port: Int { web.port }
 
         init(maxClients: Int = 16, hosts: [String] = [], daemonConfig: String? = nil) async throws {
             // The daemon reads the same configuration hotcold-web checks writers against.
@@ -31,16 +31,11 @@ struct WebServerTests {
             c.daemon.config = daemonConfig ?? "/nonexistent/hotcoldd.toml"
             c.access.stateDirectory = dir.path("state")
             server = WebServer(config: c, store: try TokenStore(directory: dir.path("state"), maxDevices: 4))
-            let box = Mutex(0)
-            let app = server.application { p in box.withLock { $0 = p } }
-            task = Task { try await app.run() }
-            let deadline = Date().addingTimeInterval(60)
-            while box.withLock({ $0 }) == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-            port = box.withLock { $0 }
+            web = try await InProcessWebServer(server)
         }
 
         func stop() {
-            task.cancel()
+            web.stop()
             daemon.stop()
             dir.remove()
         }
@@ -181,7 +176,7 @@ struct WebServerTests {
     func events() async throws {
         let r = try await Running()
         defer { r.stop() }
-        let live = try await RawHTTP.get(r.port, "/events", seconds: 3) { $0.contains("event: status") }
+        let live = try await RawHTTP.get(r.port, "/events", seconds: 30) { $0.contains("event: status") }
         #expect(live.status == 200 && live.headers["content-type"] == "text/event-stream")
         #expect(live.body.contains("event: link\ndata: {\"up\":true}"))
         #expect(live.body.contains("event: status\ndata: {\"class\":\"STATUS\""))
@@ -196,7 +191,7 @@ struct WebServerTests {
         while logged().isEmpty, Date() < end { try await Task.sleep(for: .milliseconds(50)) }
         let seqs = logged()
         try #require(!seqs.isEmpty, "the daemon logged no event")
-        let resumed = try await RawHTTP.get(r.port, "/events", headers: ["Last-Event-ID: \(seqs[0] - 1)"], seconds: 3) { $0.contains("id: \(seqs.last!)\n") }
+        let resumed = try await RawHTTP.get(r.port, "/events", headers: ["Last-Event-ID: \(seqs[0] - 1)"], seconds: 30) { $0.contains("id: \(seqs.last!)\n") }
         for s in seqs { #expect(resumed.body.contains("id: \(s)\n"), "seq \(s) missing after Last-Event-ID") }
     }
 
@@ -229,10 +224,13 @@ struct WebServerTests {
         defer { r.stop() }
         // Blocking reads run on threads of their own: the cooperative pool (two threads here)
         // must stay free for the server's handlers.
-        async let first = RawHTTP.get(r.port, "/events", seconds: 3)
-        let deadline = Date().addingTimeInterval(10)
+        // The first browser holds its stream until the second has had its answer.
+        let secondAnswered = Mutex(false)
+        async let first = RawHTTP.get(r.port, "/events", seconds: 60) { _ in secondAnswered.withLock { $0 } }
+        let deadline = Date().addingTimeInterval(30)
         while r.server.slots.inUse == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        let second = try await RawHTTP.get(r.port, "/events", seconds: 2)
+        let second = try await RawHTTP.get(r.port, "/events", seconds: 30)
+        secondAnswered.withLock { $0 = true }
         #expect(second.status == 503 && second.headers["retry-after"] == "5", "\(second.status) \(second.headers) \(second.body.prefix(300))")
         #expect(try await first.status == 200)
     }
@@ -291,17 +289,13 @@ struct StrangerTests {
         c.listen.address = host
         c.listen.port = 0
         let server = WebServer(config: c, store: try TokenStore(directory: dir.path("state"), maxDevices: 4))
-        let box = Mutex(0)
-        let app = server.application { p in box.withLock { $0 = p } }
-        let task = Task { try await app.run() }
-        defer { task.cancel() }
-        let deadline = Date().addingTimeInterval(60)
-        while box.withLock({ $0 }) == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        let port = box.withLock { $0 }
+        let web = try await InProcessWebServer(server)
+        defer { web.stop() }
+        let port = web.port
 
         let page = try await RawHTTP.get(port, "/", host: host)
         #expect(page.status == 401 && page.body.contains("hotcold web pair") && !page.body.contains("app.js"))
-        #expect(try await RawHTTP.get(port, "/events", host: host, seconds: 2).status == 401)
+        #expect(try await RawHTTP.get(port, "/events", host: host, seconds: 30).status == 401)
         #expect(try await RawHTTP.get(port, "/session", host: host).status == 401)
         let write = try await RawHTTP.send(port: port, host: host,
             "POST /api/command HTTP/1.1\r\nHost: \(host):\(port)\r\nOrigin: http://\(host):\(port)\r\nContent-Type: application/json\r\nContent-Length: 15\r\nConnection: close\r\n\r\n{\"cmd\":\"roam\"}\n")
@@ -310,7 +304,7 @@ struct StrangerTests {
         let d = try server.store.pair(name: "phone", uid: 1000, user: "jane", writer: false, days: 1)
         let cookie = "Cookie: hc_token=\(d.token)"
         #expect(try await RawHTTP.get(port, "/", host: host, headers: [cookie]).status == 200)
-        let live = try await RawHTTP.get(port, "/events", host: host, headers: [cookie], seconds: 3) { $0.contains("event: status") }
+        let live = try await RawHTTP.get(port, "/events", host: host, headers: [cookie], seconds: 30) { $0.contains("event: status") }
         #expect(live.status == 200 && live.body.contains("event: status"))
     }
 }
