@@ -42,8 +42,8 @@
     /** @type {Result | null} */ mineResult: null,
     /** @type {{rows: any[], error: string | null, token: number, at: number}} */
     nearMe: { rows: [], error: null, token: 0, at: 0 },
-    /** @type {{rows: any[], more: boolean, asked: boolean, loading: boolean, error: string | null, token: number, query: any, at: number}} */
-    caches: { rows: [], more: false, asked: false, loading: false, error: null, token: 0, query: null, at: 0 },
+    /** @type {{rows: any[], more: boolean, asked: boolean, loading: boolean, error: string | null, token: number, query: any, at: number, from: {lat: number, lon: number} | null}} */
+    caches: { rows: [], more: false, asked: false, loading: false, error: null, token: 0, query: null, at: 0, from: null },
     /** @type {{items: any[], following: any[], error: string | null, ferror: string | null, token: number, asked: boolean, pending: Set<string>, more: boolean, heard: string | null, reloads: number, soon: number, want: number}} */
     friends: { items: [], following: [], error: null, ferror: null, token: 0, asked: false, pending: new Set(), more: false, heard: null, reloads: 0, soon: 0, want: 0 },
     /** @type {Result | null} */ friendResult: null,
@@ -1128,16 +1128,19 @@
   // ---- Geocaches: the caches nearest the daemon's last fix, found or not; each opens its page --
   // The daemon's own `search` (nearest first from the fix the daemon reported, with this box's
   // seen state: a cache seen is a cache found), a page of 50 at a time like Big Things. The
-  // first page is asked again every 15 s as the car moves; pages beyond it stay as they are.
+  // first page is asked again once the car is 100 m from where it was last asked, at most every
+  // 15 s (a parked car asks nothing); pages beyond the first stay as they are.
   function searchCaches(more) {
     const f = lastFix(), t = hc.caches;
     t.at = Date.now();
+    if (!more) t.from = f ? { lat: f.lat, lon: f.lon } : null;
     return page(t, f ? { cmd: "search", kinds: ["geocache"], sort: "distance", lat: f.lat, lon: f.lon }
       : "The geocaches are listed nearest first from the car: waiting for a GPS fix.", more, renderCaches);
   }
   function refreshCaches() {
-    const t = hc.caches;
-    if (!t.loading && t.rows.length <= PAGE && Date.now() - t.at > 15000) searchCaches(false);
+    const t = hc.caches, f = lastFix();
+    if (t.loading || t.rows.length > PAGE || Date.now() - t.at <= 15000 || !f) return;
+    if (!t.from || approxDistance(t.from.lat, t.from.lon, f.lat, f.lon) >= 100) searchCaches(false);
   }
 
   // Degrees from north, from the car to a place (spherical: for a compass point only).
