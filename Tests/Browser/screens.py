@@ -9,6 +9,7 @@ its parking and a stage):
   * Friends follows a car (the button names it), shows its finds with who liked them (50 at a
     time, then "Show older finds"), likes an item once (the button says what it does; liking twice is one like), shows a
     friend's new find and a follow made elsewhere as they happen (pushed by the live stream, no timer), and unfollows;
+    a reply the lists no longer agree with ("Stopped following" a car followed again elsewhere) goes;
   * My places renames a place of one's own (the button names old and new) and deletes it only
     after a confirmation that names it;
   * Field lists the observations, corrects one from its sheet and deletes it after a question
@@ -239,6 +240,13 @@ def main():
         unf.click()
         wait_until(lambda: text(page, "fr-result") == "Stopped following jane/ute.", 10, "unfollowed")
         wait_until(lambda: ids(page, "fr-following") == [] and ids(page, "fr-feed") == [], 10, "no follow, no feed")
+        check(text(page, "fr-result") == "Stopped following jane/ute.", "the reply stays while the list agrees with it")
+        # Followed again elsewhere: the list shows it, and the reply that now says otherwise goes.
+        check(stack.write({"cmd": "follow", "who": "jane/ute"}, "RESULT").get("new") is True, "jane/ute followed again on the socket")
+        wait_until(lambda: ids(page, "fr-following") == ["jane/ute"], 30, "the follow made elsewhere shown")
+        check(text(page, "fr-result") == "", "no \"Stopped following jane/ute.\" beside jane/ute followed (%r)" % text(page, "fr-result"))
+        check(stack.write({"cmd": "unfollow", "who": "jane/ute"}, "RESULT").get("new") is True, "and unfollowed there")
+        wait_until(lambda: ids(page, "fr-following") == [] and ids(page, "fr-feed") == [], 30, "no follow, no feed again")
         check(stack.daemon({"cmd": "following"}, "FOLLOWING")["following"] == [], "the daemon has no follow")
 
         # ---- My places: rename, delete with a confirmation ----

@@ -15,7 +15,7 @@
    * @typedef {{target: {id: string, name?: string, kind: string}, distance_m?: number, bearing_deg?: number, tier?: number,
    *   tier_name?: string, trend?: string, eta_s?: number, etaAt?: number, arrived?: boolean, age_s?: number, stale?: boolean,
    *   fix?: number, seq?: number}} Target
-   * @typedef {{text: string, ok: boolean, at: number, cause: string}} Result
+   * @typedef {{text: string, ok: boolean, at: number, cause: string, holds?: () => boolean}} Result
    * @typedef {{id: string, name: string, result: Result | null, filled?: boolean, hint?: boolean, confirm?: boolean, renameFilled?: boolean, provisional?: boolean}} Sheet
    */
   const hc = {
@@ -44,8 +44,8 @@
     nearMe: { rows: [], error: null, token: 0, at: 0 },
     /** @type {{rows: any[], more: boolean, asked: boolean, loading: boolean, error: string | null, token: number, query: any, at: number, from: {lat: number, lon: number} | null}} */
     caches: { rows: [], more: false, asked: false, loading: false, error: null, token: 0, query: null, at: 0, from: null },
-    /** @type {{items: any[], following: any[], error: string | null, ferror: string | null, token: number, asked: boolean, pending: Set<string>, more: boolean, heard: string | null, reloads: number, soon: number, want: number}} */
-    friends: { items: [], following: [], error: null, ferror: null, token: 0, asked: false, pending: new Set(), more: false, heard: null, reloads: 0, soon: 0, want: 0 },
+    /** @type {{items: any[], following: any[], error: string | null, ferror: string | null, token: number, asked: boolean, pending: Set<string>, more: boolean, heard: string | null, reloads: number, soon: number, want: number, readAt: number}} */
+    friends: { items: [], following: [], error: null, ferror: null, token: 0, asked: false, pending: new Set(), more: false, heard: null, reloads: 0, soon: 0, want: 0, readAt: 0 },
     /** @type {Result | null} */ friendResult: null,
     /** @type {{rows: any[], total: number, error: string | null, token: number, asked: boolean, sending: boolean}} */
     obs: { rows: [], total: 0, error: null, token: 0, asked: false, sending: false },
@@ -1179,7 +1179,7 @@
   async function loadFriends() {
     const t = hc.friends;
     t.reloads++;
-    const token = ++t.token;
+    const token = ++t.token, started = Date.now();
     // As many as asked for (older pages included), up to the daemon's page of 200: one read
     // for every reason, so a change heard while older finds are asked for cannot undo them.
     const limit = Math.min(FEED_MAX, Math.max(FEED_PAGE, t.want));
@@ -1187,6 +1187,7 @@
     // A write since (a like, a follow) makes this answer older than what the page shows.
     if (token !== t.token) return;
     t.asked = true;
+    t.readAt = started;
     if (a.status === 200 && a.j && Array.isArray(a.j.following)) { t.following = a.j.following; t.ferror = null; } else t.ferror = why(a.status, a.j, "reading whom you follow").text;
     if (b.status === 200 && b.j && Array.isArray(b.j.items)) { t.items = b.j.items; t.more = b.j.items.length === limit && limit < FEED_MAX; t.error = null; }
     else t.error = why(b.status, b.j, "reading the feed").text;
@@ -1225,7 +1226,10 @@
     setText(b, !who ? "Type a friend's USER/DEVICE to follow" : !FRIEND_ID.test(who) ? "USER/DEVICE, such as jane/ute" : already ? "Already following " + who : "Follow " + who);
     b.disabled = !can || !who || !FRIEND_ID.test(who) || already || t.pending.has("follow");
     // A reply fades after a while (as the live screen's does): the lists below say what is so now.
-    if (hc.friendResult && hc.friendResult.ok && Date.now() - hc.friendResult.at > 15000) hc.friendResult = null;
+    // It goes at once when lists read after it say otherwise ("Stopped following jane/ute" while
+    // another phone has followed her again): the page never shows both.
+    const fr = hc.friendResult;
+    if (fr && fr.ok && (Date.now() - fr.at > 15000 || (fr.holds && t.readAt > fr.at && !fr.holds()))) hc.friendResult = null;
     const r = hc.friendResult;
     setText($("fr-result"), r ? r.text : "");
     $("fr-result").className = r ? (r.ok ? "ok" : "bad") : "";
@@ -1273,11 +1277,12 @@
 
   // A write from the Friends screen: the item or friend is pending (its button greyed, so a
   // second tap sends nothing) until the daemon answers; then the feed is read afresh.
-  function friendWrite(key, request, what, done) {
+  // `holds` says whether the lists as last read still agree with the reply's words.
+  function friendWrite(key, request, what, done, holds) {
     const t = hc.friends;
     t.pending.add(key);
     t.token++;
-    return write(request, what, done, (res) => { hc.friendResult = res; }).then((r) => {
+    return write(request, what, done, (res) => { if (res.ok && res.cause === "write") res.holds = holds; hc.friendResult = res; }).then((r) => {
       t.pending.delete(key);
       loadFriends();
       return r;
@@ -1286,16 +1291,19 @@
   function follow() {
     const who = whoBox().value.trim();
     if (!FRIEND_ID.test(who)) return;
-    friendWrite("follow", { cmd: "follow", who: who }, "following " + who, (r) => (r.new ? "Now following " + who + "." : "Already following " + who + "."))
+    friendWrite("follow", { cmd: "follow", who: who }, "following " + who, (r) => (r.new ? "Now following " + who + "." : "Already following " + who + "."),
+      () => hc.friends.following.some((f) => f.who === who))
       .then((r) => { if (r && whoBox().value.trim() === who) whoBox().value = ""; });
   }
   function unfollow(who) {
-    friendWrite("follow", { cmd: "unfollow", who: who }, "unfollowing " + who, (r) => (r.new ? "Stopped following " + who + "." : "You were not following " + who + "."));
+    friendWrite("follow", { cmd: "unfollow", who: who }, "unfollowing " + who, (r) => (r.new ? "Stopped following " + who + "." : "You were not following " + who + "."),
+      () => !hc.friends.following.some((f) => f.who === who));
   }
   function like(x) {
     const name = findName(x), on = !x.liked_by_me;
     friendWrite(x.id, { cmd: on ? "like" : "unlike", item: x.id }, (on ? "liking " : "taking back your like of ") + name,
-      (r) => (on ? (r.new ? "Liked " : "You already liked ") + name + "." : (r.new ? "Took back your like of " : "You had not liked ") + name + "."));
+      (r) => (on ? (r.new ? "Liked " : "You already liked ") + name + "." : (r.new ? "Took back your like of " : "You had not liked ") + name + "."),
+      () => hc.friends.items.some((i) => i.id === x.id && !!i.liked_by_me === on));
   }
 
   // ---- Field observations: what was seen, newest first; a note at the car's fix ----------------
