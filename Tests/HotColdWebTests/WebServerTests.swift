@@ -53,8 +53,20 @@ struct WebServerTests {
         }
         #expect(!csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"))
         #expect(page.headers["x-content-type-options"] == "nosniff")
-        #expect(page.body.contains(#"<script src="/app.js""#))
-        #expect(try await RawHTTP.get(r.port, "/app.js").headers["content-type"]?.hasPrefix("text/javascript") == true)
+        #expect(page.body.contains(#"<script type="module" src="/js/main.js"></script>"#))
+        // Every module of the script, as the binary holds it, with the page's own headers; any
+        // other name under /js/ (and the old single script) is not found.
+        #expect(PageAssets.modules.count > 10 && PageAssets.modules["main.js"] != nil)
+        for name in PageAssets.modules.keys.sorted() {
+            let m = try await RawHTTP.get(r.port, "/js/" + name)
+            #expect(m.status == 200 && m.headers["content-type"] == "text/javascript; charset=utf-8", "\(name)")
+            #expect(m.headers["cache-control"] == "no-cache" && m.headers["x-content-type-options"] == "nosniff"
+                    && m.headers["content-security-policy"]?.contains("script-src 'self'") == true, "\(name)")
+            #expect(m.body == PageAssets.modules[name], "\(name)")
+        }
+        for path in ["/js/nothing.js", "/js/", "/js/main", "/app.js"] {
+            #expect(try await RawHTTP.get(r.port, path).status == 404, "\(path)")
+        }
         let session = try await RawHTTP.get(r.port, "/session")
         #expect(session.body.contains(#""access":"local""#) && session.body.contains(#""writer":false"#))
     }
@@ -294,7 +306,7 @@ struct StrangerTests {
         let port = web.port
 
         let page = try await RawHTTP.get(port, "/", host: host)
-        #expect(page.status == 401 && page.body.contains("hotcold web pair") && !page.body.contains("app.js"))
+        #expect(page.status == 401 && page.body.contains("hotcold web pair") && !page.body.contains("<script"))
         #expect(try await RawHTTP.get(port, "/events", host: host, seconds: 30).status == 401)
         #expect(try await RawHTTP.get(port, "/session", host: host).status == 401)
         let write = try await RawHTTP.send(port: port, host: host,

@@ -8,16 +8,20 @@ import Hummingbird
 import NIOCore
 import ServiceLifecycle
 
-/// The routes: `/` and its assets, `/events` (SSE), `/session`, `/pair`, `/api/command` (writes),
-/// `/api/read` (the reads the page needs: a place's own note, rating and visits; the hunt list),
-/// `/api/submit-photo` (a new Big Thing with its photo: WebRoutes+Photo.swift).
+/// The routes: `/` and its assets (`/app.css`, the script's modules at `/js/NAME.js`), `/events`
+/// (SSE), `/session`, `/pair`, `/api/command` (writes), `/api/read` (the reads the page needs: a
+/// place's own note, rating and visits; the hunt list), `/api/submit-photo` (a new Big Thing with
+/// its photo: WebRoutes+Photo.swift).
 struct WebRoutes: Sendable {
     static let cookieName = "hc_token"
     let server: WebServer
 
     func add(to router: Router<WebContext>) {
         router.get("/") { request, context in try page(request, context) }
-        router.get("/app.js") { _, _ in asset(PageAssets.script, type: "text/javascript; charset=utf-8") }
+        // The script's modules, each at /js/NAME.js (a route per module: any other name is not found).
+        for (name, text) in PageAssets.modules {
+            router.get("/js/\(name)") { _, _ in asset(text, type: "text/javascript; charset=utf-8") }
+        }
         router.get("/app.css") { _, _ in asset(PageAssets.style, type: "text/css; charset=utf-8") }
         router.get("/session") { request, context in try session(request, context) }
         router.get("/pair") { request, _ in try pair(request) }

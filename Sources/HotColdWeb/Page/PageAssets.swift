@@ -1,19 +1,26 @@
-/// The page, served from the binary: one HTML document, one script, one style sheet (all
-/// together well under the 300 KB budget; `hotcold-bench`'s web script prints the figure).
-/// Nothing is fetched from elsewhere unless `page.tile_url` is set.
+/// The page, served from the binary: one HTML document, one script as native ES modules, one
+/// style sheet (all together well under the 300 KB budget; `hotcold-bench`'s web script prints
+/// the figure). Nothing is fetched from elsewhere unless `page.tile_url` is set.
 ///
 /// The files themselves are in `Page/Assets` — `index.html` (no inline script or style: the
-/// Content-Security-Policy forbids both), `not-paired.html` (what a device that is not paired
-/// sees), `app.js` (follow `/events`, keep a model of the targets and friends from STATUS and
-/// events, each update applied only when it is not older than what it would replace; draw the
-/// focus, radar and list; writes from buttons that name their target; a place's sheet pinned to
-/// that place; the other screens — Big Things, Near me, Caches, Friends, My places, Field,
-/// Submit, About — each the daemon's own requests through `/api/read` and `/api/command`;
-/// `window.hotcold` exposes the model for the browser tests and the benchmark) and
-/// `app.css` (night theme by default, one sheet from 320 px phones to car displays, 48 px touch
-/// targets). The PageAssets build plugin embeds them as `html`, `notPaired`, `script` and
-/// `style` at build time.
+/// Content-Security-Policy forbids both; it loads the script's entry, `/js/main.js`, as a
+/// module), `not-paired.html` (what a device that is not paired sees), `app.css` (night theme by
+/// default, one sheet from 320 px phones to car displays, 48 px touch targets) and the script,
+/// one module per concern in `js/`, each served as `/js/NAME.js`: `model.js` (the model, `hc`,
+/// also `window.hotcold` for the browser tests and the benchmark; constants and shared helpers),
+/// `format.js`, `live.js` (follow STATUS and events, each update applied only when it is not
+/// older than what it would replace), `focus.js`, `health.js`, `radar.js`, `targets.js` (draw the
+/// focus, radar and list), `writes.js` (writes from buttons that name their target), `sheet.js`
+/// and `sheet-actions.js` (a place's sheet pinned to that place), `reads.js`, `screens.js` (the
+/// loop and the screens), `lists.js`, and the other screens — `bigthings.js`, `nearme.js`,
+/// `caches.js`, `friends.js`, `mine.js`, `longpress.js`, `field.js`, `observation.js`,
+/// `submit.js` — each the daemon's own requests through `/api/read` and `/api/command`;
+/// `main.js` starts it all and follows `/events`. The PageAssets build plugin embeds them as
+/// `html`, `notPaired`, `style` and `modules` (file name → text) at build time.
 public enum PageAssets {
-    /// Bytes of the whole page (HTML, script and style).
-    public static var totalBytes: Int { html.utf8.count + script.utf8.count + style.utf8.count }
+    /// Bytes of the whole page (HTML, every module of the script, and style).
+    public static var totalBytes: Int { html.utf8.count + scriptBytes + style.utf8.count }
+
+    /// Bytes of the script: all its modules.
+    public static var scriptBytes: Int { modules.values.reduce(0) { $0 + $1.utf8.count } }
 }
