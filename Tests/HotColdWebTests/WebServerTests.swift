@@ -71,6 +71,27 @@ struct WebServerTests {
         #expect(session.body.contains(#""access":"local""#) && session.body.contains(#""writer":false"#))
     }
 
+    @Test("the page's files carry entity tags: asked again with the tag, 304 and no body; another file's tag, the file")
+    func entityTags() async throws {
+        let r = try await Running()
+        defer { r.stop() }
+        var tags: Set<String> = []
+        for path in ["/", "/app.css", "/js/main.js", "/js/model.js"] {
+            let first = try await RawHTTP.get(r.port, path)
+            let tag = try #require(first.headers["etag"], "\(path) has no ETag")
+            #expect(first.status == 200 && tag.hasPrefix("\"") && tag.hasSuffix("\"") && tag.count == 18, "\(path): \(tag)")
+            tags.insert(tag)
+            let again = try await RawHTTP.get(r.port, path, headers: ["If-None-Match: \(tag)"])
+            #expect(again.status == 304 && again.body.isEmpty && again.headers["etag"] == tag, "\(path): \(again.status)")
+            #expect(again.headers["cache-control"] == "no-cache", "\(path): still asked each time")
+            let weak = try await RawHTTP.get(r.port, path, headers: ["If-None-Match: \"0000000000000000\", W/\(tag)"])
+            #expect(weak.status == 304, "\(path): a list naming its tag weakly: \(weak.status)")
+            let other = try await RawHTTP.get(r.port, path, headers: ["If-None-Match: \"0000000000000000\""])
+            #expect(other.status == 200 && !other.body.isEmpty, "\(path): another tag gets the file")
+        }
+        #expect(tags.count == 4, "each file its own tag")
+    }
+
     @Test("reads: a place with this box's own note, rating and visits; the hunt list; a search; the feed, follows and observations; observe and rename pass; nothing else passes")
     func reads() async throws {
         let r = try await Running()
@@ -307,6 +328,8 @@ struct StrangerTests {
 
         let page = try await RawHTTP.get(port, "/", host: host)
         #expect(page.status == 401 && page.body.contains("hotcold web pair") && !page.body.contains("<script"))
+        // Asking with any tag changes nothing: a stranger is refused, never told "not modified".
+        #expect(try await RawHTTP.get(port, "/", host: host, headers: ["If-None-Match: *"]).status == 401)
         #expect(try await RawHTTP.get(port, "/events", host: host, seconds: 30).status == 401)
         #expect(try await RawHTTP.get(port, "/session", host: host).status == 401)
         let write = try await RawHTTP.send(port: port, host: host,

@@ -17,12 +17,15 @@ struct WebRoutes: Sendable {
     let server: WebServer
 
     func add(to router: Router<WebContext>) {
-        router.get("/") { request, context in try page(request, context) }
         // The script's modules, each at /js/NAME.js (a route per module: any other name is not found).
         for (name, text) in PageAssets.modules {
-            router.get("/js/\(name)") { _, _ in asset(text, type: "text/javascript; charset=utf-8") }
+            let module = StaticAsset(text, type: "text/javascript; charset=utf-8")
+            router.get("/js/\(name)") { request, _ in module.response(to: request) }
         }
-        router.get("/app.css") { _, _ in asset(PageAssets.style, type: "text/css; charset=utf-8") }
+        let style = StaticAsset(PageAssets.style, type: "text/css; charset=utf-8")
+        router.get("/app.css") { request, _ in style.response(to: request) }
+        let html = StaticAsset(PageAssets.html, type: "text/html; charset=utf-8")
+        router.get("/") { request, context in try page(request, context, html) }
         router.get("/session") { request, context in try session(request, context) }
         router.get("/pair") { request, _ in try pair(request) }
         router.get("/events") { request, context in try events(request, context) }
@@ -31,17 +34,12 @@ struct WebRoutes: Sendable {
         router.post("/api/submit-photo") { request, context in try await submitPhoto(request, context) }
     }
 
-    private func asset(_ text: String, type: String) -> Response {
-        Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
-                 body: .init(byteBuffer: ByteBuffer(string: text)))
-    }
-
-    private func page(_ request: Request, _ context: WebContext) throws -> Response {
+    private func page(_ request: Request, _ context: WebContext, _ html: StaticAsset) throws -> Response {
         guard server.caller(request, context).mayRead else {
             return Response(status: .unauthorized, headers: [.contentType: "text/html; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(string: PageAssets.notPaired)))
         }
-        return asset(PageAssets.html, type: "text/html; charset=utf-8")
+        return html.response(to: request)
     }
 
     func json(_ status: HTTPResponse.Status, _ value: some Encodable) -> Response {
