@@ -25,14 +25,19 @@ public enum Subprocess {
         p.standardError = err
         p.standardInput = inp
         try p.run()
-        let group = DispatchGroup()
+        // Each pipe is read on a thread of its own, never on a dispatch queue: a reader blocks
+        // until its program ends, and a pool of such readers (a parallel suite runs many
+        // programs) could hold back every other job on that queue, this program's own reader
+        // among them, which would leave the program stuck on a full pipe.
+        let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var outData = Data(), errData = Data()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        Thread { outData = out.fileHandleForReading.readDataToEndOfFile(); done.signal() }.start()
+        Thread { errData = err.fileHandleForReading.readDataToEndOfFile(); done.signal() }.start()
         if let input { inp.fileHandleForWriting.write(input) }
         try? inp.fileHandleForWriting.close()
         p.waitUntilExit()
-        group.wait()
+        done.wait()
+        done.wait()
         return ProcessResult(status: p.terminationStatus,
                              stdout: String(decoding: outData, as: UTF8.self),
                              stderr: String(decoding: errData, as: UTF8.self))

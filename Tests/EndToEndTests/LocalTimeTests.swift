@@ -1,5 +1,5 @@
 import Foundation
-import HotColdProtocol
+@testable import HotColdProtocol
 import HotColdTestSupport
 import HotColdDaemonTesting
 import Testing
@@ -20,17 +20,27 @@ import Testing
         env["TZ"] = "Australia/Sydney"
         watch.environment = env
         watch.standardOutput = out
+        // The watch's request is counted when the daemon reads it (`lines_in`) and handled on
+        // the same loop before any later line: once the count is ahead of this test's own status
+        // requests, the watch is subscribed, and gpsd goes: a GPS event it must hear.
+        let status = try daemon.connect()
+        let before = try status.call(.status, expecting: StatusReply.self).socket?.linesIn ?? 0
         try watch.run()
-        // Once the watch is subscribed (the daemon counts it), gpsd goes: a GPS event.
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            let s = try daemon.connect().call(.status, expecting: StatusReply.self)
-            if (s.socket?.clients ?? 0) >= 2 { break }
-            usleep(50_000)
+        var asked = 0, subscribed = false
+        let deadline = Date().addingTimeInterval(30)
+        while !subscribed, Date() < deadline {
+            asked += 1
+            let s = try status.call(.status, expecting: StatusReply.self)
+            subscribed = (s.socket?.linesIn ?? 0) - before > asked
+            if !subscribed { usleep(20_000) }
         }
+        #expect(subscribed, "the watch's request never reached the daemon")
         gpsd.terminate()
-        // Never hang the suite: a watch that heard nothing is stopped (and the test fails).
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { if watch.isRunning { watch.terminate() } }
+        // Never hang the suite: a watch that heard nothing is stopped (and the test fails). Waited
+        // for here, not on a dispatch timer, which a pool of blocked threads could hold back.
+        let heard = Date().addingTimeInterval(30)
+        while watch.isRunning, Date() < heard { usleep(20_000) }
+        if watch.isRunning { watch.terminate() }
         watch.waitUntilExit()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let clock = try #require(text.firstMatch(of: /(\d\d):(\d\d):(\d\d)  GPS/), "\(text)")
