@@ -30,6 +30,7 @@ from datetime import datetime, timezone
 
 sys.path.insert(0, os.path.dirname(__file__))
 from harness import Car, Stack, browser, check, offset, wait_until  # noqa: E402
+from selenium.common.exceptions import ElementClickInterceptedException  # noqa: E402
 
 BUNCH = ("halans:c0ec8df157", "Big Bunch of Bananas", -30.3195, 153.089)
 WINDMILL = ("halans:ab12c4892e", "The Big Windmill", -30.304254, 153.101708)
@@ -50,7 +51,19 @@ def visible(page, id_):
 
 
 def click(page, id_):
-    page.find_element("id", id_).click()
+    """A real click on the element once it holds still: the live stream re-renders the page
+    (a STATUS can show or hide a write button and move the ones after it), so a click that
+    lands on another element as the layout moves is tried again, for up to 10 s."""
+    deadline = time.time() + 10
+    while True:
+        e = page.find_element("id", id_)
+        try:
+            e.click()
+            return
+        except ElementClickInterceptedException:
+            if time.time() > deadline:
+                raise
+            time.sleep(0.1)
 
 
 def tap_row(page, name):
@@ -137,6 +150,8 @@ def notes(stack, page, car):
     wait_until(lambda: text(page, "f-name") == BUNCH[1], 10, "Big Bunch of Bananas in focus by default")
     wait_check(lambda: text(page, "f-mine") == "not seen · ★★★★★ · “Bunch: the bananas are fibreglass”", 10,
                "the focused place's seen state, rating and note, read from the daemon", lambda: text(page, "f-mine"))
+    # The page has the hunt of two from the daemon's STATUS (its buttons say so) before a tap.
+    wait_until(lambda: text(page, "w-hunt") == "Hunt only " + BUNCH[1], 10, "the buttons for the hunt of two")
     click(page, "w-open")
     wait_until(lambda: visible(page, "sheet") and page.find_element("id", "s-note").get_attribute("value") != "", 10, "the sheet with the note")
     check(text(page, "s-name") == BUNCH[1] and page.find_element("id", "s-note").get_attribute("value") == "Bunch: the bananas are fibreglass"

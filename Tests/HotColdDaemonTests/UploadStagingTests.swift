@@ -136,7 +136,9 @@ import Testing
             _ = try s.export(client: Self.bob, user: "bob") { write in for _ in 0..<100 { try write(Data(count: 64 << 10)) } }
         } catch let e as ProtocolError { refusal = e }
         #expect(refusal?.code == .quota)
-        #expect(freeBytes(at: mount.url.path) == free)
+        // Nothing written: the disk has no less free than before (it may have more, once the
+        // cancelled upload's file, already unlinked, has its last descriptor closed).
+        #expect(freeBytes(at: mount.url.path) >= free)
         #expect(s.stagedFiles.isEmpty && s.stagedBytes(of: "bob") == 0)
     }
 }

@@ -19,8 +19,7 @@
 ///             server.setWatch(client: client.id, Subscription(watching: true))
 ///             return [#"{"class":"WATCH","enable":true}"#]
 ///         }
-///         var e = JSONLine(class: "ERROR"); e.add("message", "unknown command")
-///         return [e.text]
+///         return [WireCoding.line(ErrorReply(ProtocolError(.unknownCommand, command: nil, "unknown command")))]
 ///     }
 /// }
 /// ```
