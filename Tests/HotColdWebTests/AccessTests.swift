@@ -102,4 +102,24 @@ struct AccessTests {
         #expect(!PageAssets.html.contains("style=") && !PageAssets.html.contains("onclick"), "no inline style or handlers (CSP)")
         print("FIGURES page bytes: \(PageAssets.totalBytes) (html \(PageAssets.html.utf8.count), js \(PageAssets.scriptBytes) in \(PageAssets.modules.count) modules, css \(PageAssets.style.utf8.count))")
     }
+
+    @Test("If-None-Match, as a browser or anyone sends it: its own tag (strong, weak, in a list, or *) matches; 20,000 random headers never trap and never match by accident")
+    func ifNoneMatch() {
+        let tag = StaticAsset("body", type: "text/plain").etag
+        #expect(tag.count == 18 && tag != StaticAsset("body.", type: "text/plain").etag)
+        for header in [tag, "W/" + tag, "\"x\", \(tag)", " \(tag) ", "\"x\",W/\(tag)", "*", " * "] {
+            #expect(StaticAsset.matches(header, tag), "\(header)")
+        }
+        for header in ["", ",", "W/", "\"x\"", String(tag.dropLast()), "W/W/" + tag, tag + tag, "**"] {
+            #expect(!StaticAsset.matches(header, tag), "\(header)")
+        }
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array(" ,\"W/*0123456789abcdef\t\u{00}é") + Array(tag)
+        for _ in 0..<20_000 {
+            let header = String((0..<Int.random(in: 0...40, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
+            let items = header.split(separator: ",").map { $0.trimmingBlanks() }
+            let expected = items.contains { $0 == "*" || $0 == tag[...] || $0 == ("W/" + tag)[...] }
+            #expect(StaticAsset.matches(header, tag) == expected, "\(header)")
+        }
+    }
 }
