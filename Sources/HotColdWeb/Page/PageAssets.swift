@@ -6,17 +6,10 @@
 /// Content-Security-Policy forbids both; it loads the script's entry, `/js/main.js`, as a
 /// module), `not-paired.html` (what a device that is not paired sees), `app.css` (night theme by
 /// default, one sheet from 320 px phones to car displays, 48 px touch targets) and the script,
-/// one module per concern in `js/`, each served as `/js/NAME.js`: `model.js` (the model, `hc`,
-/// also `window.hotcold` for the browser tests and the benchmark; constants and shared helpers),
-/// `format.js`, `live.js` (follow STATUS and events, each update applied only when it is not
-/// older than what it would replace), `focus.js`, `health.js`, `radar.js`, `targets.js` (draw the
-/// focus, radar and list), `writes.js` (writes from buttons that name their target), `sheet.js`
-/// and `sheet-actions.js` (a place's sheet pinned to that place), `reads.js`, `screens.js` (the
-/// loop and the screens), `lists.js`, and the other screens — `bigthings.js`, `nearme.js`,
-/// `caches.js`, `friends.js`, `mine.js`, `longpress.js`, `field.js`, `observation.js`,
-/// `submit.js` — each the daemon's own requests through `/api/read` and `/api/command`;
-/// `main.js` starts it all and follows `/events`. The PageAssets build plugin embeds them as
-/// `html`, `notPaired`, `style` and `modules` (file name → text) at build time.
+/// one module per concern in `js/`, each served as `/js/NAME.js` and opening with what it holds
+/// (`model.js` keeps the model, also `window.hotcold` for the browser tests and the benchmark;
+/// `main.js` starts it all). The PageAssets build plugin embeds them as `html`, `notPaired`,
+/// `style` and `modules` (file name → text) at build time.
 public enum PageAssets {
     /// Bytes of the whole page (HTML, every module of the script, and style).
     public static var totalBytes: Int { html.utf8.count + scriptBytes + style.utf8.count }
