@@ -44,6 +44,10 @@ let package = Package(
             providers: [.apt(["libmosquitto-dev"])]),
         // Values and pure logic: geodesy, fixes, tiers, trend, arrival, the proximity engine. No I/O.
         .target(name: "HotColdCore"),
+        // Unix plumbing every program shares: its own files opened as untrusted (no links
+        // followed, owner, mode and size checked, never blocking), private directories checked
+        // like ssh's, a boot clock no wall-clock jump moves, text made safe for a terminal.
+        .target(name: "HotColdUnix"),
         // The socket's wire: Codable requests (validated while decoding), replies, events, error
         // codes, and the one line client. Links neither the daemon nor the store.
         .target(name: "HotColdProtocol", dependencies: ["HotColdCore"]),
@@ -65,7 +69,7 @@ let package = Package(
         // over the daemon's socket (the database is the daemon's: no GRDB here). HotColdFormats
         // only for `ImportError` (an unreadable catalogue is retried) and the outbox's item kinds.
         .target(name: "HotColdSync", dependencies: [
-            "HotColdCore", "HotColdProtocol", "HotColdFormats", "HotColdConfig",
+            "HotColdCore", "HotColdProtocol", "HotColdFormats", "HotColdConfig", "HotColdUnix",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -76,7 +80,7 @@ let package = Package(
         .target(
             name: "HotColdDaemon",
             dependencies: [
-                "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore",
+                "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdUnix",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -93,7 +97,7 @@ let package = Package(
         .target(
             name: "HotColdMQTT",
             dependencies: [
-                "HotColdCore", "HotColdProtocol", "HotColdConfig", "CMosquitto",
+                "HotColdCore", "HotColdProtocol", "HotColdConfig", "HotColdUnix", "CMosquitto",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 // NIOLock: a plain lock without Foundation's NSLock.
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -111,7 +115,7 @@ let package = Package(
         .target(
             name: "HotColdWeb",
             dependencies: [
-                "HotColdCore", "HotColdProtocol", "HotColdConfig",
+                "HotColdCore", "HotColdProtocol", "HotColdConfig", "HotColdUnix",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -134,7 +138,7 @@ let package = Package(
         .executableTarget(
             name: "hotcold",
             dependencies: [
-                "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdScreen",
+                "HotColdCore", "HotColdProtocol", "GPSInput", "HotColdConfig", "HotColdStore", "HotColdScreen", "HotColdUnix",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The web sync service: the outbox and the catalogue through the daemon's socket, the
@@ -164,6 +168,7 @@ let package = Package(
             name: "HotColdCoreTests",
             dependencies: ["HotColdDaemonTesting", "HotColdCore", "HotColdTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "GPSInputTests", dependencies: ["HotColdDaemonTesting", "HotColdTestSupport", "GPSInput", "HotColdCore"]),
+        .testTarget(name: "HotColdUnixTests", dependencies: ["HotColdDaemonTesting", "HotColdTestSupport", "HotColdUnix"]),
         .testTarget(name: "HotColdConfigTests", dependencies: ["HotColdDaemonTesting", "HotColdTestSupport", "HotColdConfig"]),
         .testTarget(name: "HotColdStoreTests", dependencies: ["HotColdDaemonTesting", "HotColdTestSupport", "HotColdStore", "HotColdCore"]),
         .testTarget(name: "HotColdSyncTests", dependencies: ["HotColdDaemonTesting", "HotColdTestSupport", "HotColdSync", "HotColdStore", "HotColdCore", "HotColdConfig", "HotColdProtocol"]),
