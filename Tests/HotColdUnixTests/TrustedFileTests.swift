@@ -88,10 +88,14 @@ import Testing
         #expect(throws: TrustedFile.Problem.writableByOthers(state, mode: UInt32(S_IFDIR | 0o1777))) {
             try PrivateDirectory.ensure(state)
         }
+        // A link to it (systemd's DynamicUser layout) leads to the directory that is checked.
         let link = dir.path("link")
-        chmod(state, 0o700)
         #expect(symlink(state, link) == 0)
-        #expect(throws: TrustedFile.Problem.symlink(link)) { try PrivateDirectory.ensure(link) }
+        #expect(throws: TrustedFile.Problem.writableByOthers(link, mode: UInt32(S_IFDIR | 0o1777))) {
+            try PrivateDirectory.ensure(link)
+        }
+        chmod(state, 0o700)
+        try PrivateDirectory.ensure(link)
     }
 }
 
