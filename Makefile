@@ -10,6 +10,8 @@
 # Unit files name $(PREFIX) paths: they are written with /usr/local and rewritten on install.
 
 PREFIX     ?= /usr/local
+# The configuration's home: $(PREFIX)/etc for a local install, /etc for the Debian package.
+SYSCONFDIR ?= $(PREFIX)/etc
 DESTDIR    ?=
 CONFIG     ?= release
 SWIFT      ?= swift
@@ -23,9 +25,9 @@ SCRATCH    ?= $(if $(filter release,$(CONFIG)),.build-install,.build)
 BINDIR_SRC ?= $(SCRATCH)/$(CONFIG)
 
 BINDIR      = $(PREFIX)/bin
-UNITDIR     = $(PREFIX)/lib/systemd/system
+UNITDIR    ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR = $(PREFIX)/lib/sysusers.d
-CONFDIR     = $(PREFIX)/etc/hotcold
+CONFDIR     = $(SYSCONFDIR)/hotcold
 DATADIR     = $(PREFIX)/share/hotcold
 DOCDIR      = $(PREFIX)/share/doc/hotcold
 MANDIR      = $(PREFIX)/share/man/man1
@@ -37,6 +39,9 @@ COMPDIR_SRC = .build/completions
 PROGRAMS = hotcoldd hotcold hotcold-sync hotcold-mqtt hotcold-web
 UNITS    = hotcoldd.service hotcoldd.socket hotcold-sync.service hotcold-mqtt.service hotcold-web.service
 CONFIGS  = hotcoldd.toml hotcold-mqtt.toml hotcold-web.toml mosquitto-hotcold.acl
+
+# Unit and configuration files name /usr/local paths; installed, they name the real ones.
+RELOCATE = sed -e 's|/usr/local/etc/|$(SYSCONFDIR)/|g' -e 's|/usr/local/|$(PREFIX)/|g'
 
 .PHONY: all build install uninstall test completions man
 
@@ -69,7 +74,7 @@ install:
 	    "$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"
 	for p in $(PROGRAMS); do install -m 0755 "$(BINDIR_SRC)/$$p" "$(DESTDIR)$(BINDIR)/$$p"; done
 	for u in $(UNITS); do \
-	    sed 's|/usr/local/|$(PREFIX)/|g' "systemd/$$u" > "$(DESTDIR)$(UNITDIR)/$$u.tmp" && \
+	    $(RELOCATE) "systemd/$$u" > "$(DESTDIR)$(UNITDIR)/$$u.tmp" && \
 	    chmod 0644 "$(DESTDIR)$(UNITDIR)/$$u.tmp" && mv "$(DESTDIR)$(UNITDIR)/$$u.tmp" "$(DESTDIR)$(UNITDIR)/$$u"; \
 	done
 	install -m 0644 systemd/hotcold.sysusers "$(DESTDIR)$(SYSUSERSDIR)/hotcold.conf"
@@ -77,10 +82,10 @@ install:
 	for c in $(CONFIGS); do \
 	    [ -f "config/$$c" ] || continue; \
 	    if [ -e "$(DESTDIR)$(CONFDIR)/$$c" ]; then \
-	        sed 's|/usr/local/|$(PREFIX)/|g' "config/$$c" > "$(DESTDIR)$(CONFDIR)/$$c.new" && chmod 0644 "$(DESTDIR)$(CONFDIR)/$$c.new"; \
+	        $(RELOCATE) "config/$$c" > "$(DESTDIR)$(CONFDIR)/$$c.new" && chmod 0644 "$(DESTDIR)$(CONFDIR)/$$c.new"; \
 	        echo "make install: kept $(DESTDIR)$(CONFDIR)/$$c; the new default is $$c.new"; \
 	    else \
-	        sed 's|/usr/local/|$(PREFIX)/|g' "config/$$c" > "$(DESTDIR)$(CONFDIR)/$$c.tmp" && \
+	        $(RELOCATE) "config/$$c" > "$(DESTDIR)$(CONFDIR)/$$c.tmp" && \
 	        chmod 0644 "$(DESTDIR)$(CONFDIR)/$$c.tmp" && mv "$(DESTDIR)$(CONFDIR)/$$c.tmp" "$(DESTDIR)$(CONFDIR)/$$c"; \
 	    fi; \
 	done

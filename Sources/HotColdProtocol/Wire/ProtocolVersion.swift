@@ -25,11 +25,13 @@
 /// 0-star ratings in `RECORD` and feed items, and `feed` (dropped items) in `STATUS`. Minor 11
 /// (the broker's side) renamed the bridges' like message `FRIEND_LIKE` (read under both names,
 /// written under the new one to a friend whose `…/location`, which now carries `proto_major`
-/// and `proto_minor`, says it reads it).
+/// and `proto_minor`, says it reads it). Minor 12 added `gone` (why a place is gone) on `near`
+/// rows, on `STATUS` and `TARGETS` targets and in `TRACKING` for a hunt; a record is one feed
+/// item per place and person (a newer one replaces it), listed to its own user only.
 public enum ProtocolVersion {
-    public static let release = "0.1.0"
+    public static let release = "0.2.0"
     public static let major = 1
-    public static let minor = 11
+    public static let minor = 12
 
     /// The greeting as a reply value.
     public static var reply: VersionReply {
