@@ -67,10 +67,11 @@ extension DaemonCommands {
         }
     }
 
-    /// The feed, this car's own finds under the one id its followers know them by.
-    func feed(_ r: FeedRequest, _ store: Store, user: String) throws -> String {
-        WireCoding.line(FeedReply(items: try store.feed(user: user, world: r.world, limit: r.limit, before: r.before,
-                                                        own: followed.own)))
+    /// The feed, this car's own finds under the one id its followers know them by; a user's
+    /// own records to that user (and the administrator) only.
+    func feed(_ r: FeedRequest, _ store: Store, client: ClientInfo) throws -> String {
+        WireCoding.line(FeedReply(items: try store.feed(user: Self.user(client), world: r.world, limit: r.limit, before: r.before,
+                                                        own: followed.own, seesEveryone: Self.isAdministrator(client))))
     }
 
     /// The bridge's `report` names the device this car is on the broker: kept (in memory at

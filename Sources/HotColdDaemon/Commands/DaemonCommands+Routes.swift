@@ -67,7 +67,7 @@ extension DaemonCommands {
         case .follow(let f): return .store { try self.follow(f, $0.store, user: user) }
         case .following(let f): return .store { try self.following(f, $0.store, user: user) }
         case .feedItem(let r): return .store { try self.feedItem(r, $0.store) }
-        case .feed(let r): return .store { try self.feed(r, $0.store, user: user) }
+        case .feed(let r): return .store { try self.feed(r, $0.store, client: client) }
         case .like(let r): return .store { try self.like(r, $0.store, user: user) }
         case .likeReceived(let r): return .store { try self.likeReceived(r, $0.store) }
         // A proxy's connection becomes a user's: the account is looked up off the loop.

@@ -7,7 +7,8 @@ import Synchronization
 
 /// Keeps this car's own finds in its feed: every ARRIVED at a place (not at a friend) and
 /// every RECORD becomes a feed item of author `self`, with the event's number as its seq (so
-/// the likes the bridge relays as `like_received` name it). No `FEED` event announces it: the
+/// the likes the bridge relays as `like_received` name it). A RECORD's item keeps the user
+/// whose rating or note it is: `feed` lists it to that user (and the administrator) only. No `FEED` event announces it: the
 /// ARRIVED or RECORD it comes from already went out to every watcher and bridge.
 ///
 /// The publisher tells it of each numbered event under its lock, so this only queues; the
@@ -32,6 +33,11 @@ final class OwnFeedRecorder: Sendable {
         self.logger = logger
     }
 
+    /// The user whose record the event's item is (nil for an arrival: the car's, not a user's).
+    static func owner(of event: PublishedEvent) -> String? {
+        if case .record(let r) = event { r.user } else { nil }
+    }
+
     /// The feed item an event makes, if any.
     static func item(for event: PublishedEvent, seq: Int) -> FeedItem? {
         switch event {
@@ -49,6 +55,7 @@ final class OwnFeedRecorder: Sendable {
     /// Called by the publisher under its lock: queues the write, never waits.
     func published(_ event: PublishedEvent, seq: Int) {
         guard let item = Self.item(for: event, seq: seq) else { return }
+        let owner = Self.owner(of: event)
         let (admitted, dropped) = counts.withLock { c -> (Bool, Int) in
             guard c.pending < maxPending else { c.dropped += 1; return (false, c.dropped) }
             c.pending += 1
@@ -64,7 +71,7 @@ final class OwnFeedRecorder: Sendable {
         queue.async { [self] in
             defer { counts.withLock { $0.pending -= 1 } }
             do {
-                _ = try store.addFeedItem(item)
+                _ = try store.addFeedItem(item, owner: owner)
             } catch {
                 logger.error("cannot keep own feed item \(seq) (\(item.kind) \(item.place.name)): \(error)")
             }

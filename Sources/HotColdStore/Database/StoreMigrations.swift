@@ -19,6 +19,7 @@ public enum StoreMigrations {
         m.registerMigration("v5-imported-by", migrate: v5ImportedBy)
         m.registerMigration("v6-friends", migrate: v6Friends)
         m.registerMigration("v7-feed-zero-stars", migrate: v7FeedZeroStars)
+        m.registerMigration("v8-feed-owner", migrate: v8FeedOwner)
         return m
     }
 
@@ -305,6 +306,18 @@ public enum StoreMigrations {
             DROP TABLE feed_item;
             ALTER TABLE feed_item_v7 RENAME TO feed_item;
             CREATE INDEX feed_item_on_time ON feed_item(time, id);
+            """)
+    }
+
+    /// This car's own record items (a user's rating or note) belong to that user: `owner` holds
+    /// the user's name, and `feed` lists such an item to its owner and the administrator only.
+    /// Items stored before have no owner and nothing says whose they were: they stay listed to
+    /// the administrator alone (arrivals, the car's and not a user's, stay everyone's). The
+    /// index finds the item a person's newer record of the same place replaces.
+    static func v8FeedOwner(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE feed_item ADD COLUMN owner TEXT;
+            CREATE INDEX feed_item_on_place ON feed_item(author, device, place_id, kind);
             """)
     }
 }

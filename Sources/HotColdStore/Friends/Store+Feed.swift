@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import HotColdProtocol
 
-/// The feed of finds: items stored once by (author, device, seq), kept by the time they were
+/// The feed of finds: items stored once by (author, device, seq), a record once per place and
+/// person (a newer one replaces it in place), kept by the time they were
 /// received here (a sender's `time` is its claim, not a yardstick: a device claiming next
 /// year would otherwise push everyone else's out), each friend's device at most
 /// ``FriendLimits/feedItemsPerDevice`` and ``FriendLimits/feedItems`` in all, this car's own
@@ -17,14 +18,19 @@ import HotColdProtocol
 extension Store {
     /// What storing one item did.
     public struct FeedItemAdded: Sendable, Equatable {
-        /// False when (author, device, seq) was stored before (or dropped by the caps).
+        /// False when (author, device, seq) was stored before (or dropped by the caps), or the
+        /// same person's record of the place is newer already.
         public var isNew: Bool
         /// Items dropped to make room (counted in ``feedItemsDropped`` too).
         public var dropped: Int
+        /// The seq of the item this record replaced (the same person's earlier record of the
+        /// same place), when it replaced one.
+        public var replaced: Int?
 
-        public init(isNew: Bool, dropped: Int = 0) {
+        public init(isNew: Bool, dropped: Int = 0, replaced: Int? = nil) {
             self.isNew = isNew
             self.dropped = dropped
+            self.replaced = replaced
         }
     }
 
@@ -33,24 +39,68 @@ extension Store {
 
     /// Stores `item` unless it is there already (or was dropped by the caps), received `received`.
     /// Dropping what the caps (`keep` in all, `perDevice` for one friend's device) leave no
-    /// room for happens in the same transaction.
+    /// room for happens in the same transaction. `owner`: the user whose record one of this
+    /// car's own items is (listed to that user and the administrator only, see ``feed``).
+    ///
+    /// A record is one item per place and person: a later record of a place the same person
+    /// (a friend's device; here, the same user) recorded before replaces that item in place —
+    /// its rating, note, time and seq become the new record's, its likes stay — so seven taps
+    /// on the stars are one item saying the last rating. An earlier one arriving late (a
+    /// redelivery) changes nothing.
     @discardableResult
-    public func addFeedItem(_ item: FeedItem, received: Date = Date(), keep: Int = FriendLimits.feedItems,
+    public func addFeedItem(_ item: FeedItem, owner: String? = nil, received: Date = Date(), keep: Int = FriendLimits.feedItems,
                             perDevice: Int = FriendLimits.feedItemsPerDevice) throws -> FeedItemAdded {
+        let owner = item.author == FriendID.selfAuthor ? owner : nil
         let added = try write { db -> FeedItemAdded in
             let floor = try Int.fetchOne(db, sql: "SELECT seq FROM feed_floor WHERE author = ? AND device = ?",
                                          arguments: [item.author, item.device])
             if let floor, item.seq <= floor { return FeedItemAdded(isNew: false) }
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM feed_item WHERE author = ? AND device = ? AND seq = ?",
+                                 arguments: [item.author, item.device, item.seq]) == true {
+                return FeedItemAdded(isNew: false)
+            }
+            if item.kind == "record", let replaced = try Self.replaceRecord(db, with: item, owner: owner, received: received) {
+                return replaced
+            }
             try db.execute(sql: """
-                INSERT INTO feed_item (author, device, seq, time, kind, place_id, place_name, place_kind, rating, note, club, received_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (author, device, seq) DO NOTHING
+                INSERT INTO feed_item (author, device, seq, time, kind, place_id, place_name, place_kind, rating, note, club, received_at, owner)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (author, device, seq) DO NOTHING
                 """, arguments: [item.author, item.device, item.seq, StoredDate.string(item.time), item.kind, item.place.id, item.place.name,
-                                 item.place.kind, item.rating, item.note, item.club ?? false, StoredDate.string(received)])
+                                 item.place.kind, item.rating, item.note, item.club ?? false, StoredDate.string(received), owner])
             guard db.changesCount > 0 else { return FeedItemAdded(isNew: false) }
             return FeedItemAdded(isNew: true, dropped: try Self.dropOverCaps(db, after: item, keep: keep, perDevice: perDevice))
         }
         feedDrops.add(added.dropped)
         return added
+    }
+
+    /// The same person's earlier record of `item`'s place, replaced by `item` when it is newer
+    /// (a higher seq from the same device); nil when there is none. Duplicates kept before a
+    /// record replaced its predecessor go too: the person's newest record is the one item.
+    static func replaceRecord(_ db: Database, with item: FeedItem, owner: String?, received: Date) throws -> FeedItemAdded? {
+        let earlier = try Row.fetchAll(db, sql: """
+            SELECT id, seq FROM feed_item
+            WHERE author = ? AND device = ? AND place_id = ? AND kind = 'record' AND owner IS ?
+            ORDER BY seq DESC
+            """, arguments: [item.author, item.device, item.place.id, owner])
+        guard let latest = earlier.first else { return nil }
+        let latestSeq: Int = latest["seq"]
+        guard item.seq > latestSeq else { return FeedItemAdded(isNew: false) }
+        try db.execute(sql: """
+            UPDATE feed_item SET seq = ?, time = ?, place_name = ?, place_kind = ?, rating = ?, note = ?, club = ?, received_at = ?
+            WHERE id = ?
+            """, arguments: [item.seq, StoredDate.string(item.time), item.place.name, item.place.kind, item.rating, item.note,
+                             item.club ?? false, StoredDate.string(received), latest["id"] as Int64])
+        let own = item.author == FriendID.selfAuthor
+        // The likes a friend gave this car's find follow it to its new seq (its one id now).
+        if own {
+            try db.execute(sql: "UPDATE feed_like_received SET item_seq = ? WHERE item_seq = ?", arguments: [item.seq, latestSeq])
+        }
+        for old in earlier.dropFirst() {
+            if own { try db.execute(sql: "DELETE FROM feed_like_received WHERE item_seq = ?", arguments: [old["seq"] as Int]) }
+            try db.execute(sql: "DELETE FROM feed_item WHERE id = ?", arguments: [old["id"] as Int64])
+        }
+        return FeedItemAdded(isNew: true, replaced: latestSeq)
     }
 
     /// Drops what the caps leave no room for after `item` came; returns how many. First the
@@ -127,10 +177,20 @@ extension Store {
     /// follows plus this car's own; only items older than `before` when given. This car's own
     /// are kept under author `self` and listed under `own` (the name its bridge publishes them
     /// under, so a find has one id in its author's feed and its followers') when known.
-    public func feed(user: String, world: Bool, limit: Int, before: Date?, own: FriendID? = nil) throws -> [FeedEntry] {
+    ///
+    /// Of this car's own, a record (a rating or note) is its owner's: listed to that user, and
+    /// to every user's only when `seesEveryone` (the daemon's administrator); one with no
+    /// owner (kept before owners were) to the administrator alone. Its arrivals are the car's,
+    /// listed to everyone, as their ARRIVED went to every watcher.
+    public func feed(user: String, world: Bool, limit: Int, before: Date?, own: FriendID? = nil,
+                     seesEveryone: Bool = false) throws -> [FeedEntry] {
         try database.read { db in
             var conditions: [String] = []
             var args: StatementArguments = []
+            if !seesEveryone {
+                conditions.append("(author != ? OR kind = 'arrived' OR owner = ?)")
+                args += [FriendID.selfAuthor, user]
+            }
             if !world {
                 conditions.append("(author = ? OR EXISTS (SELECT 1 FROM follow f WHERE f.user = ? AND f.who = feed_item.author || '/' || feed_item.device))")
                 args += [FriendID.selfAuthor, user]

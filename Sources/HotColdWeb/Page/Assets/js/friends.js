@@ -49,6 +49,15 @@ function olderFinds() {
 const FRIEND_ID = /^[A-Za-z0-9._-]{1,64}\/[A-Za-z0-9._-]{1,64}$/;
 function whoBox() { return /** @type {HTMLInputElement} */ ($("fr-who")); }
 function author(x) { return x.own ? "This car" : x.author + "/" + x.device; }
+// A record is one item per place and person, saying what they think of it now: rated, noted,
+// or both (or neither, once they took both back).
+function did(x) {
+  if (x.kind === "arrived") return " arrived at ";
+  const rated = x.rating != null, noted = !!x.note;
+  return rated && noted ? " rated and noted " : rated ? " rated " : noted ? " noted " : " took back their rating and note of ";
+}
+// 0 stars is a rating (the lowest), said in words too: five empty stars alone read as nothing.
+function stars(r) { return r == null ? "" : "★".repeat(r) + "☆".repeat(5 - r) + " " + r + " of 5"; }
 function findName(x) { return (x.own ? "this car's" : x.author + "/" + x.device + "'s") + " find at " + x.place.name; }
 
 export function renderFriends() {
@@ -83,8 +92,8 @@ export function renderFriends() {
     rowParts(li, ["span", "span.sub", "span.likes", "button.like"]);
     part(li, "like").addEventListener("click", () => { const x = t.items.find((i) => i.id === li.dataset.id); if (x) like(x); });
   }, (li, x) => {
-    setText(/** @type {HTMLElement} */ (li.firstChild), author(x) + (x.kind === "arrived" ? " arrived at " : " recorded ") + x.place.name);
-    setText(part(li, "sub"), [fmtTime(x.time), x.rating != null ? "★".repeat(x.rating) + "☆".repeat(5 - x.rating) : "",
+    setText(/** @type {HTMLElement} */ (li.firstChild), author(x) + did(x) + x.place.name);
+    setText(part(li, "sub"), [fmtTime(x.time), stars(x.rating),
       x.note ? quoted(x.note) : "", x.note && x.note_words ? x.note_words + (x.note_words === 1 ? " word" : " words") : ""].filter(Boolean).join(" · "));
     const likers = x.likers || [];
     setText(part(li, "likes"), !x.likes ? "No likes yet" : "Liked by " + likers.join(", ") + (x.likes > likers.length ? " and " + (x.likes - likers.length) + " more" : ""));
