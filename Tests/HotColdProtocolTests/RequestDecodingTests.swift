@@ -128,6 +128,23 @@ import Testing
         #expect(error(#"{"cmd":"submit","name":"W","lat":1,"lon":2,"seen_at":"2024-01-01T00:00:00Z","photo":{"upload":"u","filename":"a","content_type":"b","x":1}}"#)?.field == "x")
     }
 
+    /// A photo is one of the image types the daemon can check by content; an idempotency key
+    /// is 16 to 64 characters of letters, digits, - and _.
+    @Test func submitTakesImageTypesAndWellFormedKeys() throws {
+        let head = #"{"cmd":"submit","name":"W","lat":1,"lon":2,"seen_at":"2024-01-01T00:00:00Z""#
+        for type in ["application/octet-stream", "text/html", "image/tiff", "image/svg+xml"] {
+            let e = error(head + #","photo":{"upload":"u","filename":"a","content_type":"\#(type)"}}"#)
+            #expect(e?.field == "content_type" && e?.code == .badField && e?.message.contains("not \(type)") == true, "\(type)")
+        }
+        for type in PhotoContent.types {
+            #expect(error(head + #","photo":{"upload":"u","filename":"a","content_type":"\#(type)"}}"#) == nil, "\(type)")
+        }
+        for key in ["short", String(repeating: "k", count: 65), "has space in it, sixteen+", "ünïcödé-key-0123456", ""] {
+            #expect(error(head + #","key":"\#(key)"}"#)?.field == "key", "\(key)")
+        }
+        #expect(error(head + #","key":"AbC-123_xyz-0987654"}"#) == nil)
+    }
+
     /// What a client encodes, the daemon decodes to the same value.
     @Test func requestsRoundTrip() throws {
         for r in RequestExamples.all {

@@ -7,9 +7,9 @@ import Foundation
 /// The reply to `upload` and to each `chunk`: how much of the upload has arrived.
 public struct UploadReply: FixedClassMessage, Equatable {
     public static let wireClass = "UPLOAD"
-    var id: String
+    public var id: String
     var size: Int
-    var received: Int
+    public var received: Int
     /// The most bytes one chunk may carry.
     var chunkMax: Int
 

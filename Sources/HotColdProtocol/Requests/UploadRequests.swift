@@ -26,7 +26,7 @@ public struct UploadRequest: RequestBody {
     public var purpose: Purpose
     public var size: Int
 
-    init(purpose: Purpose, size: Int) {
+    public init(purpose: Purpose, size: Int) {
         self.purpose = purpose
         self.size = size
     }
@@ -57,7 +57,7 @@ public struct ChunkRequest: RequestBody {
     public var offset: Int
     public var data: Data
 
-    init(upload: String, offset: Int, data: Data) {
+    public init(upload: String, offset: Int, data: Data) {
         self.upload = upload
         self.offset = offset
         self.data = data
@@ -116,6 +116,10 @@ public struct ImportRequest: RequestBody {
 
 /// `submit`: a new Big Thing for the catalogue, queued for the web API with an optional photo
 /// (a completed `photo` upload). Needs a coordinate or an address.
+///
+/// `key` makes the submission idempotent: a sender that lost the reply (the daemon restarted,
+/// the phone's connection dropped) sends the same request with the same key again, and gets
+/// the submission stored the first time instead of a second one. A key belongs to its user.
 public struct SubmitRequest: RequestBody {
     public struct Photo: Sendable, Equatable {
         public var upload: String
@@ -134,19 +138,28 @@ public struct SubmitRequest: RequestBody {
     public var by: String?
     public var seenAt: Date
     public var photo: Photo?
+    /// The sender's idempotency key (``Limits/submitKeyLength`` characters of A–Z a–z 0–9 `-` `_`).
+    public var key: String?
 
     public init(name: String, at: Coordinate? = nil, address: String? = nil, by: String? = nil,
-                seenAt: Date, photo: Photo? = nil) {
+                seenAt: Date, photo: Photo? = nil, key: String? = nil) {
         self.name = name
         self.at = at
         self.address = address
         self.by = by
         self.seenAt = seenAt
         self.photo = photo
+        self.key = key
+    }
+
+    /// Whether `key` is a well-formed submission key.
+    public static func isKey(_ key: String) -> Bool {
+        Limits.submitKeyLength.contains(key.utf8.count)
+            && key.utf8.allSatisfy { (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45 || $0 == 95 }
     }
 
     init(_ decoder: any Decoder) throws(ProtocolError) {
-        let f = try Fields(decoder, command: "submit", allowed: ["name", "lat", "lon", "address", "by", "seen_at", "photo"])
+        let f = try Fields(decoder, command: "submit", allowed: ["name", "lat", "lon", "address", "by", "seen_at", "photo", "key"])
         name = try f.requiredString("name", max: Limits.nameLength, what: "the Big Thing's name")
         at = try f.coordinate()
         address = try f.string("address", max: Limits.textLength)
@@ -159,9 +172,21 @@ public struct SubmitRequest: RequestBody {
         by = try f.string("by", max: Limits.nameLength)
         seenAt = try f.required(try f.time("seen_at"), "seen_at", "an ISO-8601 time")
         photo = try f.object("photo", allowed: ["upload", "filename", "content_type"]) { p throws(ProtocolError) in
-            Photo(upload: try p.requiredString("upload", max: Limits.idLength, what: "the upload id"),
-                  filename: try p.requiredString("filename", max: Limits.nameLength, what: "the photo's file name"),
-                  contentType: try p.requiredString("content_type", max: Limits.idLength, what: "a MIME type such as image/jpeg"))
+            let upload = try p.requiredString("upload", max: Limits.idLength, what: "the upload id")
+            let filename = try p.requiredString("filename", max: Limits.nameLength, what: "the photo's file name")
+            let type = try p.requiredString("content_type", max: Limits.idLength, what: "a MIME type such as image/jpeg")
+            // Which types a photo may be, here; what its bytes are, when the upload is taken
+            // (PhotoContent).
+            guard PhotoContent.types.contains(type) else {
+                throw ProtocolError(.badField, command: "submit", field: "content_type",
+                                    "a photo is one of \(PhotoContent.types.joined(separator: ", ")), not \(type)")
+            }
+            return Photo(upload: upload, filename: filename, contentType: type)
+        }
+        key = try f.string("key", max: Limits.submitKeyLength.upperBound)
+        if let key, !Self.isKey(key) {
+            throw ProtocolError(.badField, command: "submit", field: "key",
+                                "\(Limits.submitKeyLength.lowerBound) to \(Limits.submitKeyLength.upperBound) characters of A-Z, a-z, 0-9, - and _")
         }
     }
 
@@ -176,5 +201,6 @@ public struct SubmitRequest: RequestBody {
         if let photo {
             try w.put("photo", ["upload": photo.upload, "filename": photo.filename, "content_type": photo.contentType])
         }
+        try w.put("key", key)
     }
 }

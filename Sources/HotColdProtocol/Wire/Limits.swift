@@ -36,6 +36,8 @@ public enum Limits {
     /// Skipped rows and warnings listed in an `IMPORT` reply; `skipped_total`/`warnings_total`
     /// give the full counts when more were found.
     public static let reportIssues = 100
+    /// A `submit`'s idempotency key, in characters (a phone's 128 random bits fit in 22).
+    public static let submitKeyLength = 16...64
     /// Decoded bytes in one `chunk` (its base64 text is 4/3 of that; the line stays < 64 KiB).
     public static let chunkBytes = 32 << 10
     /// Largest offset or sequence number a client may name: exact in a JSON number (2^53).

@@ -27,11 +27,15 @@
 /// written under the new one to a friend whose `…/location`, which now carries `proto_major`
 /// and `proto_minor`, says it reads it). Minor 12 added `gone` (why a place is gone) on `near`
 /// rows, on `STATUS` and `TARGETS` targets and in `TRACKING` for a hunt; a record is one feed
-/// item per place and person (a newer one replaces it), listed to its own user only.
+/// item per place and person (a newer one replaces it), listed to its own user only. Minor 13
+/// added `submit`'s `key` (a sender's idempotency key: the same key again is the same
+/// submission), takes a photo only as one of the image types whose content the daemon checks
+/// against its first bytes, and keeps a waiting photo in a file of its own: `sync`'s `payload`
+/// gives the body as sent, the photo's base64 inside.
 public enum ProtocolVersion {
     public static let release = "0.2.0"
     public static let major = 1
-    public static let minor = 12
+    public static let minor = 13
 
     /// The greeting as a reply value.
     public static var reply: VersionReply {
