@@ -128,6 +128,37 @@ extension Store {
         return (Array(all[from..<to]), to < all.count)
     }
 
+    /// Why each of the places `ids` that is gone is gone — `withdrawn` (from the catalogue), the
+    /// catalogue's own word (`demolished`, `removed`), `archived` or `disabled` (a cache) — by
+    /// id; a place that is not gone (or not stored) is not in it. Roaming leaves gone places
+    /// out; wherever one still appears (near, a hunt asked for by id) it carries this.
+    public func goneReasons<IDs: Collection<String>>(ids: IDs) throws -> [String: String] {
+        let all = Array(Set(ids))
+        return try database.read { db in
+            var out: [String: String] = [:]
+            // SQLite's bound on variables is far above this; a chunk keeps any list within it.
+            for start in stride(from: 0, to: all.count, by: 500) {
+                let chunk = all[start..<min(all.count, start + 500)]
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT p.id, b.withdrawn, b.status, g.archived, g.available FROM place p
+                    LEFT JOIN big_thing b ON b.place_id = p.id
+                    LEFT JOIN geocache g ON g.place_id = p.id
+                    WHERE NOT p.active AND p.id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))
+                    """, arguments: StatementArguments(Array(chunk)))
+                for r in rows { out[r["id"]] = Self.goneReason(r) }
+            }
+            return out
+        }
+    }
+
+    static func goneReason(_ r: Row) -> String {
+        if r["withdrawn"] as Bool? == true { return "withdrawn" }
+        if let s = (r["status"] as String?)?.trimmingCharacters(in: .whitespaces).lowercased(), !s.isEmpty { return s }
+        if r["archived"] as Bool? == true { return "archived" }
+        if r["available"] as Bool? == false { return "disabled" }
+        return "gone"
+    }
+
     /// The `k` nearest places matching `filter` (its radius, if any, also applies), nearest first.
     public func nearest(to point: Coordinate, k: Int, filter: TargetFilter = TargetFilter()) throws -> [Neighbour] {
         let index = try spatialIndex(filter: filter)

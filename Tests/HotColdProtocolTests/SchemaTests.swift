@@ -10,6 +10,7 @@ import Testing
 @Suite(.offCooperativePool) struct SchemaTests {
     static let when = ISO8601.parse("2024-11-23T07:25:04.000Z")!
     static let banana = TargetRef(id: "halans:d0577fb8cf", name: "Big Banana", kind: .bigThing)
+    static let slurpee = TargetRef(id: "halans:ef1837ed0c", name: "The Big Slurpee", kind: .bigThing)
 
     static let replies: [String] = [
         ProtocolVersion.greeting,
@@ -20,6 +21,7 @@ import Testing
         WireCoding.line(PollReply(count: 3)),
         WireCoding.line(TrackingReply(mode: "hunt", targets: 2)),
         WireCoding.line(TrackingReply(mode: "roam", radiusM: 20_000, targets: 476)),
+        WireCoding.line(TrackingReply(mode: "hunt", targets: 1, gone: [.init(id: "halans:ef1837ed0c", name: "The Big Slurpee", gone: "demolished")])),
         WireCoding.line(status(full: true)),
         WireCoding.line(ReportReply(service: "hotcold-mqtt")),
         WireCoding.line(status(full: false)),
@@ -33,6 +35,7 @@ import Testing
         WireCoding.line(ChunkReply(id: "d1", offset: 32768, data: Data([0, 1, 2]), eof: false)),
         WireCoding.line(ResultReply(.near, result: [NearbyPlace(target: banana, lat: -30.27, lon: 153.13, distanceM: 12.5, bearingDeg: 270)])),
         WireCoding.line(ResultReply(.near, result: [NearbyPlace]())),
+        WireCoding.line(ResultReply(.near, result: [NearbyPlace(target: slurpee, lat: -30.30, lon: 153.12, distanceM: 3, bearingDeg: 90, gone: "demolished")])),
         WireCoding.line(ResultReply(.outbox, result: [OutboxEntry(id: 1, kind: "rating", state: "pending", idempotencyKey: "k",
                                                                   placeId: "GC1", attempts: 0, createdAt: when, nextAttemptAt: when,
                                                                   request: "{\"stars\":4}")])),
@@ -47,6 +50,8 @@ import Testing
         WireCoding.line(TargetsReply(offset: 50, total: 51, targets: [
             .init(target: banana, distanceM: 280.4123, bearingDeg: 172.34, tier: 6, tierName: "hot", trend: "hotter", arrived: false)])),
         WireCoding.line(TargetsReply(offset: 0, total: 0, targets: [])),
+        WireCoding.line(TargetsReply(offset: 0, total: 1, targets: [
+            .init(target: slurpee, distanceM: 3, bearingDeg: 90, tier: 7, tierName: "burning", trend: "steady", arrived: true, gone: "demolished")])),
     ]
 
     static let bananaPlace = PlacePayload(id: banana.id, kind: .bigThing, name: banana.name, latitude: -30.27, longitude: 153.13, active: true)

@@ -34,6 +34,9 @@ final class DaemonCommands: SocketCommandHandler {
     let savedTracking: SavedTracking?
     /// Connections a proxy said act for another user (`act_for`).
     let acting = ActingClients()
+    /// The places of the current hunt that are gone, and why (by id): their STATUS and TARGETS
+    /// targets say so. A roam has none (it never tracks a gone place).
+    let goneTracked = Mutex<[String: String]>([:])
 
     struct StatusExtras: Sendable {
         var logStatus: EventLogStatus?
@@ -164,10 +167,14 @@ final class DaemonCommands: SocketCommandHandler {
                 throw ProtocolError(.badField, command: "hunt", field: "targets[\(i)]", "target \(i + 1): \(error)")
             }
         }
+        // A place asked for by its id is hunted even when it is gone, and said to be.
+        let gone = (try? host.placeRecords?.goneReasons(ids: targets.map(\.id))) ?? [:]
         if keep { try savedTracking?.save(.hunt(h), user: user) }
+        goneTracked.withLock { $0 = gone }
         host.retarget(targets, tracking: .hunt)
-        logger.info("hunting \(targets.count) target(s)")
-        return WireCoding.line(TrackingReply(mode: "hunt", targets: targets.count))
+        logger.info("hunting \(targets.count) target(s)\(gone.isEmpty ? "" : ", \(gone.count) of them gone")")
+        let goneTargets = targets.compactMap { t in gone[t.id].map { TrackingReply.GoneTarget(id: t.id, name: t.name, gone: $0) } }
+        return WireCoding.line(TrackingReply(mode: "hunt", targets: targets.count, gone: goneTargets.isEmpty ? nil : goneTargets))
     }
 
     public func roam(_ r: RoamRequest, user: String, keep: Bool = true) throws -> String {
@@ -185,6 +192,7 @@ final class DaemonCommands: SocketCommandHandler {
         if filter.favouritesOnly { desc += " favourites" }
         if filter.unseenOnly { desc += " unseen" }
         if keep { try savedTracking?.save(.roam(r), user: user) }
+        goneTracked.withLock { $0 = [:] }
         host.retarget(targets, tracking: .init(mode: .roam(radius: r.radius), filter: desc))
         // The radius is checked at decode (0 < r ≤ 20,000 km), and printed as a Double: no
         // conversion here can trap.
@@ -205,7 +213,7 @@ final class DaemonCommands: SocketCommandHandler {
                             syncs: $0.syncs, databaseSyncs: extras.databaseSyncs)
         }
         let mayWrite = client.map(self.mayWrite) ?? true
-        let nearest = Self.nearestFirst(e.targets)
+        let nearest = markGone(Self.nearestFirst(e.targets))
         return StatusReply(
             time: Date(), uptimeS: host.uptimeSeconds, gps: e.gps, tracking: e.tracking,
             targets: Array(nearest.prefix(Limits.statusTargets)),
@@ -225,7 +233,18 @@ final class DaemonCommands: SocketCommandHandler {
     func targetsPage(_ r: TargetsRequest) -> TargetsReply {
         let all = Self.nearestFirst(host.statusSnapshot().targets)
         let page = r.offset < all.count ? Array(all[r.offset..<min(all.count, r.offset + r.limit)]) : []
-        return TargetsReply(offset: r.offset, total: all.count, targets: page)
+        return TargetsReply(offset: r.offset, total: all.count, targets: markGone(page))
+    }
+
+    /// The targets with why each gone one is gone.
+    func markGone(_ targets: [StatusReply.TargetState]) -> [StatusReply.TargetState] {
+        let gone = goneTracked.withLock { $0 }
+        guard !gone.isEmpty else { return targets }
+        return targets.map { t in
+            var t = t
+            t.gone = gone[t.target.id]
+            return t
+        }
     }
 
     /// Nearest first, ties by id: the order both STATUS and `targets` list targets in.

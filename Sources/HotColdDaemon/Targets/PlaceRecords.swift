@@ -9,8 +9,10 @@ import HotColdCore
 protocol PlaceRecords: Sendable {
     /// A stored place by id (`GC2T9RW`, a Big Thing id, ...).
     func target(id: String) throws -> Target?
-    /// Places to roam among.
+    /// Places to roam among (never one that is gone).
     func roamTargets(_ filter: RoamFilter) throws -> [Target]
+    /// Why each of these places that is gone is gone (`demolished`, `withdrawn`, …), by id.
+    func goneReasons(ids: [String]) throws -> [String: String]
     /// Records an automatic visit for an arrival; idempotent for the same episode.
     func recordArrival(targetID: String, user: String, at time: Double, episode: String) throws
     /// Records the departure on the open visit (idempotent: a second call closes nothing).

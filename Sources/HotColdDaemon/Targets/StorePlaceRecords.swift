@@ -20,6 +20,10 @@ struct StorePlaceRecords: PlaceRecords {
             unseenBy: filter.unseenOnly ? filter.user : nil))
     }
 
+    func goneReasons(ids: [String]) throws -> [String: String] {
+        try store.goneReasons(ids: ids)
+    }
+
     func recordArrival(targetID: String, user: String, at time: Double, episode: String) throws {
         _ = try store.recordArrival(placeID: targetID, user: user, at: Date(timeIntervalSince1970: time),
                                     episode: episode)

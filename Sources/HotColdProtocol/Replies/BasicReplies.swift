@@ -54,11 +54,27 @@ public struct TrackingReply: FixedClassMessage, Equatable {
     var mode: String
     public var radiusM: Double?
     public var targets: Int
+    /// The places a hunt asked for by id that are gone (since 1.12): hunted as asked, and said.
+    public var gone: [GoneTarget]?
 
-    public init(mode: String, radiusM: Double? = nil, targets: Int) {
+    /// A hunted place that is gone, and why (`demolished`, `withdrawn`, `archived`, …).
+    public struct GoneTarget: Codable, Sendable, Equatable {
+        public var id: String
+        public var name: String
+        public var gone: String
+
+        public init(id: String, name: String, gone: String) {
+            self.id = id
+            self.name = name
+            self.gone = gone
+        }
+    }
+
+    public init(mode: String, radiusM: Double? = nil, targets: Int, gone: [GoneTarget]? = nil) {
         self.mode = mode
         self.radiusM = radiusM
         self.targets = targets
+        self.gone = gone
     }
 }
 

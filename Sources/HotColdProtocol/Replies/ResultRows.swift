@@ -12,13 +12,17 @@ public struct NearbyPlace: Codable, Sendable, Equatable {
     public var lon: Double
     public var distanceM: Double
     public var bearingDeg: Double
+    /// Why the place is gone (`demolished`, `removed`, `withdrawn`, `archived`, `disabled`),
+    /// absent while it stands (since 1.12): listed, but not worth driving to.
+    public var gone: String?
 
-    public init(target: TargetRef, lat: Double, lon: Double, distanceM: Double, bearingDeg: Double) {
+    public init(target: TargetRef, lat: Double, lon: Double, distanceM: Double, bearingDeg: Double, gone: String? = nil) {
         self.target = target
         self.lat = lat
         self.lon = lon
         self.distanceM = distanceM
         self.bearingDeg = bearingDeg
+        self.gone = gone
     }
 }
 

@@ -152,8 +152,11 @@ public struct StatusReply: FixedClassMessage, Equatable {
         /// the place is, not where the fix, the distance and the rounded bearing put it.
         var lat: Double?
         var lon: Double?
+        /// Why a place hunted by its id is gone (`demolished`, `withdrawn`, `archived`, …; since
+        /// 1.12), absent while it stands: a roam never tracks one.
+        public var gone: String?
         public init(target: TargetRef, distanceM: Double, bearingDeg: Double, tier: Int, tierName: String,
-                    trend: String, arrived: Bool, at coordinate: Coordinate? = nil) {
+                    trend: String, arrived: Bool, at coordinate: Coordinate? = nil, gone: String? = nil) {
             self.target = target
             self.distanceM = Finite.round(distanceM, 3)
             self.bearingDeg = Finite.round(bearingDeg, 1)
@@ -163,6 +166,7 @@ public struct StatusReply: FixedClassMessage, Equatable {
             self.arrived = arrived
             self.lat = coordinate.map { Finite.round($0.latitude, 7) }
             self.lon = coordinate.map { Finite.round($0.longitude, 7) }
+            self.gone = gone
         }
         /// The target's own position, when the daemon gave it (1.9 on).
         public var coordinate: Coordinate? {

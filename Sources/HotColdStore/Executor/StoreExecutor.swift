@@ -109,9 +109,11 @@ public struct StoreExecutor: Sendable {
         if placeKinds.map({ !$0.isEmpty }) ?? true {
             let found = try store.nearest(to: origin, k: r.limit,
                                           filter: TargetFilter(kinds: placeKinds.map { Set($0.map { TargetKind($0) }) }, includeInactive: true))
+            // A place that is gone is listed (it is near), saying so: never an unmarked target.
+            let gone = try store.goneReasons(ids: found.map(\.target.id))
             rows = found.map { n in
                 NearbyPlace(target: n.target.ref, lat: n.target.coordinate.latitude, lon: n.target.coordinate.longitude,
-                            distanceM: n.distance, bearingDeg: origin.bearing(to: n.target.coordinate))
+                            distanceM: n.distance, bearingDeg: origin.bearing(to: n.target.coordinate), gone: gone[n.target.id])
             }
         }
         if r.kinds?.contains(TargetKind.friend.rawValue) == true {

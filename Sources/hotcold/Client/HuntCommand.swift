@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HotColdCore
 import HotColdProtocol
+import HotColdUnix
 
 /// `hotcold hunt`: tell the daemon exactly what to track.
 struct HuntCommand: ParsableCommand {
@@ -99,6 +100,10 @@ enum TrackingRequest {
         let reply = try DaemonLink.run { () throws(ClientError) in try c.call(request, expecting: TrackingReply.self, timeout: 60) }
         guard request.command == .roam, let radius = reply.radiusM else {
             print("hotcoldd now hunts \(count(reply.targets, "target")).")
+            // A place asked for by its id is hunted even when it is gone: said, not refused.
+            for g in reply.gone ?? [] {
+                print("\(TerminalText.safe(g.name)) (\(TerminalText.safe(g.id))) is gone (\(TerminalText.safe(g.gone))): hunted as asked.")
+            }
             return
         }
         let status = try? DaemonLink.run { () throws(ClientError) in try c.call(.status, expecting: StatusReply.self, timeout: 10) }

@@ -33,11 +33,16 @@ struct NearCommand: ParsableCommand {
     struct Row: Encodable {
         var id: String, name: String, kind: String, lat: Double, lon: Double
         var distanceM: Double, bearingDeg: Double
+        /// Why the place is gone (demolished, withdrawn, archived, …), when it is.
+        var gone: String?
 
         init(_ n: NearbyPlace) {
             (id, name, kind, lat, lon) = (n.target.id, n.target.name, n.target.kind.rawValue, n.lat, n.lon)
-            (distanceM, bearingDeg) = (n.distanceM, n.bearingDeg)
+            (distanceM, bearingDeg, gone) = (n.distanceM, n.bearingDeg, n.gone)
         }
+
+        /// The name as listed: a place that is gone says so beside it.
+        var shownName: String { gone.map { "\(name) (gone: \($0))" } ?? name }
     }
 
     func validate() throws {
@@ -54,7 +59,7 @@ struct NearCommand: ParsableCommand {
         let rows = found.map(Row.init)
         if options.json { return try Output.json(rows) }
         if rows.isEmpty { return Output.note("No places in the store.") }
-        Output.table(rows.map { [DistanceFormat.text($0.distanceM), DistanceFormat.compass($0.bearingDeg), $0.kind, $0.id, $0.name] })
+        Output.table(rows.map { [DistanceFormat.text($0.distanceM), DistanceFormat.compass($0.bearingDeg), $0.kind, $0.id, $0.shownName] })
     }
 
     /// The friends on the daemon's radar, nearest first (they are nowhere in a database file).

@@ -39,9 +39,11 @@ function renderNearMe() {
       cache.set(id, li);
     }
     li.dataset.id = id;
-    li.className = r.target.kind === "friend" ? "friend" : "";
+    li.className = r.target.kind === "friend" ? "friend" : r.gone ? "gone" : "";
     setText(/** @type {HTMLElement} */ (li.firstChild), (r.target.kind === "friend" ? "◆ " : "") + (r.target.name || id));
-    setText(/** @type {HTMLElement} */ (li.lastChild), (KIND_NAMES[r.target.kind] || r.target.kind) + " · " + fmtDist(r.distance_m) + " " + point(r.bearing_deg));
+    // A place that is gone is near all the same: listed, saying it is gone and why.
+    setText(/** @type {HTMLElement} */ (li.lastChild), (KIND_NAMES[r.target.kind] || r.target.kind) + (r.gone ? " · gone (" + r.gone + ")" : "")
+      + " · " + fmtDist(r.distance_m) + " " + point(r.bearing_deg));
     const at = prev ? prev.nextSibling : ul.firstChild;
     if (at !== li) ul.insertBefore(li, at);
     prev = li;
@@ -73,7 +75,8 @@ function renderNearMap() {
     const dot = friend ? svg("rect", { class: "dot friend", x: -5, y: -5, width: 10, height: 10, transform: "translate(" + x.toFixed(1) + "," + y.toFixed(1) + ") rotate(45)" }, m)
       : svg("circle", { class: "dot", r: 6, cx: x.toFixed(1), cy: y.toFixed(1) }, m);
     dot.dataset.id = r.target.id;
-    svg("title", {}, dot).textContent = (r.target.name || r.target.id) + " " + fmtDist(r.distance_m);
+    if (r.gone) dot.classList.add("gone");
+    svg("title", {}, dot).textContent = (r.target.name || r.target.id) + (r.gone ? " (gone: " + r.gone + ")" : "") + " " + fmtDist(r.distance_m);
     dot.addEventListener("click", () => { if (friend) { setFocus(r.target.id); location.hash = ""; } else openSheet(r.target.id, r.target.name || r.target.id); });
   }
 }

@@ -84,7 +84,9 @@ export function renderSheet() {
   const tr = hc.status && hc.status.targets, writer = !!(hc.session && hc.session.writer);
   const alone = mode() === "hunt" && !!tr && tr.length === 1 && tr[0].target.id === s.id;
   show($("s-hunt"), writer && !!(p && p.detail) && !alone);
-  setText($("s-hunt"), (mode() === "hunt" ? "Hunt only " : "Hunt ") + s.name);
+  // A place that is gone is never offered as if it stood: the button says so.
+  const why = goneWhy(p && p.detail);
+  setText($("s-hunt"), (mode() === "hunt" ? "Hunt only " : "Hunt ") + s.name + (why ? " (gone: " + why + ")" : ""));
   button("s-hunt").disabled = !can;
   renderOwn(s, p, can);
   // Rating 0 stars says so: it is a rating friends see, not the rating's removal.
@@ -112,7 +114,18 @@ export function renderSheet() {
   $("s-result").className = r ? (r.ok ? "ok" : "bad") : "";
 }
 
-// What the catalogue says about a place: where, its rating and votes, what it is, tags, photo.
+/** Why a place is gone (withdrawn, demolished, archived, …), or null while it stands. */
+export function goneWhy(d) {
+  if (!d || !d.place || d.place.active) return null;
+  const b = d.big_thing, g = d.geocache;
+  if (b && b.withdrawn) return "withdrawn";
+  if (b && b.status) return String(b.status).toLowerCase();
+  if (g) return g.archived ? "archived" : "disabled";
+  return "gone";
+}
+
+// What the catalogue says about a place: where, its rating and votes, what it is, tags, photo;
+// a cache's whole listing (short and long description, its link).
 function renderDetail(d) {
   const place = d && d.place, b = d && d.big_thing;
   const f = lastFix();
@@ -120,7 +133,8 @@ function renderDetail(d) {
   if (place && f) where += (where ? " · " : "") + fmtDist(approxDistance(f.lat, f.lon, place.latitude, place.longitude)) + " away";
   const loc = d && d.location;
   if (loc && loc.created_by) where = "Added by " + loc.created_by + (loc.created_at ? " on " + fmtTime(loc.created_at) : "") + (where ? " · " + where : "");
-  if (place && !place.active) where += " · no longer listed";
+  const why = goneWhy(d);
+  if (why) where += (where ? " · " : "") + "gone (" + why + ")";
   setText($("s-where"), where);
   const cat = [];
   if (b && b.rating != null) cat.push("Rated " + b.rating.toFixed(1) + " of 5 by " + (b.votes || 0) + (b.votes === 1 ? " vote" : " votes"));

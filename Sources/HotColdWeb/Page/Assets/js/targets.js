@@ -8,13 +8,16 @@ import { $, hc, mode, nameOf, setText } from "./model.js";
 // List rows are kept per target and updated in place (never rebuilt on a redraw), as the
 // radar's blips are: a tap that starts on one and ends on its replacement would otherwise be lost.
 const rowCache = new Map();
+/** Why a target or nearby place is gone (STATUS's and `near`'s `gone`), or undefined. */
+const gone = (t) => /** @type {{gone?: string}} */ (t).gone;
 
 // The list: every tracked target and friend, nearest first, then (while hunting) the places
-// near the car that are not in the hunt. It scrolls; its head says how many there are.
+// near the car that are not in the hunt — never one that is gone (it is no place to go to; a
+// gone place hunted by its id says so). It scrolls; its head says how many there are.
 export function renderList(focus) {
   const ul = $("targets");
   const tracked = [...hc.targets.values()].sort((a, b) => Number(a.distance_m == null) - Number(b.distance_m == null) || a.distance_m - b.distance_m);
-  const near = mode() === "hunt" ? hc.near.filter((p) => !hc.targets.has(p.target.id)) : [];
+  const near = mode() === "hunt" ? hc.near.filter((p) => !hc.targets.has(p.target.id) && !gone(p)) : [];
   const all = tracked.concat(near);
   const keep = new Set();
   let prev = null;
@@ -27,10 +30,10 @@ export function renderList(focus) {
       li.addEventListener("click", () => setFocus(id));
       rowCache.set(id, li);
     }
-    setText(li.firstChild, nameOf(t) + (friend ? " · friend" : untracked ? " · not hunted" : ""));
+    setText(li.firstChild, nameOf(t) + (friend ? " · friend" : untracked ? " · not hunted" : "") + (gone(t) ? " · gone (" + gone(t) + ")" : ""));
     const extra = friend && t.stale ? " · " + ago(t.age_s || 0) : "";
     setText(li.lastChild, fmtDist(t.distance_m) + (t.tier_name ? " · " + t.tier_name : "") + extra);
-    li.className = (focus && focus.target.id === id ? "focus " : "") + (friend ? "friend " : "") + (untracked ? "untracked " : "") + (t.stale ? "old" : "");
+    li.className = (focus && focus.target.id === id ? "focus " : "") + (friend ? "friend " : "") + (untracked ? "untracked " : "") + (gone(t) ? "gone " : "") + (t.stale ? "old" : "");
     const at = prev ? prev.nextSibling : ul.firstChild;
     if (at !== li) ul.insertBefore(li, at);
     prev = li;
