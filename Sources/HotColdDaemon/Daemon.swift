@@ -87,6 +87,8 @@ public final class Daemon: Sendable {
     /// the command handlers; gpsd is not read until the services run.
     public func assemble(notifier: SystemdNotifier = SystemdNotifier()) throws -> DaemonParts {
         let config = current.withLock { $0 }
+        // Before anything in it is read or written: a directory others can write is refused.
+        try Self.ensureStateDirectory(config)
         let places = openStore(config)
         let (targets, description) = initialTargets(config, places: places)
 
@@ -217,6 +219,12 @@ public final class Daemon: Sendable {
     /// beside the log, which logrotate moves away.
     static func sequencePath(database: String) -> String {
         stateDirectory(database: database) + "/event-seq"
+    }
+
+    /// Makes the state directory when it is missing, and refuses one others could write in
+    /// (see ``StateDirectory``). `hotcoldd` calls it before starting, to end with EX_CONFIG.
+    public static func ensureStateDirectory(_ config: Configuration) throws(StateDirectory.Refusal) {
+        try StateDirectory.ensure(stateDirectory(database: config.store.database), database: config.store.database)
     }
 
     /// The daemon's private state (the sequence, the clean-stop mark, the kept tracking):

@@ -27,8 +27,10 @@ public final class InProcessDaemon: Sendable {
     /// One executor for every harness: the services' tasks never wait behind blocked tests.
     public static let executor = ThreadTaskExecutor(name: "in-process-daemon")
 
-    /// `directory`: start on an earlier daemon's files (a restart); `overrides`: the flags.
+    /// `directory`: start on an earlier daemon's files (a restart); `overrides`: the flags;
+    /// `logger`: where the daemon's log goes (a test that reads what it says).
     public init(directory: TemporaryDirectory? = nil, overrides: DaemonOverrides = DaemonOverrides(),
+                logger: Logger = Logger(label: "in-process-daemon"),
          _ configure: (inout Configuration) -> Void = { _ in }) throws {
         let dir = try directory ?? TemporaryDirectory("in-process")
         var c = Configuration()
@@ -41,7 +43,6 @@ public final class InProcessDaemon: Sendable {
         c.tracking.mode = .hunt
         c.tracking.targets = ["-30.30,153.10,Somewhere"]
         configure(&c)
-        let logger = Logger(label: "in-process-daemon")
         try overrides.apply(to: &c)
         let daemon = Daemon(configuration: c, configPath: nil, overrides: overrides, logger: logger)
         let parts = try daemon.assemble()

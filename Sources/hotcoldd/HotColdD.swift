@@ -69,6 +69,12 @@ struct HotColdD: AsyncParsableCommand {
             throw ExitCode(78)   // EX_CONFIG
         }
         do {
+            try Daemon.ensureStateDirectory(configuration)
+        } catch {
+            FileHandle.standardError.write(Data("hotcoldd: \(error.description)\n".utf8))
+            throw ExitCode(78)   // EX_CONFIG: where the configuration puts the state
+        }
+        do {
             try await Daemon(configuration: configuration, configPath: config, overrides: overrides, logger: logger).run()
         } catch {
             FileHandle.standardError.write(Data("hotcoldd: \(error)\n".utf8))

@@ -69,7 +69,8 @@ final class EventSequence: Sendable {
             start = max(start, v + 1)
         case .unreadable(let problem):
             // Unknown how far an earlier run went: leave a wide gap above what the log shows.
-            logger.error("event sequence: \(problem); continuing 1000000 above the log's last number")
+            // The file is kept for a person to look at; a fresh one is written below.
+            logger.error("event sequence: \(problem); \(DurableFile.setAside(path)); continuing 1000000 above the log's last number")
             start += 1_000_000
         }
         var s = State(next: start, reservedThrough: start - 1)
@@ -148,18 +149,16 @@ final class EventSequence: Sendable {
 
     enum Loaded: Equatable { case missing, value(Int), unreadable(String) }
 
-    /// The file holds one decimal number and a newline.
+    /// The file holds one decimal number and a newline. Read as the daemon's own file (see
+    /// ``DurableFile``): a FIFO, a link or someone else's file is `.unreadable`, never waited on.
     static func load(_ path: String) -> Loaded {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            let code = errno
-            return code == ENOENT ? .missing : .unreadable("cannot open \(path): \(String(cString: strerror(code)))")
+        let bytes: [UInt8]
+        switch DurableFile.read(path, limit: 64) {
+        case .success(let b): bytes = b
+        case .failure(.missing): return .missing
+        case .failure(let problem): return .unreadable(problem.description)
         }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let n = read(fd, &buffer, buffer.count)
-        guard n >= 0 else { return .unreadable("cannot read \(path): \(String(cString: strerror(errno)))") }
-        let text = String(decoding: buffer[..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty, text.count <= 16, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
               let v = Int(text), v <= maximum else {
             return .unreadable("\(path), line 1: expected a whole number of at most 16 digits, found \"\(text.prefix(20))\"")

@@ -1,67 +1,69 @@
-import Foundation
+import HotColdUnix
+import Logging
+#if canImport(Glibc)
 import Glibc
+#endif
 
-/// Small state files that survive a power cut whole: written to `PATH.tmp`, synced, renamed
-/// over the old file and the directory synced. A cut at any instant leaves the old contents
-/// or the new ones, never a torn or empty file.
+/// The daemon's small state files (the sequence, the clean-stop mark, the kept tracking, the
+/// last unclean stop), on top of ``TrustedFile``: a write never follows a link planted at the
+/// file or its temporary and survives a power cut whole; a read never blocks on a FIFO, never
+/// follows a link and takes only a regular file of the daemon's user (or root), writable by
+/// nobody else, within a bound. What cannot be used is set aside (`PATH.unusable`) and said in
+/// the log with what it costs, never dropped in silence.
 ///
 /// ```swift
 /// if let problem = DurableFile.write(Array("42\n".utf8), to: "/var/lib/hotcold/event-seq") { … }
 /// DurableFile.remove("/var/lib/hotcold/clean-stop")
+/// let bytes = DurableFile.readAtStart(path, logger: logger, losing: "the kept hunt was not restored")
 /// ```
 enum DurableFile {
+    /// The largest state file read: the biggest (a kept hunt of 1,000 targets) is far smaller.
+    static let readLimit = 256 << 10
+
     /// Returns what went wrong, or nil.
     static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o640) -> String? {
-        let tmp = path + ".tmp"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { return "cannot create \(tmp): \(String(cString: strerror(errno)))" }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n > 0 { done += n; continue }
-            if n < 0, errno == EINTR { continue }
-            let code = n < 0 ? errno : ENOSPC
-            close(fd)
-            unlink(tmp)
-            return "cannot write \(tmp): \(String(cString: strerror(code)))"
+        do throws(TrustedFile.Problem) {
+            try TrustedFile.write(bytes, to: path, mode: mode)
+            return nil
+        } catch {
+            return error.description
         }
-        if fsync(fd) != 0 {
-            let code = errno
-            close(fd)
-            unlink(tmp)
-            return "cannot sync \(tmp): \(String(cString: strerror(code)))"
-        }
-        close(fd)
-        guard rename(tmp, path) == 0 else {
-            let code = errno
-            unlink(tmp)
-            return "cannot rename \(tmp) to \(path): \(String(cString: strerror(code)))"
-        }
-        return syncDirectory(of: path)
     }
 
     /// Removes `path` durably (a mark that must not come back after a cut). Nil when done or
     /// when there was nothing to remove.
     static func remove(_ path: String) -> String? {
-        if unlink(path) != 0 {
-            return errno == ENOENT ? nil : "cannot remove \(path): \(String(cString: strerror(errno)))"
+        do throws(TrustedFile.Problem) {
+            try TrustedFile.remove(path)
+            return nil
+        } catch {
+            return error.description
         }
-        return syncDirectory(of: path)
     }
 
-    /// The whole file, at most `limit` bytes; nil when it is missing, unreadable or larger.
-    static func read(_ path: String, limit: Int = 64 << 10) -> [UInt8]? {
-        guard let h = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? h.close() }
-        guard let data = try? h.read(upToCount: limit + 1), data.count <= limit else { return nil }
-        return [UInt8](data)
+    /// The file's bytes, or why they were not read (`.missing` when there is nothing there).
+    static func read(_ path: String, limit: Int = readLimit) -> Result<[UInt8], TrustedFile.Problem> {
+        TrustedFile.read(path, limit: limit, owner: geteuid())
     }
 
-    static func syncDirectory(of path: String) -> String? {
-        let dir = (path as NSString).deletingLastPathComponent
-        let dfd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard dfd >= 0 else { return nil }
-        defer { close(dfd) }
-        return fsync(dfd) == 0 ? nil : "cannot sync \(dir): \(String(cString: strerror(errno)))"
+    /// A file read once at start: its bytes; nil when it is missing (nothing said) or unusable
+    /// (set aside and said at `error` level: "`losing`: PATH: a FIFO, not a regular file; set
+    /// aside as PATH.unusable; `then`").
+    static func readAtStart(_ path: String, limit: Int = readLimit, logger: Logger, losing: String, then: String = "") -> [UInt8]? {
+        switch read(path, limit: limit) {
+        case .success(let bytes):
+            return bytes
+        case .failure(.missing):
+            return nil
+        case .failure(let problem):
+            logger.error("\(losing): \(problem); \(setAside(path))\(then.isEmpty ? "" : "; " + then)")
+            return nil
+        }
+    }
+
+    /// Moves an unusable file out of the way, and says where it went (for the log).
+    static func setAside(_ path: String) -> String {
+        if let aside = TrustedFile.setAside(path) { return "set aside as \(aside)" }
+        return "it could not be set aside (\(String(cString: strerror(errno))))"
     }
 }

@@ -59,9 +59,13 @@ struct SavedTracking: Sendable {
 
     /// The request to restore, or nil (none kept, `[tracking]` edited since, or unreadable).
     func load() -> (request: Request, user: String)? {
-        guard let bytes = DurableFile.read(path) else { return nil }
+        // A FIFO, a link, someone else's file or a huge one is set aside and said, never
+        // waited on or dropped in silence.
+        let restoredInstead = "starting with the configuration's [tracking]"
+        guard let bytes = DurableFile.readAtStart(path, logger: logger, losing: "the kept hunt was not restored",
+                                                  then: restoredInstead) else { return nil }
         guard let file = try? WireCoding.decoder().decode(File.self, from: Data(bytes)) else {
-            logger.error("\(path): not a kept tracking; starting with the configuration's [tracking]")
+            logger.error("the kept hunt was not restored: \(path) is not a kept tracking; \(DurableFile.setAside(path)); \(restoredInstead)")
             return nil
         }
         guard file.configured == configured else {
@@ -72,9 +76,9 @@ struct SavedTracking: Sendable {
         case .success(let r) where r.command == .hunt || r.command == .roam:
             return (r, file.user)
         case .success:
-            logger.error("\(path): holds neither a hunt nor a roam; starting with the configuration's [tracking]")
+            logger.error("the kept hunt was not restored: \(path) holds neither a hunt nor a roam; \(DurableFile.setAside(path)); \(restoredInstead)")
         case .failure(let e):
-            logger.error("\(path): \(e.message); starting with the configuration's [tracking]")
+            logger.error("the kept hunt was not restored: \(path): \(e.message); \(DurableFile.setAside(path)); \(restoredInstead)")
         }
         return nil
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdProtocol
+import HotColdUnix
 import Logging
 
 /// Tells a clean stop from a power cut, and announces what a cut cost the log.
@@ -30,7 +31,8 @@ struct StopMark: Sendable {
     /// unclean stop writes the GAP line (synced) and the report. Returns the last unclean
     /// stop known, for `status`.
     func starting(log: EventLog?, lastLogged: Int?, reservedBefore: Int?) -> StatusReply.UncleanStop? {
-        let clean = FileManager.default.fileExists(atPath: markPath)
+        // Only whether something is there counts (it is never read): a link is not followed.
+        let clean = TrustedFile.exists(markPath)
         if let problem = DurableFile.remove(markPath) {
             logger.error("\(problem): the next start may take an unclean stop for a clean one")
         }
@@ -69,7 +71,12 @@ struct StopMark: Sendable {
     }
 
     private func previousReport() -> StatusReply.UncleanStop? {
-        guard let bytes = DurableFile.read(reportPath) else { return nil }
-        return try? WireCoding.decoder().decode(StatusReply.UncleanStop.self, from: Data(bytes))
+        let forgotten = "the last unclean stop is not shown in status"
+        guard let bytes = DurableFile.readAtStart(reportPath, logger: logger, losing: forgotten) else { return nil }
+        guard let report = try? WireCoding.decoder().decode(StatusReply.UncleanStop.self, from: Data(bytes)) else {
+            logger.error("\(forgotten): \(reportPath) is not an unclean stop's report; \(DurableFile.setAside(reportPath))")
+            return nil
+        }
+        return report
     }
 }
