@@ -138,7 +138,7 @@ def main():
         check(text(page, "s-desc") == "A quick one near %s." % name, "the listing's HTML read as text (%r)" % text(page, "s-desc")[:50])
         # Its own waypoints, nearest first from the car; each opens its own page, which leads back.
         wait_until(lambda: ids(page, "s-wpts-list") == ["PK7TEST2", "S17TEST2"], 10, lambda: "its waypoints (%r)" % ids(page, "s-wpts-list"))
-        check(text(page, "s-wpts-head") == "2 waypoints, nearest first", "the waypoints' heading (%r)" % text(page, "s-wpts-head"))
+        check(text(page, "s-wpts-head") == "Its 2 stages (parking, stages, the final), nearest first", "the waypoints' heading (%r)" % text(page, "s-wpts-head"))
         park = row(page, "s-wpts-list", "PK7TEST2")
         check(park.find_element("css selector", "span").text == "Parking Area" and park.find_element("css selector", ".sub").text.startswith("PK7TEST2 · 36"),
               "a waypoint: its name, code, distance and direction (%r)" % park.text)

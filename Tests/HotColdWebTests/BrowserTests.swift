@@ -49,6 +49,12 @@ struct BrowserTests {
         try await run("Tests/Browser/screens.py")
     }
 
+    @Test("gone places marked in Near me, the live list and their page and never offered beside a hunt; a cache's whole listing (long description as text, never run; its link) with its parking as a stage; seven star taps one feed item saying 0 of 5; at 320, 390 and 800 px",
+          .enabled(if: haveBrowser), .timeLimit(.minutes(4)))
+    func listings() async throws {
+        try await run("Tests/Browser/listings.py")
+    }
+
     @Test("scripts/demo prints the live page's address and the page follows the 2024 drive live (ages by age_s); Ctrl-C stops it all",
           .enabled(if: haveBrowser && GPSDHarness.gpsfakeAvailable), .timeLimit(.minutes(5)))
     func demo() async throws {

@@ -131,7 +131,7 @@ public struct PlaceDetailPayload: Codable, Sendable, Equatable {
         public var shortDescription: String?
         public var longDescription: String?
         /// Spelt as the wire has always had it: `description_is_html`.
-        var descriptionIsHtml: Bool
+        public var descriptionIsHtml: Bool
         public var logsCount: Int
         public var available: Bool
         public var archived: Bool

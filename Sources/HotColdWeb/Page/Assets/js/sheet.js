@@ -3,7 +3,7 @@
 // was opened for (whatever has the focus meanwhile).
 
 import { renderThings } from "./bigthings.js";
-import { cacheFacts, plain, renderCaches } from "./caches.js";
+import { cacheFacts, paragraphs, plain, renderCaches, showParagraphs } from "./caches.js";
 import { approxDistance, bearingTo, fmtDist, fmtTime, point } from "./format.js";
 import { keyedRows, rowParts } from "./lists.js";
 import { renderMine } from "./mine.js";
@@ -50,7 +50,15 @@ export function renderSheet() {
   setText($("s-name"), s.name);
   const can = !!(hc.session && hc.session.writer && hc.sse && hc.link && hc.link.up);
   renderDetail(p && p.detail);
-  if (!m) {
+  // A cache's waypoint (its parking, a stage, the final) is one of its stages: it is rated,
+  // favourited and noted with its cache, not as a place of its own.
+  const stage = !!(p && p.detail && p.detail.waypoint);
+  for (const id of ["s-fav-row", "s-rate-row", "s-note-label", "s-note", "s-note-row"]) show($(id), !stage);
+  if (stage) {
+    const w = p.detail.waypoint;
+    setText($("s-seen"), "A stage of the cache " + w.parent_id + ": its rating, favourite and note are the cache's.");
+    show($("s-seen-btn"), false);
+  } else if (!m) {
     setText($("s-seen"), p && p.error ? "cannot read this place from the box" : "reading…");
     show($("s-seen-btn"), false);
     setText($("s-fav"), "");
@@ -146,8 +154,18 @@ function renderDetail(d) {
   if (w) cat.push((w.waypoint_type || "waypoint") + " of " + w.parent_id);
   setText($("s-cat"), cat.join(" · "));
   // A cache's hint is not here: it stays hidden until asked for (renderSheet).
-  setText($("s-desc"), (b && b.description) || (g ? plain(g.short_description || g.long_description, g.description_is_html) : "")
+  setText($("s-desc"), (b && b.description) || (g ? plain(g.short_description, g.description_is_html) : "")
     || (w ? [w.description, w.comment].filter((x) => x && x !== place.name).join(" — ") : ""));
+  showParagraphs($("s-long"), g ? paragraphs(g.long_description, g.description_is_html) : []);
+  const link = /** @type {HTMLAnchorElement} */ ($("s-link"));
+  const listing = g && g.url && /^https?:\/\//i.test(g.url) ? g.url : "";
+  show(link, !!listing);
+  if (listing) {
+    if (link.href !== listing) link.href = listing;
+    let host = "";
+    try { host = new URL(listing).host; } catch (e) { host = ""; }
+    setText(link, "The listing of " + g.code + (host ? " on " + host : "") + " (opens another site)");
+  }
   renderWaypoints(d);
   const tags = b ? (b.tags || []).concat(b.category ? [b.category] : []) : [];
   setText($("s-tags"), tags.length ? "Tags: " + tags.join(", ") : "");
@@ -167,7 +185,7 @@ function renderWaypoints(d) {
   if (!kids.length) return;
   const far = (x) => f ? approxDistance(f.lat, f.lon, x.latitude, x.longitude) : 0;
   const rows = kids.slice().sort((a, b) => far(a) - far(b) || (a.id < b.id ? -1 : 1));
-  setText($("s-wpts-head"), kids.length + (kids.length === 1 ? " waypoint" : " waypoints") + (f ? ", nearest first" : ""));
+  setText($("s-wpts-head"), "Its " + kids.length + (kids.length === 1 ? " stage" : " stages") + " (parking, stages, the final)" + (f ? ", nearest first" : ""));
   keyedRows("s-wpts-list", rows, (x) => x.id, (li) => {
     rowParts(li, ["span", "span.sub"]);
     li.addEventListener("click", () => { const x = rows.find((r) => r.id === li.dataset.id); if (x) openSheet(x.id, x.name); });
