@@ -36,15 +36,38 @@ public struct RetryPolicy: Sendable {
 
     /// The wait for a failure: the server's Retry-After when given (clamped), else the backoff.
     public func delay(afterFailures failures: Int, retryAfter: Double?) -> Double {
-        if let retryAfter { return min(max(retryAfter, 0), maxRetryAfter) }
+        if let retryAfter { return clampRetryAfter(retryAfter) }
         return delay(afterFailures: failures)
     }
 
-    /// Parses a Retry-After header: delay-seconds or an HTTP-date (RFC 9110). Nil when absent or unreadable.
-    public static func retryAfter(_ header: String?, now: Date = Date()) -> Double? {
+    /// A server's Retry-After as it is honoured: from none to `maxRetryAfter` seconds.
+    public func clampRetryAfter(_ seconds: Double) -> Double {
+        guard seconds.isFinite else { return seconds > 0 ? maxRetryAfter : 0 }
+        return min(max(seconds, 0), maxRetryAfter)
+    }
+
+    /// The longest wait this policy ever sets: a stored time further away than this was not
+    /// set by it on a clock that agrees with today's.
+    public var longestWait: Double { max(maxRetryAfter, longestBackoff) }
+
+    /// The longest wait of our own backoff (the cap).
+    public var longestBackoff: Double {
+        let cap = backoff.cap.components
+        return Double(cap.seconds) + Double(cap.attoseconds) / 1e18
+    }
+
+    /// Parses a Retry-After header: delay-seconds or an HTTP-date (RFC 9110), as seconds from
+    /// receipt; nil when absent or unreadable. A date is measured against the reply's own
+    /// `Date` header when it has a readable one (both are the server's clock, so ours being
+    /// wrong does not matter), else against `now`. Converted once, here: what is kept after
+    /// this is a duration, never the date.
+    public static func retryAfter(_ header: String?, serverDate: String? = nil, now: Date = Date()) -> Double? {
         guard let text = header?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         if let s = Double(text), s >= 0, s.isFinite { return s }
-        if let d = HTTPDate.parse(text) { return max(0, d.timeIntervalSince(now)) }
+        if let d = HTTPDate.parse(text) {
+            let reference = serverDate.flatMap { HTTPDate.parse($0.trimmingCharacters(in: .whitespaces)) } ?? now
+            return max(0, d.timeIntervalSince(reference))
+        }
         return nil
     }
 }

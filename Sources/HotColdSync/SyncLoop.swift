@@ -34,7 +34,7 @@ public final class SyncLoop: Sendable {
             let report = await syncer.sync()
             onReport(report)
             var wait = interval
-            if let next = report.nextAttempt { wait = min(wait, max(1, next.timeIntervalSinceNow)) }
+            if let next = report.nextAttemptIn { wait = min(wait, max(1, next)) }
             // Sleep until the wait is over or someone nudges, whichever is first.
             let cont = wakeContinuation
             let timer = Task {

@@ -25,8 +25,9 @@ public struct SyncReport: Sendable {
     public var failed: [QueuedRequest] = []
     /// Items still waiting after this sync.
     public var pending = 0
-    /// When the first waiting item is next due (nil when none waits).
-    var nextAttempt: Date?
+    /// Seconds from the end of this sync until the first waiting item is due (nil when none
+    /// waits): a duration, so a wall clock set meanwhile does not change it.
+    var nextAttemptIn: Double?
     /// A sentence naming what could not be reached and where, when the server could not be
     /// reached (or refused our credentials); nil when it answered.
     public var unreachable: String?
@@ -55,8 +56,8 @@ public struct SyncReport: Sendable {
             break
         }
         var o = "Outbox: \(delivered.count) delivered, \(failed.count) failed, \(pending) pending"
-        if pending > 0, let next = nextAttempt {
-            let secs = max(0, next.timeIntervalSinceNow)
+        if pending > 0, let next = nextAttemptIn {
+            let secs = max(0, next)
             o += " (next attempt in \(JSONLine.number(secs.rounded(.up), decimals: 0)) s)"
         }
         lines.append(o + ".")

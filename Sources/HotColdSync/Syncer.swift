@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import HotColdCore
 import HotColdProtocol
 import HotColdFormats
@@ -22,6 +23,13 @@ import HotColdFormats
 ///
 /// Retries within one sync wait up to `maxWait` seconds in total; what is still failing then
 /// stays pending with its next attempt time, for the next sync.
+///
+/// **Waits are durations.** A retry's wait is decided once, when the failure arrives (a
+/// Retry-After date becomes seconds then), and measured on a clock the wall clock cannot move
+/// (`elapsed`, the continuous clock): a box that booted years in the past and then set its
+/// clock still retries 60 s after a `Retry-After: 60`. The store keeps wall-clock times for
+/// people and for a later process; a time read back that this process did not write is
+/// trusted no further than the longest wait the policy sets.
 ///
 /// ```swift
 /// The store is an ``OutboxStore``: the database file itself, or the daemon over its socket.
@@ -52,11 +60,27 @@ public final class Syncer: Sendable {
     public let store: any OutboxStore
     public let client: APIClient
     public let options: Options
+    /// The wall clock: only for the times written to the store and shown to people.
     let now: @Sendable () -> Date
+    /// Seconds on a clock that never jumps (any origin): every wait is measured on it.
+    let elapsed: @Sendable () -> Double
     let sleep: @Sendable (Double) async throws -> Void
+
+    /// When this process decided each pending item may go again, on `elapsed`'s clock, and
+    /// the wall-clock times it stored for that decision (to recognise them when read back).
+    struct Schedule {
+        var next: Double
+        var notBefore: Double?
+        var storedNext: Date
+        var storedNotBefore: Date?
+    }
+    /// At most one entry per pending item this process has retried; bounded below.
+    let schedules = Mutex<[Int64: Schedule]>([:])
+    static let scheduleLimit = 4096
 
     public init(store: any OutboxStore, client: APIClient, options: Options = Options(),
                 now: @escaping @Sendable () -> Date = { Date() },
+                elapsed: @escaping @Sendable () -> Double = Syncer.continuousSeconds,
                 sleep: @escaping @Sendable (Double) async throws -> Void = { s in
                     try await Task.sleep(nanoseconds: sleepNanoseconds(s))
                 }) {
@@ -64,8 +88,16 @@ public final class Syncer: Sendable {
         self.client = client
         self.options = options
         self.now = now
+        self.elapsed = elapsed
         self.sleep = sleep
     }
+
+    /// Seconds since the process's first look at the continuous clock.
+    public static let continuousSeconds: @Sendable () -> Double = {
+        let d = ContinuousClock.now - continuousOrigin
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+    private static let continuousOrigin = ContinuousClock.now
 
     /// Pull, then drain. A catalogue the server cannot be reached for skips the drain (it
     /// would fail the same way); any other pull failure does not.
@@ -126,7 +158,7 @@ public final class Syncer: Sendable {
                     return PullResult(catalogue: .failed(m), unreachable: m)
                 case 408, 429, 500...599:
                     problem = "HTTP \(r.status) from \(r.url.absoluteString): \(r.errorMessage)"
-                    retryAfter = RetryPolicy.retryAfter(r.headers["retry-after"], now: now())
+                    retryAfter = RetryPolicy.retryAfter(r.headers["retry-after"], serverDate: r.headers["date"], now: now())
                 default:
                     return PullResult(catalogue: .failed("HTTP \(r.status) from \(r.url.absoluteString): \(r.errorMessage)"))
                 }
@@ -185,41 +217,55 @@ public final class Syncer: Sendable {
             let id = item.id
             // When may it go? The server's Retry-After always counts; our own backoff counts
             // for the daemon, and within this sync once we have tried the item.
-            var due = item.notBefore ?? .distantPast
-            if options.honourBackoff || triedThisRun.contains(id) { due = max(due, item.nextAttemptAt) }
-            let wait = due.timeIntervalSince(now())
+            let wait = self.wait(for: item, backoff: options.honourBackoff || triedThisRun.contains(id))
             if wait > 0 {
-                guard wait <= budget else { break }     // in order: later items wait too
+                guard wait <= budget else {             // in order: later items wait too
+                    report.nextAttemptIn = wait
+                    break
+                }
                 budget -= wait
                 do { try await sleep(wait) } catch { break }
             }
-            guard (try? store.beginOutboxAttempt(id: id, at: now())) == true else { afterID = id; continue }
+            guard (try? store.beginOutboxAttempt(id: id, at: now())) == true else {
+                forget(id)
+                afterID = id
+                continue
+            }
             triedThisRun.insert(id)
             let outcome = await deliver(item)
             do {
                 switch outcome {
                 case .delivered(let r, let catalogue, let note):
                     try store.markOutboxDelivered(id: id, status: r.status, response: r.body, catalogue: catalogue, at: now())
+                    forget(id)
                     if let note { report.notes.append(note) }
                     if let done = try store.queuedRequest(id: id) { report.delivered.append(done) }
                     afterID = id
                 case .final(let status, let message, let body):
                     try store.markOutboxFailed(id: id, status: status, message: message, response: body, at: now())
+                    forget(id)
                     if let done = try store.queuedRequest(id: id) { report.failed.append(done) }
                     afterID = id
                 case .credentials(let m):
                     try store.scheduleOutboxRetry(id: id, error: m, status: nil, next: now(), notBefore: nil)
+                    forget(id)
                     report.unreachable = m
                     fillPending(&report)
                     return
                 case .retry(let status, let message, let retryAfter, let transport):
                     let failures = (item.attempts + 1)
                     let delay = options.retry.delay(afterFailures: failures, retryAfter: retryAfter)
+                    let serverWait = retryAfter.map(options.retry.clampRetryAfter)
                     let t = now()
+                    let m = elapsed()
+                    let storedNext = t.addingTimeInterval(delay)
+                    let storedNotBefore = serverWait.map { t.addingTimeInterval($0) }
                     try store.scheduleOutboxRetry(id: id, error: message, status: status,
-                                                  next: t.addingTimeInterval(delay),
-                                                  notBefore: retryAfter.map { t.addingTimeInterval(min($0, options.retry.maxRetryAfter)) })
+                                                  next: storedNext, notBefore: storedNotBefore)
+                    remember(id, Schedule(next: m + delay, notBefore: serverWait.map { m + $0 },
+                                          storedNext: storedNext, storedNotBefore: storedNotBefore))
                     if delay > budget {
+                        report.nextAttemptIn = delay
                         if let transport {
                             report.unreachable = "Cannot reach the Big Things API at \(client.url(item.path).absoluteString): \(transport)."
                         }
@@ -239,8 +285,63 @@ public final class Syncer: Sendable {
     func fillPending(_ report: inout SyncReport) {
         guard let pending = try? store.pendingOutbox() else { return }
         report.pending = pending.count
-        if pending.count > 0, let next = pending.nextAttemptAt {
-            report.nextAttempt = options.honourBackoff ? max(next, pending.notBefore ?? .distantPast) : (pending.notBefore ?? next)
+        guard pending.count > 0 else { report.nextAttemptIn = nil; return }
+        // The drain knows when the item it stopped at may go; otherwise only the store's times.
+        if report.nextAttemptIn == nil, let next = pending.nextAttemptAt {
+            let serverWait = pending.notBefore.map { storedWait($0, serverWait: true) }
+            let ownWait = storedWait(next, serverWait: pending.notBefore != nil)
+            let wait = options.honourBackoff ? max(ownWait, serverWait ?? 0) : (serverWait ?? ownWait)
+            report.nextAttemptIn = max(0, wait)
+        }
+    }
+
+    // MARK: Waits
+
+    /// Seconds until `item` may go (zero or less: now). The server's Retry-After always
+    /// counts; our own backoff when `backoff`.
+    func wait(for item: QueuedRequest, backoff: Bool) -> Double {
+        let nowElapsed = elapsed()
+        let known = schedules.withLock { $0[item.id] }
+        if let known, Self.same(known.storedNext, item.nextAttemptAt), Self.same(known.storedNotBefore, item.notBefore) {
+            var due = known.notBefore ?? -.infinity
+            if backoff { due = max(due, known.next) }
+            return due - nowElapsed
+        }
+        // Stored by another process (or changed by one since): wall-clock times of a clock
+        // that may have been wrong then or be wrong now. An item never tried is due at once.
+        guard item.attempts > 0 else { return 0 }
+        var wait = item.notBefore.map { storedWait($0, serverWait: true) } ?? -.infinity
+        if backoff { wait = max(wait, storedWait(item.nextAttemptAt, serverWait: item.notBefore != nil)) }
+        return wait
+    }
+
+    /// Seconds from now to a time read from the store, no longer than the longest wait the
+    /// policy sets for it (our backoff, or the server's Retry-After when it gave one): a time
+    /// further away was written by a clock that disagrees with today's.
+    func storedWait(_ time: Date, serverWait: Bool) -> Double {
+        let wait = time.timeIntervalSince(now())
+        guard wait.isFinite else { return 0 }
+        return min(wait, serverWait ? options.retry.longestWait : options.retry.longestBackoff)
+    }
+
+    func remember(_ id: Int64, _ schedule: Schedule) {
+        schedules.withLock {
+            // More items in retry than any real outbox holds at once: start again from the store.
+            if $0.count >= Self.scheduleLimit, $0[id] == nil { $0.removeAll() }
+            $0[id] = schedule
+        }
+    }
+
+    func forget(_ id: Int64) {
+        _ = schedules.withLock { $0.removeValue(forKey: id) }
+    }
+
+    /// Times that went through the store (and perhaps the socket) lose a little precision.
+    static func same(_ a: Date?, _ b: Date?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): true
+        case (let a?, let b?): abs(a.timeIntervalSince(b)) < 0.5
+        default: false
         }
     }
 
@@ -278,7 +379,8 @@ public final class Syncer: Sendable {
             return .credentials("The Big Things API at \(r.url.absoluteString) refused our credentials (HTTP \(r.status)): \(r.errorMessage).")
         case 408, 429, 500...599:
             return .retry(status: r.status, message: "HTTP \(r.status): \(r.errorMessage)",
-                          retryAfter: RetryPolicy.retryAfter(r.headers["retry-after"], now: now()), transport: nil)
+                          retryAfter: RetryPolicy.retryAfter(r.headers["retry-after"], serverDate: r.headers["date"], now: now()),
+                          transport: nil)
         case 400...499:
             return .final(status: r.status, message: r.errorMessage, body: r.body)
         default:
