@@ -66,6 +66,7 @@ extension Store {
         return try write { db in
             try Store.requirePlace(db, placeID)
             if favourite {
+                try Store.requireNotStage(db, placeID)
                 try Favourite(user: user, placeId: placeID, createdAt: time).insert(db, onConflict: .ignore)
             } else {
                 _ = try Favourite.filter(Column("place_id") == placeID && Column("user") == user).deleteAll(db)
@@ -81,6 +82,7 @@ extension Store {
         let rating = try Rating(user: user, placeId: placeID, stars: stars, ratedAt: time)
         try write { db in
             try Store.requirePlace(db, placeID)
+            try Store.requireNotStage(db, placeID)
             try rating.upsert(db)
             if share { try Store.enqueueRating(db, rating) }
         }
@@ -98,6 +100,7 @@ extension Store {
                 _ = try Note.filter(Column("place_id") == placeID && Column("user") == user).deleteAll(db)
                 return nil
             }
+            try Store.requireNotStage(db, placeID)
             let note = try Note(user: user, placeId: placeID, text: trimmed, updatedAt: time)
             if try !note.exists(db) {
                 try Store.requireRoom(db, quota: "notes_per_user", limit: quotas.notesPerUser,
@@ -213,5 +216,13 @@ extension Store {
 
     static func requirePlace(_ db: Database, _ id: String) throws {
         guard try Place.exists(db, key: id) else { throw StoreError.noSuchPlace(id) }
+    }
+
+    /// Refuses a rating, favourite or note of a cache's waypoint: it is one of the cache's
+    /// stages, not a place of its own (one kept from before may still be removed).
+    static func requireNotStage(_ db: Database, _ id: String) throws {
+        if let cache = try String.fetchOne(db, sql: "SELECT parent_id FROM waypoint WHERE place_id = ?", arguments: [id]) {
+            throw StoreError.stageOfCache(id: id, cache: cache)
+        }
     }
 }

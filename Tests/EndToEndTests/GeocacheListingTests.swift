@@ -73,6 +73,13 @@ import Testing
         #expect(stage.contains("a stage of the cache GC7LONG (Parking Area)") && stage.contains("rate, favourite and note its cache: hotcold show GC7LONG"),
                 "\(stage)")
 
+        // Nor can one be given any: the cache is rated, favourited and noted.
+        for args in [["rate", "PK7LONG", "4"], ["fav", "PK7LONG"], ["note", "PK7LONG", "park here"]] {
+            let r = try hotcold(args + ["--db", db])
+            #expect(r.status != 0 && r.stderr.contains("PK7LONG is a stage of the cache GC7LONG"), "\(args): \(r.stderr)")
+        }
+        #expect(try hotcold(["rate", "GC7LONG", "4", "--db", db]).status == 0)
+
         // The other formats' links are kept and shown.
         #expect(try hotcold(["show", "OC1LINK", "--db", db]).stdout.contains("link: https://www.opencaching.de/OC1LINK"))
         #expect(try hotcold(["show", "GC7LOC", "--db", db]).stdout.contains("link: https://coord.info/GC7LOC"))

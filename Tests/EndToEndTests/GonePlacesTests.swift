@@ -8,7 +8,7 @@ import Testing
 /// Gone is gone, with the bundled catalogue (data/bigthings.json): The Big Slurpee, Coffs
 /// Harbour, was dismantled in 2009 (`"status": "demolished"`). Parked on its point, a roam never
 /// tracks it; `near` lists it saying why it is gone; hunting it by its id works and says it is
-/// gone (the reply, STATUS and TARGETS, and `hotcold hunt` and `hotcold near` in words). The
+/// gone (the reply, STATUS and TARGETS; `hotcold hunt`, `near` and `things` in words). The
 /// built daemon with a real gpsd.
 @Suite(.offCooperativePool) struct GonePlacesTests {
     static let slurpee = "halans:ef1837ed0c", banana = "halans:d0577fb8cf"
@@ -55,6 +55,9 @@ import Testing
         let nearText = try Subprocess.run(Binaries.url("hotcold"), ["near", "--kind", "bigthing", "--socket", daemon.socketPath])
         let line = nearText.stdout.split(separator: "\n").first { $0.contains("The Big Slurpee") }
         #expect(line?.contains("gone: demolished") == true, "\(nearText.stdout)")
+
+        let things = try Subprocess.run(Binaries.url("hotcold"), ["things", "--search", "slurpee", "--socket", daemon.socketPath])
+        #expect(things.stdout.contains("The Big Slurpee (gone) — Coffs Harbour"), "\(things.stdout)")
 
         // Hunted by its id: it is hunted, and said to be gone — in the reply, STATUS and TARGETS.
         let hunt = try c.call(.hunt(HuntRequest(targets: [Self.slurpee, Self.banana])), expecting: TrackingReply.self)

@@ -14,7 +14,7 @@ extension StoreError: CodedError {
 
     public var field: String? {
         switch self {
-        case .noSuchPlace, .noSuchObservation, .notOwner, .placeInUse, .notALocation, .readOnlyName, .ambiguousID: "id"
+        case .noSuchPlace, .noSuchObservation, .notOwner, .placeInUse, .notALocation, .readOnlyName, .ambiguousID, .stageOfCache: "id"
         case .invalidRating: "stars"
         case .noteTooLong: "text"
         default: nil

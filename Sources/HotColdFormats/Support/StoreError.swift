@@ -12,6 +12,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case noteTooLong(characters: Int, limit: Int)
     case readOnlyName(id: String, name: String)
     case notALocation(id: String, kind: String)
+    /// A cache's waypoint (its parking, a stage, the final) is rated, favourited and noted with its cache.
+    case stageOfCache(id: String, cache: String)
     case submissionNeedsPlace
     case invalidCoordinate(String)
     case bundledCatalogueNotFound(searched: [String])
@@ -40,6 +42,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(name) (\(id)) came with a locations feed; its name is read-only."
         case .notALocation(let id, let kind):
             "\(id) is a \(kind); only custom locations can be renamed."
+        case .stageOfCache(let id, let cache):
+            "\(id) is a stage of the cache \(cache) (its parking, a stage or the final): rate, favourite and note the cache itself."
         case .submissionNeedsPlace:
             "A submission needs a coordinate or an address."
         case .invalidCoordinate(let text):

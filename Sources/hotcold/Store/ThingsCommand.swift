@@ -49,7 +49,7 @@ struct ThingsCommand: ParsableCommand {
             [s.place.id, s.state ?? "", s.distance.map(DistanceFormat.text) ?? "",
              (s.seen ? "✓" : " ") + (s.favourite ? "♥" : " "),
              Output.catalogueRating(s.catalogueRating, votes: s.catalogueVotes), Output.stars(s.myRating),
-             s.place.name + (s.town.map { " — \($0)" } ?? "")]
+             s.place.name + (s.place.active ? "" : " (gone)") + (s.town.map { " — \($0)" } ?? "")]
         })
     }
 }
