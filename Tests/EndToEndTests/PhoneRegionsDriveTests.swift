@@ -61,7 +61,6 @@ struct PhoneRegionsDriveTests: BridgeSuite {
         usleep(500_000)
 
         // The drive, then parked at the end in noise (the receiver's clock goes on).
-        let wallStart = Date()
         for s in 0...Self.seconds {
             try gpsd.send(track.sentences(second: s).joined())
             Thread.sleep(forTimeInterval: 0.015)
@@ -108,9 +107,10 @@ struct PhoneRegionsDriveTests: BridgeSuite {
             for w in (o["waypoints"] as? [String: Any])?["waypoints"] as? [[String: Any]] ?? [] {
                 let rid = try #require(w["rid"] as? String), tst = try #require(w["tst"] as? Int)
                 let i = try #require(id(rid), "\(rid)")
-                // tst: a creation time in the past (this run's: each place its own second, so
-                // when more are made than seconds pass they reach back a little), never changed.
-                #expect(tst <= nowEpoch && tst >= Int(wallStart.timeIntervalSince1970) - places.count, "\(rid) tst \(tst)")
+                // tst: a creation time in the past — the receiver's (the replay's dates, earlier
+                // than the box's clock), each place its own second, so when more are made than
+                // seconds pass they reach back a little — never changed.
+                #expect(tst <= nowEpoch && tst >= Int(track.startTime.timeIntervalSince1970) - places.count, "\(rid) tst \(tst)")
                 #expect(stamps[rid].map { $0 == tst } ?? true, "\(rid): tst \(tst) after \(stamps[rid]!)")
                 stamps[rid] = tst
                 guard let lat = w["lat"] as? Double, let lon = w["lon"] as? Double, abs(lat) <= 90 else { continue }

@@ -170,7 +170,7 @@ import Testing
         var said: [String] = []
         let fresh = RegionStore(directory: dir.url.path) { said.append($0) }
         #expect(fresh.held(phoneTopic: "owntracks/j/phone", app: .ios).isEmpty)
-        #expect(FileManager.default.fileExists(atPath: fresh.path + ".bad") && said.count == 1)
+        #expect(FileManager.default.fileExists(atPath: fresh.path + ".unusable") && said.count == 1)
     }
 
     @Test func androidRemovesByClearingAndIOSByAnOutOfRangePosition() throws {

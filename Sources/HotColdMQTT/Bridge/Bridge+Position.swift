@@ -37,7 +37,7 @@ extension Bridge {
     /// something. Offering the same fix twice publishes it once.
     func offerFix(_ f: StatusReply.LastFix) {
         if let a = f.accuracyM { lastAccuracy = a }
-        if latestFixTime.map({ $0 < f.time }) ?? true { latestFixTime = f.time }
+        regionClock.noteFix(time: f.time, arrived: monotonicSeconds)
         guard settings.share.sharesPositions, let reason = position.offer(f, now: monotonicSeconds) else { return }
         publishPosition(f, reason)
     }

@@ -138,7 +138,7 @@ extension Bridge {
         }
         let now = monotonicSeconds
         guard let change = regionsNow.change(candidates, now: now) else { return }
-        let clock = max(Date(), latestFixTime ?? .distantPast)
+        let clock = regionClock.now(box: Date(), monotonic: monotonicSeconds)
         var stamps: [String: Int] = [:]
         for p in change.set + change.removed { stamps[p.id] = regions.stamp(p.id, now: clock) }
         let before = regionsNow.held.values.sorted { $0.id < $1.id }

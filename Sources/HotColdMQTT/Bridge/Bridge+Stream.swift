@@ -190,7 +190,7 @@ extension Bridge {
         var wtst = 0
         if settings.layout == .owntracks, let t = e.event.target, e.event.className != Event.proximityClass {
             // The region's creation time (the waypoint's `tst` on the phone), kept before it is sent.
-            wtst = regions.stamp(t.id, now: max(Date(), latestFixTime ?? .distantPast))
+            wtst = regions.stamp(t.id, now: regionClock.now(box: Date(), monotonic: monotonicSeconds))
             do { try regions.save() } catch {
                 if let l = phoneProblem.failed("cannot keep the regions' creation times: \(error)") { log(l) }
             }

@@ -87,8 +87,8 @@ public final class Bridge: @unchecked Sendable {
     var waypoints: [String: Coordinate] = [:]
     /// The latest fix accuracy seen (OwnTracks transitions' `acc`).
     var lastAccuracy: Double?
-    /// The latest fix time seen: with the box's clock, a region's creation time.
-    var latestFixTime: Date?
+    /// The receiver's clock (the latest fix time seen): with the box's, a region's creation time.
+    var regionClock = RegionClock()
     /// The targets the car is at (OwnTracks locations' `inregions`), by id.
     var at: [String: TargetRef] = [:]
     /// When the car's position goes out (`PositionPolicy`), and how often it did, per reason.
