@@ -72,6 +72,7 @@ struct HotColdWebCommand: AsyncParsableCommand {
             Self.say("\(error)")
             throw ExitCode(73)
         }
+        for notice in store.notices { Self.say(notice) }
         let server = WebServer(config: c, store: store, timeZone: zone)
         let control = ControlSocket(path: c.access.controlSocket, store: store, rule: rule, daemonSocket: c.daemon.socket,
                                     tokenDays: c.access.tokenDays, linkMinutes: c.access.linkMinutes, baseURL: server.baseURL)
@@ -83,6 +84,15 @@ struct HotColdWebCommand: AsyncParsableCommand {
         let note = "for \(c.daemon.socket); pairing on \(c.access.controlSocket)"
         let app = server.application { port in
             Self.say("serving http://\(address.contains(":") ? "[\(address)]" : address):\(port) \(note)")
+        }
+        // Sessions count down on the boot clock: on disk every quarter hour and at a clean stop,
+        // so a power cut leaves at most that much uncharged.
+        let accounting = Task { await store.keepAccounts() }
+        defer {
+            accounting.cancel()
+            if !store.all.isEmpty {
+                do { try store.account() } catch { Self.say(error.description) }
+            }
         }
         try await app.runService()
     }

@@ -2,6 +2,7 @@ import Foundation
 @testable import HotColdProtocol
 import HotColdTestSupport
 import HotColdDaemonTesting
+import HotColdUnix
 import Testing
 @testable import HotColdWeb
 
@@ -12,14 +13,14 @@ struct AccessTests {
         let dir = try TemporaryDirectory("tokens")
         defer { dir.remove() }
         let store = try TokenStore(directory: dir.path("state"), maxDevices: 2)
-        let now = Date()
+        let now = BootClock.now()
         let a = try store.pair(name: "phone", uid: 1000, user: "jane", writer: true, days: 1, now: now)
         #expect(a.token.count == 43 && a.token.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
         let attrs = try FileManager.default.attributesOfItem(atPath: store.path)
         #expect(attrs[.posixPermissions] as? Int == 0o600)
         let reopened = try TokenStore(directory: dir.path("state"), maxDevices: 2)
         #expect(reopened.device(token: a.token)?.name == "phone")
-        #expect(reopened.device(token: a.token, now: now.addingTimeInterval(86_401)) == nil, "expired")
+        #expect(reopened.device(token: a.token, now: BootInstant(boot: now.boot, seconds: now.seconds + 86_401)) == nil, "expired")
         var wrong = Array(a.token)
         wrong[5] = wrong[5] == "A" ? "B" : "A"
         #expect(reopened.device(token: String(wrong)) == nil)

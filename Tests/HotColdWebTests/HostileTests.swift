@@ -2,6 +2,7 @@ import Foundation
 import HotColdTestSupport
 import Synchronization
 import HotColdDaemonTesting
+import HotColdUnix
 import Testing
 @testable import HotColdWeb
 import HotColdProtocol
@@ -139,7 +140,7 @@ struct HostileTests {
         #expect(try await RawHTTP.get(r.port, "/session", headers: ["Cookie: hc_token=\(session)"]).body.contains(#""access":"local""#))
         // Expired: a link made 11 minutes ago.
         let old = try r.server.store.pair(name: "late", uid: 0, user: "root", writer: true, days: 1, linkMinutes: 10,
-                                          now: Date().addingTimeInterval(-11 * 60))
+                                          now: BootInstant(boot: BootClock.bootID, seconds: BootClock.seconds() - 11 * 60))
         #expect(try await RawHTTP.get(r.port, "/pair?t=\(try #require(old.link))").status == 403, "an expired link")
     }
 

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HotColdProtocol
+import HotColdUnix
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -114,19 +115,22 @@ public final class ControlSocket: @unchecked Sendable {
         switch req {
         case .pair(let name):
             do {
+                let (now, wallNow) = (BootClock.now(), Date())
                 let d = try store.pair(name: name, uid: peer.uid, user: peer.userName, writer: writer, days: tokenDays,
-                                       linkMinutes: linkMinutes)
+                                       linkMinutes: linkMinutes, now: now, wallNow: wallNow)
                 let link = d.link ?? ""
                 let url = "\(baseURL)/pair?t=\(link)"
                 let qr = (try? QRCode(text: url)).map { QRTerminal.lines($0) } ?? []
-                return WebPairedReply(name: d.name, user: d.user, writer: d.writer, expires: d.expires, url: url, token: link,
-                                      linkExpires: d.linkExpires, qr: qr)
+                // The dates shown are the wall clock's now plus what is left on the boot clock.
+                return WebPairedReply(name: d.name, user: d.user, writer: d.writer, expires: d.expires(at: now, wallNow: wallNow),
+                                      url: url, token: link, linkExpires: d.linkExpires(at: now, wallNow: wallNow), qr: qr)
             } catch {
                 return refuse(.internal, error.description)
             }
         case .list:
+            let (now, wallNow) = (BootClock.now(), Date())
             return WebDevicesReply(devices: store.all.filter { peer.uid == 0 || $0.uid == peer.uid }
-                .map { .init(name: $0.name, user: $0.user, writer: $0.writer, expires: $0.expires) })
+                .map { .init(name: $0.name, user: $0.user, writer: $0.writer, expires: $0.expires(at: now, wallNow: wallNow)) })
         case .revoke(let name):
             guard peer.uid == 0 || store.all.filter({ $0.name == name }).allSatisfy({ $0.uid == peer.uid }) else {
                 return refuse(.notAllowed, "\(name) was paired by another user")

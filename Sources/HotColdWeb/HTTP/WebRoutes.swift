@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HotColdUnix
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -82,7 +83,9 @@ struct WebRoutes: Sendable {
             throw HTTPError(.forbidden, message: "this pairing link is unknown, used already or expired (a link works once, for \(server.config.access.linkMinutes) minutes); run hotcold web pair again")
         }
         var r = Response(status: .seeOther, headers: [.location: "/"])
-        let age = max(60, Int(d.expires.timeIntervalSinceNow))
+        // A relative lifetime (Max-Age), from the boot clock's count: no date either side's
+        // wall clock could misread.
+        let age = max(60, Int(d.remaining(at: BootClock.now())))
         r.setCookie(Cookie(name: Self.cookieName, value: d.token, maxAge: age, path: "/",
                            secure: server.config.listen.publicURL.hasPrefix("https://"), httpOnly: true, sameSite: .lax))
         return r
