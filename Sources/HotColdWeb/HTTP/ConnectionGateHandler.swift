@@ -6,6 +6,11 @@ import NIOHTTPTypes
 /// request head with a paired device's cookie arrives, and when the connection closes. It sits
 /// after the HTTP decoder (Hummingbird's `additionalChannelHandlers`), so it sees request
 /// heads, never raw bytes.
+///
+/// It also names the local user behind an unpaired loopback connection (``LoopbackPeer``),
+/// looked up once per connection, in a header of its own (``localUserField``) that the routes
+/// read: whatever a client sent under that name is replaced on every request head, so only
+/// this handler ever sets it.
 final class ConnectionGateHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -14,6 +19,11 @@ final class ConnectionGateHandler: ChannelInboundHandler, RemovableChannelHandle
     let isPaired: @Sendable (String) -> Bool
     private var id: UInt64?
     private var paired = false
+    /// The loopback peer's uid once looked up (nil inside: not found).
+    private var localUser: UInt32??
+
+    /// Where the routes find the local user: a decimal uid, or `unknown`.
+    static let localUserField = HTTPField.Name("X-Hotcold-Local-User")!
 
     init(gate: ConnectionGate, isPaired: @escaping @Sendable (String) -> Bool) {
         self.gate = gate
@@ -44,12 +54,26 @@ final class ConnectionGateHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if !paired, let id, case .head(let head) = unwrapInboundIn(data),
-           let token = Self.token(head.headerFields[values: .cookie]), isPaired(token) {
+        guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
+        if !paired, let id, let token = Self.token(head.headerFields[values: .cookie]), isPaired(token) {
             paired = true
             gate.paired(id)
         }
-        context.fireChannelRead(data)
+        head.headerFields[Self.localUserField] = nil
+        if !paired, Self.isLoopback(context.channel.remoteAddress) {
+            if localUser == nil {
+                localUser = .some(LoopbackPeer.Endpoint(context.channel.remoteAddress).flatMap { peer in
+                    LoopbackPeer.Endpoint(context.channel.localAddress).flatMap { LoopbackPeer.uid(peer: peer, server: $0) }
+                })
+            }
+            head.headerFields[Self.localUserField] = (localUser ?? nil).map { String($0) } ?? "unknown"
+        }
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    static func isLoopback(_ address: SocketAddress?) -> Bool {
+        guard let a = address?.ipAddress else { return false }
+        return a == "::1" || a.hasPrefix("127.") || a.hasPrefix("::ffff:127.")
     }
 
     /// The `hc_token` cookie's value among the Cookie headers.

@@ -69,7 +69,8 @@ struct WebRoutes: Sendable {
         switch c {
         case .paired(let d): return json(.ok, Session(access: "paired", writer: server.mayWrite(c), device: d.name, user: d.user, tileURL: tile,
                                                              timeZone: server.timeZone))
-        case .local: return json(.ok, Session(access: "local", writer: false, tileURL: tile, timeZone: server.timeZone))
+        case .local(let uid): return json(.ok, Session(access: "local", writer: false, user: PeerCredentials(uid: uid, gid: 0, groups: []).userName,
+                                                       tileURL: tile, timeZone: server.timeZone))
         case .stranger: throw HTTPError(.unauthorized, message: "not paired")
         }
     }
@@ -172,9 +173,9 @@ struct WebRoutes: Sendable {
     private func command(_ request: Request, _ context: WebContext) async throws -> Response {
         let caller = server.caller(request, context)
         guard server.mayWrite(caller) else {
-            let why = caller == .stranger || caller == .local
-                ? "this device is not paired: writes need a device paired by a writer (hotcold web pair)"
-                : "this device was paired by a user who may not write to the daemon"
+            let why = if case .paired = caller { "this device was paired by a user who may not write to the daemon" } else {
+                "this device is not paired: writes need a device paired by a writer (hotcold web pair)"
+            }
             return json(.forbidden, Outcome(ok: false, code: "not_allowed", message: why))
         }
         guard let origin = request.headers[.origin], let host = request.head.authority,

@@ -27,6 +27,8 @@ public struct WebServer: Sendable {
     public let writers: WriterCheck
     /// The box's time zone (IANA name), which the page shows times in.
     public let timeZone: String
+    /// Who at this machine's own browser could read the daemon's socket.
+    let socketAccess: DaemonSocketAccess
 
     public init(config: WebConfiguration, store: TokenStore, timeZone: String = BoxTimeZone.identifier()) {
         self.config = config
@@ -38,6 +40,7 @@ public struct WebServer: Sendable {
         requests = RateLimiter(rate: config.access.requestsPerSecond, burst: config.access.requestBurst)
         writes = RateLimiter(rate: config.access.writesPerSecond, burst: config.access.writeBurst)
         writer = DaemonWriter(socketPath: config.daemon.socket)
+        socketAccess = DaemonSocketAccess(path: config.daemon.socket)
         writers = WriterCheck(daemonConfig: config.daemon.config,
                               rule: (try? WriterRule.load(daemonConfig: config.daemon.config)) ?? WriterRule(allowedUsers: [], allowedGroups: ["hotcold"]))
     }
@@ -82,10 +85,15 @@ public struct WebServer: Sendable {
         return writers.isWriter(uid: d.uid)
     }
 
-    /// Who is asking: a paired device by its cookie, else local or a stranger by address.
+    /// Who is asking: a paired device by its cookie; else, from this machine, the local user
+    /// the kernel names for the connection (``ConnectionGateHandler`` puts the uid in a header
+    /// of its own) if that user could read the daemon's socket; else a stranger. A local
+    /// browser is never hotcold-web's own user by default: an unnamed one reads nothing.
     func caller(_ request: Request, _ context: WebContext) -> Caller {
         if let t = request.cookies[WebRoutes.cookieName]?.value, let d = store.device(token: t) { return .paired(d) }
-        return context.isLoopback ? .local : .stranger
+        guard context.isLoopback, let text = request.headers[ConnectionGateHandler.localUserField], let uid = UInt32(text),
+              socketAccess.mayOpen(uid: uid) else { return .stranger }
+        return .local(uid: uid)
     }
 }
 
