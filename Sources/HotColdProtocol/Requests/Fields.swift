@@ -53,9 +53,15 @@ struct Fields {
     /// A string of at most `max` characters; empty ones refused unless `allowEmpty`.
     func string(_ key: String, max: Int, allowEmpty: Bool = false) throws(ProtocolError) -> String? {
         guard let s = try value(String.self, key, "a string") else { return nil }
-        if s.utf8.count > max * 4 || s.count > max { throw fail(.tooLarge, key, "at most \(max) characters, got \(s.count)") }
+        if !Limits.fits(s, max: max) { throw fail(.tooLarge, key, Self.tooLong(s, max)) }
         if !allowEmpty && s.isEmpty { throw fail(.badField, key, "must not be empty") }
         return s
+    }
+
+    /// The refusal of a text over `max`, in the units it was counted in (``Limits/length(of:)``).
+    static func tooLong(_ s: String, _ max: Int) -> String {
+        let n = Limits.length(of: s)
+        return "at most \(max) characters, got \(n)" + (n == s.count ? "" : " (counted as Unicode code points: \(s.count) as shown, some drawn from several, such as emoji)")
     }
 
     func requiredString(_ key: String, max: Int, what: String) throws(ProtocolError) -> String {
@@ -109,9 +115,7 @@ struct Fields {
         if list.count > maxCount { throw fail(.tooLarge, key, "at most \(maxCount) items, got \(list.count)") }
         for (i, s) in list.enumerated() {
             if s.isEmpty { throw fail(.badField, "\(key)[\(i)]", "must not be empty") }
-            if s.utf8.count > maxLength * 4 || s.count > maxLength {
-                throw fail(.tooLarge, "\(key)[\(i)]", "at most \(maxLength) characters, got \(s.count)")
-            }
+            if !Limits.fits(s, max: maxLength) { throw fail(.tooLarge, "\(key)[\(i)]", Self.tooLong(s, maxLength)) }
         }
         return list
     }

@@ -11,7 +11,7 @@ public enum Limits {
     static let targetSpecLength = 320
     /// Ids of places, targets and uploads.
     public static let idLength = 100
-    /// Names of places, locations, submissions, files; titles.
+    /// Names of places, locations, submissions, files; titles (counted by ``length(of:)``).
     public static let nameLength = 200
     /// A note's text (characters).
     static let noteLength = 500
@@ -42,4 +42,32 @@ public enum Limits {
     public static let chunkBytes = 32 << 10
     /// Largest offset or sequence number a client may name: exact in a JSON number (2^53).
     public static let maxInteger = 9_007_199_254_740_992
+
+    /// How long a text is, counted the one way every program counts it: in Unicode code points,
+    /// as JSON Schema's `maxLength` (and so the schema files) counts. Every text cap here is in
+    /// these units, so the daemon, hotcold-web and a client checking against the schema agree
+    /// on what fits; a code point is at most 4 bytes, so a cap also bounds the bytes. A
+    /// character drawn from several code points (an emoji family, a flag, a letter with a
+    /// combining accent) counts as each of them.
+    public static func length(of text: String) -> Int { text.unicodeScalars.count }
+
+    /// Whether `text` is within `max` by ``length(of:)``.
+    public static func fits(_ text: String, max: Int) -> Bool {
+        text.utf8.count <= max || length(of: text) <= max
+    }
+
+    /// The longest start of `text` within `max` by ``length(of:)``, cut between characters (a
+    /// flag or an emoji family is kept whole or left out): for a program shortening text it
+    /// sends, so the daemon never refuses what it shortened.
+    public static func prefix(_ text: String, max: Int) -> String {
+        guard !fits(text, max: max) else { return text }
+        var n = 0
+        var end = text.startIndex
+        for c in text {
+            n += c.unicodeScalars.count
+            if n > max { break }
+            end = text.index(after: end)
+        }
+        return String(text[..<end])
+    }
 }
