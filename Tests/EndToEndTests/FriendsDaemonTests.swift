@@ -127,13 +127,14 @@ import Testing
             #expect(try c.call(.friendFix(f), expecting: OKReply.self).ok)
         }
         // At most 200 friends on the radar: the 201st is refused, naming the cap; those on it are still heard.
+        // (One car each of 198 members: one member's own devices have a bound of their own.)
         for i in 0..<198 {
             var f = club
-            f.who = FriendID(parsing: "club.member/car\(i)")!
+            f.who = FriendID(parsing: "member\(i)/car")!
             _ = try c.call(.friendFix(f), expecting: OKReply.self)
         }
         var extra = club
-        extra.who = FriendID(parsing: "club.member/one-too-many")!
+        extra.who = FriendID(parsing: "one.too.many/car")!
         let full = Self.refusal { _ = try c.call(.friendFix(extra), expecting: OKReply.self) }
         #expect(full?.code == .quota && full?.message.contains("200") == true, "\(String(describing: full))")
         #expect(try c.call(.friendFix(fix), expecting: OKReply.self).ok)

@@ -88,6 +88,10 @@ extension FriendRadar {
         var sampleTime = -Double.infinity
         var announced = false
         var stale = false
+        /// Someone here follows the device (else it is on the radar as a club member's).
+        var followed = true
+        /// Whose device it is (for the club's bound on one member's devices).
+        var member = ""
 
         init(ref: TargetRef) { self.ref = ref }
     }

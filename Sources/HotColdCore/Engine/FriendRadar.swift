@@ -22,6 +22,11 @@ import Foundation
 /// phone that sends a speed but no course is believed when it stands; moving, her side is the
 /// window's.
 ///
+/// **Room on the radar.** `maxFriends` at once, explicitly followed devices first: a followed
+/// device finding the radar full takes the place of the club-only one heard least recently. A
+/// club member's club-only devices (one member: one user of the broker) hold at most
+/// `maxPerMember` places, so a member inventing devices cannot fill it.
+///
 /// Pure like ``ProximityEngine``: time is what the fixes say, and ``advance(to:)`` is how the
 /// caller lets it pass (a friend silent past `staleAfter` turns `unknown`; past `forgetAfter`
 /// it leaves the radar).
@@ -42,18 +47,25 @@ public struct FriendRadar: Sendable {
         public var forgetAfter: Double
         /// Friends on the radar at once.
         public var maxFriends: Int
+        /// Club-only devices of one member on the radar at once.
+        public var maxPerMember: Int
 
-        public init(engine: EngineConfig = .default, staleAfter: Double = 300, forgetAfter: Double = 3600, maxFriends: Int = 200) {
+        public init(engine: EngineConfig = .default, staleAfter: Double = 300, forgetAfter: Double = 3600, maxFriends: Int = 200,
+                    maxPerMember: Int? = nil) {
             self.engine = engine
             self.staleAfter = staleAfter
             self.forgetAfter = max(forgetAfter, staleAfter)
             self.maxFriends = maxFriends
+            self.maxPerMember = max(1, maxPerMember ?? maxFriends / 20)
         }
     }
 
     public enum Refusal: Error, Sendable, Equatable {
-        /// The radar holds `maxFriends` already.
+        /// The radar holds `maxFriends` already (none of them only a club member's, for a
+        /// followed device).
         case full(Int)
+        /// Club member `member` has `maxPerMember` devices on the radar already.
+        case memberFull(String, Int)
     }
 
     /// Counters for `status` and the tests.
@@ -63,6 +75,8 @@ public struct FriendRadar: Sendable {
         public var outliers = 0
         public var outOfOrder = 0
         public var forgotten = 0
+        /// Club-only devices that gave their place to a followed one.
+        public var displaced = 0
     }
 
     public let config: Config
@@ -99,14 +113,19 @@ public struct FriendRadar: Sendable {
         return out
     }
 
-    /// A friend's fix. A friend new to the radar is admitted while there is room.
-    public mutating func processFriend(id: String, name: String, fix: Fix) throws(Refusal) -> [Event] {
+    /// A friend's fix. `followed`: someone here follows the device (else it comes only as a
+    /// club member's); `member`: whose device it is (the broker user), for the club's bound.
+    /// A friend new to the radar is admitted while there is room (see the type).
+    public mutating func processFriend(id: String, name: String, fix: Fix, followed: Bool = true,
+                                       member: String? = nil) throws(Refusal) -> [Event] {
         stats.friendFixes += 1
         if friends[id] == nil {
-            guard friends.count < config.maxFriends else { throw .full(config.maxFriends) }
+            try admit(id, followed: followed, member: member ?? id)
             friends[id] = Friend(ref: TargetRef(id: id, name: name, kind: .friend))
         }
         friends[id]!.ref.name = name
+        friends[id]!.followed = followed
+        friends[id]!.member = member ?? id
         var out: [Event] = []
         let t = fix.time.timeIntervalSince1970
         switch friends[id]!.party.judge(fix, t: t, config: friendRules) {
@@ -120,6 +139,23 @@ public struct FriendRadar: Sendable {
             if verdict == .outlier { stats.outliers += 1 } else { stats.outOfOrder += 1 }
         }
         return out
+    }
+
+    /// Room for a new friend, or why not: a club-only device within its member's bound and
+    /// the radar's; a followed one displacing the club-only device heard least recently.
+    private mutating func admit(_ id: String, followed: Bool, member: String) throws(Refusal) {
+        if !followed {
+            let members = friends.values.filter { !$0.followed && $0.member == member }.count
+            guard members < config.maxPerMember else { throw .memberFull(member, config.maxPerMember) }
+        }
+        guard friends.count >= config.maxFriends else { return }
+        guard followed else { throw .full(config.maxFriends) }
+        let clubOnly = friends.filter { !$0.value.followed }
+        guard let victim = clubOnly.min(by: { a, b in
+            (a.value.party.heard ?? -.infinity, a.key) < (b.value.party.heard ?? -.infinity, b.key)
+        }) else { throw .full(config.maxFriends) }
+        friends[victim.key] = nil
+        stats.displaced += 1
     }
 
     /// Lets time pass: friends silent past `staleAfter` go `unknown` (one PROXIMITY each),

@@ -133,20 +133,33 @@ public final class EngineHost: Sendable {
         }
     }
 
-    /// A followed device's position (`friend_fix`, checked at the edge): onto the radar.
-    func friendFix(_ f: FriendFixRequest) throws(ProtocolError) {
+    /// A device's position (`friend_fix`, checked at the edge): onto the radar. `followed`:
+    /// someone here follows it (the caller knows; without it, a fix not sent as a club
+    /// member's is one the caller admitted as followed). Followed devices have room before
+    /// club members', and one member's devices are bounded (``FriendRadar``).
+    func friendFix(_ f: FriendFixRequest, followed: Bool? = nil) throws(ProtocolError) {
+        let followed = followed ?? !f.club
         let refusal: FriendRadar.Refusal? = state.withLock { state in
             let fix = Fix(time: Self.onOwnTimeline(f, &state), coordinate: Coordinate(latitude: f.lat, longitude: f.lon),
                           mode: .twoD, eph: f.accuracyM, speed: f.speedMps)
             do throws(FriendRadar.Refusal) {
-                publish(try state.radar.processFriend(id: f.who.targetID, name: f.name ?? f.who.defaultName, fix: fix), &state)
+                publish(try state.radar.processFriend(id: f.who.targetID, name: f.name ?? f.who.defaultName, fix: fix,
+                                                      followed: followed, member: f.who.user), &state)
                 return nil
             } catch {
                 return error
             }
         }
-        if case .full(let n) = refusal {
-            throw ProtocolError(.quota, command: "friend_fix", field: "who", "the radar holds \(n) friends already; \(f.who) is not added")
+        switch refusal {
+        case .full(let n)?:
+            throw ProtocolError(.quota, command: "friend_fix", field: "who", followed
+                                ? "the radar holds \(n) followed friends already; \(f.who) is not added"
+                                : "the radar holds \(n) friends already; \(f.who), a club member's device nobody here follows, is not added")
+        case .memberFull(_, let n)?:
+            throw ProtocolError(.quota, command: "friend_fix", field: "who",
+                                "club member \(f.who.user) has \(n) devices on the radar already; \(f.who) is not added (follow it to make room)")
+        case nil:
+            break
         }
     }
 
