@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HotColdCore
 import HotColdFormats
+import HotColdProtocol
 
 /// The web API's outbox and catalogue sync, on the store's side: queueing in the caller's
 /// transaction, and the transitions of ``OutboxItem``'s state machine. The HTTP side lives in
@@ -31,18 +32,61 @@ extension Store {
         return item
     }
 
-    /// Queues a submission (already inserted, so it has its id) with its photo's bytes.
+    /// Queues a submission (already inserted, so it has its id) with its photo: a photo in
+    /// memory goes into the body as base64; a photo in a file of the daemon's is named by the
+    /// item, and the body keeps `photo.data_base64` empty with ``OutboxItem/photoAt`` where its
+    /// base64 goes when it is sent (the body as sent is the same bytes either way).
     @discardableResult
-    static func enqueueSubmission(_ db: Database, _ s: Submission, photo: SubmissionPhoto?) throws -> OutboxItem {
+    static func enqueueSubmission(_ db: Database, _ s: Submission, photo: SubmissionPhoto?, key: String? = nil) throws -> OutboxItem {
+        let inline: String
+        if case .bytes(let data)? = photo?.content { inline = data.base64EncodedString() } else { inline = "" }
         let body = SubmissionBody(
             name: s.name, lat: s.latitude, lon: s.longitude, address: s.address,
             seenAt: ISO8601.format(s.seenAt), submittedBy: s.submittedBy,
-            photo: photo.map { .init(filename: $0.filename, contentType: $0.contentType,
-                                     dataBase64: $0.data.base64EncodedString()) })
-        let item = OutboxItem(kind: .submission, path: "bigthings/submissions", payload: try outboxJSON(body),
+            photo: photo.map { .init(filename: $0.filename, contentType: $0.contentType, dataBase64: inline) })
+        let payload = try outboxJSON(body)
+        var item = OutboxItem(kind: .submission, path: "bigthings/submissions", payload: payload,
                               user: s.user, submissionId: s.id, createdAt: Date())
+        item.submitKey = key
+        if case .file(let id, let bytes)? = photo?.content {
+            guard let at = photoInsertionPoint(payload) else {
+                throw ProtocolError(.internal, command: "submit", "the queued body has no place for the photo")
+            }
+            item.photoFile = id
+            item.photoBytes = bytes
+            item.photoAt = at
+        }
         try item.insert(db)
         return item
+    }
+
+    /// ``submit(_:photo:)`` once per idempotency key: with a `key` the user already queued a
+    /// submission under, nothing is stored and that submission is returned (`queued` false),
+    /// so a sender that lost the reply and asks again gets the first one, not a duplicate.
+    /// The check and the insert are one transaction, and the key is unique per user in the
+    /// table itself.
+    public func submit(_ submission: Submission, photo: SubmissionPhoto?, key: String?) throws -> (submission: Submission, queued: Bool) {
+        try write { db in
+            if let key, let earlier = try Store.submission(db, key: key, user: submission.user) { return (earlier, false) }
+            try Store.requireRoom(db, quota: "pending_submissions_per_user", limit: quotas.pendingSubmissionsPerUser,
+                                  user: submission.user, sql: Quota.pendingSubmissions)
+            let s = try submission.inserted(db)
+            try Store.enqueueSubmission(db, s, photo: photo, key: key)
+            return (s, true)
+        }
+    }
+
+    /// Where the photo's base64 goes in a body encoded with `"data_base64":""`: inside its
+    /// quotes. The key's quotes are the encoder's own (a quote inside a string value is
+    /// escaped), so the sequence occurs once, as the key.
+    static func photoInsertionPoint(_ payload: Data) -> Int? {
+        let marker = Array("\"data_base64\":\"\"".utf8)
+        let bytes = [UInt8](payload)
+        guard bytes.count >= marker.count else { return nil }
+        for i in 0...(bytes.count - marker.count) where bytes[i] == marker[0] && Array(bytes[i..<i + marker.count]) == marker {
+            return i + marker.count - 1
+        }
+        return nil
     }
 
     // MARK: Reading
@@ -79,8 +123,9 @@ extension Store {
         }
     }
 
-    /// Up to `length` bytes of an item's payload from `offset`, and the payload's whole length;
-    /// nil when there is no such item. (A photo's payload can be megabytes: read in slices.)
+    /// Up to `length` bytes of an item's stored payload from `offset`, and the payload's whole
+    /// length; nil when there is no such item. (An item queued with its photo inline can be
+    /// megabytes: read in slices.)
     public func outboxPayloadSlice(id: Int64, offset: Int, length: Int) throws -> (data: Data, total: Int)? {
         try database.read { db in
             guard let row = try Row.fetchOne(db, sql: """
@@ -93,6 +138,56 @@ extension Store {
 
     public func outboxItem(id: Int64) throws -> OutboxItem? {
         try database.read { db in try OutboxItem.fetchOne(db, key: id) }
+    }
+
+    /// The first pending item after `afterID` (delivery order), with its stored payload only
+    /// when that is at most `inlineUpTo` bytes (else empty: an item queued with its photo
+    /// inline holds megabytes, read in slices), and the stored payload's length.
+    public func nextPendingOutboxHead(after afterID: Int64, inlineUpTo: Int) throws -> (item: OutboxItem, payloadBytes: Int)? {
+        try database.read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT id, kind, idempotency_key, path, user, place_id, submission_id, state, attempts, created_at,
+                       last_attempt_at, next_attempt_at, not_before, last_error, http_status, response, finished_at,
+                       photo_file, photo_bytes, photo_at, submit_key,
+                       CASE WHEN length(payload) <= ? THEN payload ELSE x'' END AS payload,
+                       length(payload) AS payload_bytes
+                FROM outbox WHERE state = 'pending' AND id > ? ORDER BY id LIMIT 1
+                """, arguments: [inlineUpTo, afterID]) else { return nil }
+            return (try OutboxItem(row: row), row["payload_bytes"] ?? 0)
+        }
+    }
+
+    /// For an item whose photo is kept in a file: its stored payload (small: the photo is
+    /// apart), the file, the photo's length and where its base64 goes. nil for any other item,
+    /// whose payload is not read.
+    public func outboxPhotoLayout(id: Int64) throws -> (payload: Data, file: String, bytes: Int, at: Int)? {
+        try database.read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT payload, photo_file, photo_bytes, photo_at FROM outbox
+                WHERE id = ? AND photo_file IS NOT NULL AND photo_bytes IS NOT NULL AND photo_at IS NOT NULL
+                """, arguments: [id]) else { return nil }
+            return (row["payload"], row["photo_file"], row["photo_bytes"], row["photo_at"])
+        }
+    }
+
+    /// The photo files that waiting items name: every other file in the daemon's photo
+    /// directory belongs to nothing (a delivery or a crash between the file and the commit).
+    public func pendingPhotoFiles() throws -> Set<String> {
+        try database.read { db in
+            Set(try String.fetchAll(db, sql: "SELECT photo_file FROM outbox WHERE state = 'pending' AND photo_file IS NOT NULL"))
+        }
+    }
+
+    /// The submission `user` queued with idempotency key `key`, if any.
+    public func submission(key: String, user: String) throws -> Submission? {
+        try database.read { db in try Store.submission(db, key: key, user: user) }
+    }
+
+    static func submission(_ db: Database, key: String, user: String) throws -> Submission? {
+        try Submission.fetchOne(db, sql: """
+            SELECT submission.* FROM submission JOIN outbox ON outbox.submission_id = submission.id
+            WHERE outbox.user = ? AND outbox.submit_key = ?
+            """, arguments: [user, key])
     }
 
     // MARK: Transitions
@@ -133,6 +228,14 @@ extension Store {
                 UPDATE outbox SET state = 'failed', http_status = ?, last_error = ?, response = ?, finished_at = ?
                 WHERE id = ? AND state = 'pending'
                 """, arguments: [status, message, response, StoredDate.string(now), id])
+        }
+    }
+
+    /// The file item `id`'s photo is kept in, if it has one (delivered or refused, the file is
+    /// no longer needed once that is committed).
+    public func outboxPhotoFile(id: Int64) throws -> String? {
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT photo_file FROM outbox WHERE id = ?", arguments: [id])
         }
     }
 

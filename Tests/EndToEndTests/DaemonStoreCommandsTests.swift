@@ -171,6 +171,7 @@ import Testing
         let c = try connect(d)
         var photo = Data(count: 100_000)
         for i in photo.indices { photo[i] = UInt8(truncatingIfNeeded: i &* 31) }
+        photo.replaceSubrange(0..<4, with: [0xFF, 0xD8, 0xFF, 0xE0])    // a JPEG's signature: the content is checked
         let id = try c.upload(photo, purpose: .photo)
         let when = ISO8601.parse("2024-05-01T10:00:00Z")!
         let s = try c.call(.submit(SubmitRequest(name: "Big Wombat", at: Coordinate(latitude: -35.28, longitude: 149.13), by: "Alice",
@@ -182,11 +183,14 @@ import Testing
         let item = try #require(outbox.first { $0.kind == "submission" })
         #expect(item.name == "Big Wombat")
         #expect(item.request.contains("(100000 bytes)"), "\(item.request)")
-        // The photo's bytes are in the queued request, exactly.
+        // The photo's bytes wait in a file of the daemon's beside the database, exactly, named
+        // by the queued request (whose base64 is made when it is sent), not inside it.
         let store = try Store.open(path: d.dbPath)
         let queued = try #require(try store.outbox().first { $0.kind == .submission })
         let body = try JSONDecoder().decode(JSONValue.self, from: queued.payload)
-        #expect(body["photo"]?["data_base64"]?.string.flatMap { Data(base64Encoded: $0) } == photo)
+        #expect(body["photo"]?["data_base64"]?.string == "" && queued.photoBytes == photo.count)
+        let file = try #require(queued.photoFile)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: d.dir.path("photos/" + file))) == photo)
     }
 
     @Test("a user who may not write reads, is refused writes, and is not told the database",

@@ -78,6 +78,7 @@ import Glibc
         var bytes = [UInt8](repeating: 0, count: 200_000)
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
         for i in bytes.indices { seed = seed &* 6364136223846793005 &+ 1442695040888963407; bytes[i] = UInt8(seed >> 56) }
+        bytes.replaceSubrange(0..<4, with: [0xFF, 0xD8, 0xFF, 0xE0])    // a JPEG's signature: the content is checked
         let photo = dir.path("wombat.jpg")
         try Data(bytes).write(to: URL(fileURLWithPath: photo))
 

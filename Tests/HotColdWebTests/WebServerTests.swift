@@ -175,21 +175,22 @@ struct WebServerTests {
         let cookie = "Cookie: hc_token=\(device.token)"
         let submit = #"{"cmd":"submit","name":"Big Wombat","lat":-35.28,"lon":149.13,"seen_at":"2026-11-25T10:00:00Z"}"#
         let path = "/api/submit-photo?submit=" + submit.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! + "&filename=wombat.jpg"
-        let photo = String(repeating: "wombat ", count: 10_000)    // 70,000 bytes: three chunks
-        let jpeg = "Content-Type: image/jpeg"
-        #expect(try await RawHTTP.post(r.port, path, body: photo, headers: [jpeg, origin]).status == 403, "unpaired")
-        #expect(try await RawHTTP.post(r.port, path, body: photo, headers: [jpeg, cookie]).status == 403, "no Origin")
+        // A WebP's signature (ASCII, so the text body carries it), then 70,000 bytes: three chunks.
+        let photo = "RIFF\u{0}\u{0}\u{0}\u{0}WEBP" + String(repeating: "wombat ", count: 10_000)
+        let imageType = "Content-Type: image/webp"
+        #expect(try await RawHTTP.post(r.port, path, body: photo, headers: [imageType, origin]).status == 403, "unpaired")
+        #expect(try await RawHTTP.post(r.port, path, body: photo, headers: [imageType, cookie]).status == 403, "no Origin")
         #expect(try await RawHTTP.post(r.port, path, body: photo, headers: ["Content-Type: text/plain", cookie, origin]).status == 415,
                 "a type another site's form can send")
         let withPhoto = #"{"cmd":"submit","name":"X","lat":1,"lon":1,"seen_at":"2026-11-25T10:00:00Z","photo":{"upload":"u1","filename":"a.jpg","content_type":"image/jpeg"}}"#
         let other = "/api/submit-photo?submit=" + withPhoto.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        #expect(try await RawHTTP.post(r.port, other, body: photo, headers: [jpeg, cookie, origin]).status == 400, "the photo is the body, never an upload id")
-        let done = try await RawHTTP.post(r.port, path, body: photo, headers: [jpeg, cookie, origin])
+        #expect(try await RawHTTP.post(r.port, other, body: photo, headers: [imageType, cookie, origin]).status == 400, "the photo is the body, never an upload id")
+        let done = try await RawHTTP.post(r.port, path, body: photo, headers: [imageType, cookie, origin])
         #expect(done.status == 200 && done.body.contains("SUBMIT") && done.body.contains("wombat.jpg"), "\(done.body)")
         let outbox = try LineClient(path: r.daemon.socketPath)
         try outbox.send(.outbox)
         let line = try outbox.line(ofClass: "OUTBOX")
-        #expect(line.contains("Big Wombat") && line.contains("(70000 bytes)"), "every byte reached the daemon: \(line.prefix(400))")
+        #expect(line.contains("Big Wombat") && line.contains("(70012 bytes)"), "every byte reached the daemon: \(line.prefix(400))")
     }
 
     @Test("the pairing link sets an HttpOnly SameSite cookie; an unknown token gets nothing")

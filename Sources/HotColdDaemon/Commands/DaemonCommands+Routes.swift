@@ -119,7 +119,7 @@ extension DaemonCommands {
     /// `hotcold-sync`'s ops (``OutboxSyncRPC``). A change also lets the QUEUED announcer count
     /// again, so an item queued after a delivery is announced.
     func sync(_ r: SyncRequest, _ store: StoreExecutor, client: ClientInfo) throws -> String {
-        let line = try OutboxSyncRPC(store: store.store).run(r.op, upload: {
+        let line = try OutboxSyncRPC(store: store.store, photos: staging.photos).run(r.op, upload: {
             guard case .catalogue(let upload, _, _) = r.op else { return Data() }
             return try staging.take(upload, purpose: .catalogue, client: client.id, command: "sync")
         }, user: Self.user(client), details: { report in

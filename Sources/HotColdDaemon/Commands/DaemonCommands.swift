@@ -72,9 +72,20 @@ final class DaemonCommands: SocketCommandHandler {
         self.authorisation = Mutex(authorisation)
         self.status = status
         self.logger = logger
-        self.staging = UploadStaging(directory: stagingDirectory
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("hotcoldd-uploads-\(getuid())").path,
-            limits: stagingLimits)
+        let stagingDirectory = stagingDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("hotcoldd-uploads-\(getuid())").path
+        // Submissions' photos wait beside the uploads (one filesystem: a photo is linked in, not
+        // copied), in the daemon's private state directory; a file no waiting item names is
+        // left from a delivery or a crash, and goes now.
+        let photos = store.map { store in
+            PhotoStore(directory: URL(fileURLWithPath: stagingDirectory).deletingLastPathComponent().appendingPathComponent("photos").path,
+                       limit: stagingLimits.photoStoreBytes, keep: try? store.pendingPhotoFiles())
+        }
+        if let photos {
+            if let problem = photos.problem { logger.error("photos cannot be kept for submissions: \(problem)") }
+            if !photos.removed.isEmpty { logger.notice("removed \(photos.removed.count) photo file(s) no waiting submission names") }
+        }
+        self.staging = UploadStaging(directory: stagingDirectory, limits: stagingLimits, photos: photos)
     }
 
     func setAuthorisation(_ a: PeerAuthorisation) { authorisation.withLock { $0 = a } }
@@ -82,7 +93,10 @@ final class DaemonCommands: SocketCommandHandler {
     func greeting(for client: ClientInfo) -> [String] { [ProtocolVersion.greeting] }
 
     func disconnected(_ client: ClientInfo, reason: String) {
-        staging.forget(client.id)
+        // After the work this connection queued: a `submit` read before the client went away is
+        // still carried out with its photo (and a repeat of it, with its key, finds it stored).
+        let id = client.id
+        work.async(user: Self.user(acting.identity(of: client))) { [staging] in staging.forget(id) }
         acting.forget(client.id)
         services.closed(client.id)
         host.publisher?.cancelCatchUp(client: client.id)

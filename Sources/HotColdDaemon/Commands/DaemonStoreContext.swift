@@ -20,4 +20,14 @@ struct DaemonStoreContext: StoreRequestContext {
     func stageDownload(_ produce: ((Data) throws -> Void) throws -> Void) throws -> (id: String, size: Int) {
         try commands.staging.export(client: client.id, user: DaemonCommands.user(client), produce)
     }
+
+    /// The staged file becomes a kept photo, never read whole (``PhotoStore``).
+    func keepPhoto(_ id: String, command: String) throws -> (content: SubmissionPhoto.Content, head: [UInt8]) {
+        let kept = try commands.staging.keep(id, client: client.id, command: command)
+        return (.file(id: kept.name, bytes: kept.bytes), kept.head)
+    }
+
+    func discardPhoto(_ content: SubmissionPhoto.Content) {
+        if case .file(let name, _) = content { commands.staging.photos?.remove(name) }
+    }
 }

@@ -11,6 +11,10 @@ struct StagingLimits: Sendable, Equatable {
     /// Space kept free on the staging directory's filesystem (the database's: the daemon stages
     /// beside it): an upload or export that would leave less is refused before it is written.
     var freeSpaceReserve = 64 << 20
+    /// Bytes the photos of submissions waiting for the web API may take together on disk
+    /// (25 photos of the largest size): past it a photo is refused until hotcold-sync has
+    /// delivered some.
+    var photoStoreBytes = 256 << 20
 
     init() {}
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdProtocol
+import HotColdUnix
 import Synchronization
 
 /// Files clients are sending (`upload`/`chunk`) and exports they are fetching (`download`),
@@ -55,15 +56,17 @@ final class UploadStaging: Sendable {
     private let state = Mutex(State())
     let directory: String
     let limits: StagingLimits
+    /// Where a photo upload goes when a submission keeps it (nil: no database, no submissions).
+    let photos: PhotoStore?
 
     /// `directory` is created (0700) if needed; stale `upload-*` files in it are removed.
-    init(directory: String, limits: StagingLimits = StagingLimits()) {
+    init(directory: String, limits: StagingLimits = StagingLimits(), photos: PhotoStore? = nil) {
         self.directory = directory
         self.limits = limits
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
+        self.photos = photos
+        try? PrivateDirectory.ensure(directory, mode: 0o700)
         for f in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where f.hasPrefix("upload-") || f.hasPrefix("export-") {
-            try? FileManager.default.removeItem(atPath: directory + "/" + f)
+            unlink(directory + "/" + f)
         }
     }
 
@@ -76,6 +79,8 @@ final class UploadStaging: Sendable {
     /// with less than the reserve.
     func begin(_ r: UploadRequest, client: ClientID, user: String) throws(ProtocolError) -> UploadReply {
         if let old = state.withLock({ s in defer { s.uploads[client] = nil }; return s.uploads[client] }) { Self.discard(old) }
+        // A photo the photo directory has no room for is refused before its bytes are sent.
+        if r.purpose == .photo, let photos { try photos.admit(r.size, command: "upload") }
         let free = freeBytes(at: directory)
         let admitted: Result<(String, String), ProtocolError> = state.withLock { s in
             let used = s.used(by: user)
@@ -90,10 +95,13 @@ final class UploadStaging: Sendable {
             return .success(("u\(s.next)", "\(directory)/upload-\(getpid())-\(s.next)"))
         }
         let (id, path) = try admitted.get()
-        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = FileHandle(forWritingAtPath: path) else {
-            throw ProtocolError(.internal, command: "upload", "cannot stage the upload in \(directory)")
+        // Created where nothing is, never through a link someone left at the name; read back
+        // by `keep` for the photo's first bytes.
+        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0o600)
+        guard fd >= 0 else {
+            throw ProtocolError(.internal, command: "upload", "cannot stage the upload in \(directory): \(String(cString: strerror(errno)))")
         }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         let up = Upload(id: id, user: user, purpose: r.purpose, size: r.size, received: 0, path: path,
                         handle: handle, touched: .now)
         if let raced = state.withLock({ s in defer { s.uploads[client] = up }; return s.uploads[client] }) { Self.discard(raced) }
@@ -140,6 +148,38 @@ final class UploadStaging: Sendable {
 
     /// Takes a complete upload's bytes (and forgets it, deleting its file).
     func take(_ id: String, purpose: UploadRequest.Purpose, client: ClientID, command: String) throws(ProtocolError) -> Data {
+        let u = try complete(id, purpose: purpose, client: client, command: command)
+        defer { Self.discard(u) }
+        do {
+            try u.handle.synchronize()
+            let data = try Data(contentsOf: URL(fileURLWithPath: u.path))
+            guard data.count == u.size else { throw CocoaError(.fileReadCorruptFile) }
+            return data
+        } catch {
+            throw ProtocolError(.internal, command: command, "cannot read the staged upload: \(error)")
+        }
+    }
+
+    /// Takes a complete `photo` upload into the photo store without reading it (its staged
+    /// file is linked there, then forgotten here): the kept photo's name and its first bytes.
+    func keep(_ id: String, client: ClientID, command: String) throws(ProtocolError) -> (name: String, bytes: Int, head: [UInt8]) {
+        guard let photos else { throw ProtocolError(.busy, command: command, "no database is open in the daemon") }
+        let u = try complete(id, purpose: .photo, client: client, command: command)
+        defer { Self.discard(u) }
+        var head = [UInt8](repeating: 0, count: min(PhotoContent.headLength, u.size))
+        do {
+            try u.handle.synchronize()
+            let got = head.withUnsafeMutableBytes { pread(u.handle.fileDescriptor, $0.baseAddress!, $0.count, 0) }
+            guard got == head.count else { throw CocoaError(.fileReadCorruptFile) }
+        } catch {
+            throw ProtocolError(.internal, command: command, "cannot read the staged upload: \(error)")
+        }
+        return (try photos.adopt(staged: u.path, bytes: u.size, command: command), u.size, head)
+    }
+
+    /// The upload `id` of `client`, complete and for `purpose`, forgotten here (its file is the
+    /// caller's to discard).
+    private func complete(_ id: String, purpose: UploadRequest.Purpose, client: ClientID, command: String) throws(ProtocolError) -> Upload {
         let u: Upload? = state.withLock { s in
             guard let u = s.uploads[client], u.id == id else { return nil }
             s.uploads[client] = nil
@@ -149,21 +189,15 @@ final class UploadStaging: Sendable {
             throw ProtocolError(.notFound, command: command, field: "upload",
                                 "no upload \"\(id)\" on this connection (an upload idle for \(Int(limits.idleSeconds)) s is dropped)")
         }
-        defer { Self.discard(u) }
         guard u.purpose == purpose else {
+            Self.discard(u)
             throw ProtocolError(.badField, command: command, field: "upload", "upload \"\(id)\" is for \(u.purpose.rawValue), not \(purpose.rawValue)")
         }
         guard u.received == u.size else {
+            Self.discard(u)
             throw ProtocolError(.badField, command: command, field: "upload", "upload \"\(id)\" is incomplete: \(u.received) of \(u.size) bytes")
         }
-        do {
-            try u.handle.synchronize()
-            let data = try Data(contentsOf: URL(fileURLWithPath: u.path))
-            guard data.count == u.size else { throw CocoaError(.fileReadCorruptFile) }
-            return data
-        } catch {
-            throw ProtocolError(.internal, command: command, "cannot read the staged upload: \(error)")
-        }
+        return u
     }
 
     /// Writes an export for `client` to a staged file through `produce` (which is handed the

@@ -17,15 +17,16 @@ extension OutboxEntry {
             lastAttemptAt: i.lastAttemptAt,
             nextAttemptAt: i.state == .pending ? max(i.nextAttemptAt, i.notBefore ?? .distantPast) : nil,
             lastError: i.lastError, httpStatus: i.httpStatus,
-            request: body.map(brief) ?? String(decoding: i.payload, as: UTF8.self),
+            request: body.map { brief($0, photoBytes: i.photoBytes) } ?? String(decoding: i.payload, as: UTF8.self),
             name: body?["name"]?.string, response: i.responseText)
     }
 
-    /// The body as compact JSON with `photo.data_base64` replaced by "(N bytes)".
-    package static func brief(_ body: JSONValue) -> String {
+    /// The body as compact JSON with `photo.data_base64` replaced by "(N bytes)" (`photoBytes`:
+    /// the length of a photo kept apart from the body).
+    package static func brief(_ body: JSONValue, photoBytes: Int? = nil) -> String {
         var shown = body
         if case .object(var o) = body, case .object(var photo)? = o["photo"], let b64 = photo["data_base64"]?.string {
-            photo["data_base64"] = .string("(\(Data(base64Encoded: b64)?.count ?? 0) bytes)")
+            photo["data_base64"] = .string("(\(photoBytes ?? Data(base64Encoded: b64)?.count ?? 0) bytes)")
             o["photo"] = .object(photo)
             shown = .object(o)
         }

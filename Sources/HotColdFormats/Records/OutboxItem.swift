@@ -33,7 +33,9 @@ public struct OutboxItem: Codable, Sendable, Equatable, Identifiable, Hashable {
     public var idempotencyKey: String
     /// Relative to the API's base URL: `bigthings/{id}/ratings` or `bigthings/submissions`.
     public var path: String
-    /// The JSON request body, exactly as sent.
+    /// The JSON request body, exactly as sent; for a submission whose photo is kept in a file
+    /// of its own (``photoFile``), the body with `photo.data_base64` empty, the photo's base64
+    /// going in at ``photoAt`` as it is sent.
     public var payload: Data
     public var user: String
     public var placeId: String?
@@ -50,6 +52,16 @@ public struct OutboxItem: Codable, Sendable, Equatable, Identifiable, Hashable {
     /// The server's reply body (delivered) or error body (failed).
     public var response: Data?
     var finishedAt: Date?
+    /// The daemon's own name for the file holding a submission's photo (random letters and
+    /// digits, never a sender's file name), while the item waits; nil for items queued with the
+    /// photo's base64 inline in ``payload`` (before photos were kept in files, and `--db`).
+    public var photoFile: String?
+    /// The photo file's length in bytes.
+    public var photoBytes: Int?
+    /// Where in ``payload`` the photo's base64 goes: just inside the quotes of `"data_base64":""`.
+    public var photoAt: Int?
+    /// The submitter's idempotency key (`submit`'s `key`), unique per user.
+    public var submitKey: String?
 
     public init(id: Int64? = nil, kind: Kind, idempotencyKey: String = UUID().uuidString.lowercased(),
                 path: String, payload: Data, user: String, placeId: String? = nil,
@@ -70,20 +82,54 @@ public struct OutboxItem: Codable, Sendable, Equatable, Identifiable, Hashable {
 
     /// The request body as text (for listings).
     public var payloadText: String { String(decoding: payload, as: UTF8.self) }
+
+    /// The length of the body as sent: the payload, with the photo's base64 when it is kept apart.
+    public var bodyBytes: Int { payload.count + (photoBytes.map(Self.base64Length) ?? 0) }
+
+    /// Characters of the padded base64 of `bytes` bytes.
+    public static func base64Length(_ bytes: Int) -> Int { (bytes + 2) / 3 * 4 }
     var responseText: String? { response.map { String(decoding: $0, as: UTF8.self) } }
 }
 
-/// A photo attached to a submission: read and base64'd when the submission is made, so the
-/// outbox holds everything it will send even if the file later moves.
+/// A photo attached to a submission, and where its bytes are: in memory (queued as base64 in
+/// the outbox row, as `hotcold --db` does), or in a file the daemon keeps for the outbox item
+/// until it is delivered (``Content/file(id:bytes:)``), so a photo never sits in the daemon's
+/// memory or in its database.
 public struct SubmissionPhoto: Sendable, Equatable {
+    public enum Content: Sendable, Equatable {
+        case bytes(Data)
+        /// A file of the daemon's photo directory, by its own name, and its length.
+        case file(id: String, bytes: Int)
+    }
+
     public var filename: String
     public var contentType: String
-    public var data: Data
+    public var content: Content
 
     public init(filename: String, contentType: String, data: Data) {
         self.filename = filename
         self.contentType = contentType
-        self.data = data
+        self.content = .bytes(data)
+    }
+
+    public init(filename: String, contentType: String, content: Content) {
+        self.filename = filename
+        self.contentType = contentType
+        self.content = content
+    }
+
+    /// The bytes of a photo held in memory (empty for one kept in a file).
+    public var data: Data {
+        if case .bytes(let d) = content { return d }
+        return Data()
+    }
+
+    /// The photo's length in bytes.
+    public var size: Int {
+        switch content {
+        case .bytes(let d): d.count
+        case .file(_, let bytes): bytes
+        }
     }
 
     /// Reads a photo file; the content type comes from the extension.

@@ -20,6 +20,7 @@ public enum StoreMigrations {
         m.registerMigration("v6-friends", migrate: v6Friends)
         m.registerMigration("v7-feed-zero-stars", migrate: v7FeedZeroStars)
         m.registerMigration("v8-feed-owner", migrate: v8FeedOwner)
+        m.registerMigration("v9-outbox-photo-files", migrate: v9OutboxPhotoFiles)
         return m
     }
 
@@ -318,6 +319,23 @@ public enum StoreMigrations {
         try db.execute(sql: """
             ALTER TABLE feed_item ADD COLUMN owner TEXT;
             CREATE INDEX feed_item_on_place ON feed_item(author, device, place_id, kind);
+            """)
+    }
+
+    /// A submission's photo kept in a file of the daemon's own beside the database while the
+    /// item waits (`photo_file`, its length, and where its base64 goes in the payload), instead
+    /// of 13.4 MiB of base64 per 10 MiB photo in the row; and the submitter's idempotency key
+    /// (`submit_key`), unique per user, so a `submit` sent again after a lost reply is the same
+    /// submission. Items queued before keep their photo inline: they are sent as they are.
+    static func v9OutboxPhotoFiles(_ db: Database) throws {
+        try db.alter(table: "outbox") { t in
+            t.add(column: "photo_file", .text)
+            t.add(column: "photo_bytes", .integer)
+            t.add(column: "photo_at", .integer)
+            t.add(column: "submit_key", .text)
+        }
+        try db.execute(sql: """
+            CREATE UNIQUE INDEX outbox_submit_key ON outbox(user, submit_key) WHERE submit_key IS NOT NULL
             """)
     }
 }

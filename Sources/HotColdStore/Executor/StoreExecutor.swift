@@ -15,6 +15,22 @@ public protocol StoreRequestContext {
     func takeUpload(_ id: String, purpose: UploadRequest.Purpose, command: String) throws -> Data
     /// Holds what `produce` writes as a download; its id and size.
     func stageDownload(_ produce: (_ write: (Data) throws -> Void) throws -> Void) throws -> (id: String, size: Int)
+    /// A completed `photo` upload, taken to be queued with a submission: its bytes, or (the
+    /// daemon) a file of its photo directory it was moved to; and its first
+    /// `PhotoContent.headLength` bytes, which say what it is.
+    func keepPhoto(_ id: String, command: String) throws -> (content: SubmissionPhoto.Content, head: [UInt8])
+    /// A kept photo that was not queued after all (refused, or its submission already stored).
+    func discardPhoto(_ content: SubmissionPhoto.Content)
+}
+
+extension StoreRequestContext {
+    /// In memory: the upload's bytes.
+    public func keepPhoto(_ id: String, command: String) throws -> (content: SubmissionPhoto.Content, head: [UInt8]) {
+        let data = try takeUpload(id, purpose: .photo, command: command)
+        return (.bytes(data), Array(data.prefix(PhotoContent.headLength)))
+    }
+
+    public func discardPhoto(_ content: SubmissionPhoto.Content) {}
 }
 
 /// The one place a store request becomes a reply: the daemon answers its socket's store
@@ -138,14 +154,33 @@ public struct StoreExecutor: Sendable {
         return summary.payload
     }
 
+    /// A submission, queued with its photo. With a `key` this user queued a submission under
+    /// already, that one is the reply and nothing is stored (its photo upload, if named, is
+    /// left to be deleted with the connection). The photo's first bytes must be the type it is
+    /// declared as (``PhotoContent``): a program or a web page named `image/jpeg` is refused
+    /// here, before anything is queued for the web API.
     func submit(_ r: SubmitRequest, user: String, context: some StoreRequestContext) throws -> String {
-        let photo = try r.photo.map { p in
-            SubmissionPhoto(filename: p.filename, contentType: p.contentType,
-                            data: try context.takeUpload(p.upload, purpose: .photo, command: "submit"))
+        func reply(_ s: Submission) -> String { WireCoding.line(ResultReply(.submit, result: s.payload)) }
+        if let key = r.key, let earlier = try store.submission(key: key, user: user) { return reply(earlier) }
+        var photo: SubmissionPhoto?
+        if let p = r.photo {
+            let kept = try context.keepPhoto(p.upload, command: "submit")
+            if let refusal = PhotoContent.refusal(head: kept.head, declared: p.contentType) {
+                context.discardPhoto(kept.content)
+                throw ProtocolError(.badField, command: "submit", field: "content_type", refusal)
+            }
+            photo = SubmissionPhoto(filename: p.filename, contentType: p.contentType, content: kept.content)
         }
-        let s = try Submission(user: user, name: r.name, latitude: r.at?.latitude, longitude: r.at?.longitude,
-                               address: r.address, seenAt: r.seenAt, submittedBy: r.by, photoPath: r.photo?.filename)
-        return WireCoding.line(ResultReply(.submit, result: try store.submit(s, photo: photo).payload))
+        do {
+            let s = try Submission(user: user, name: r.name, latitude: r.at?.latitude, longitude: r.at?.longitude,
+                                   address: r.address, seenAt: r.seenAt, submittedBy: r.by, photoPath: r.photo?.filename)
+            let stored = try store.submit(s, photo: photo, key: r.key)
+            if !stored.queued, let photo { context.discardPhoto(photo.content) }
+            return reply(stored.submission)
+        } catch {
+            if let photo { context.discardPhoto(photo.content) }
+            throw error
+        }
     }
 
     /// A store failure as the client's error: the store's own errors carry their code
