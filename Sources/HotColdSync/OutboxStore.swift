@@ -32,4 +32,11 @@ public protocol OutboxStore: Sendable {
     func queuedRequest(id: Int64) throws -> QueuedRequest?
     /// How many items wait, and when the first of them may go.
     func pendingOutbox() throws -> SyncResult.Pending
+    /// The body of `item` (as ``nextQueuedRequest(after:)`` gave it) when it is too long to be
+    /// held and is read from the store as it is sent; nil: the item's payload is the body.
+    func bodyStream(for item: QueuedRequest) -> APIRequest.Stream?
+}
+
+extension OutboxStore {
+    public func bodyStream(for item: QueuedRequest) -> APIRequest.Stream? { nil }
 }

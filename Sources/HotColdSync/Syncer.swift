@@ -346,8 +346,10 @@ public final class Syncer: Sendable {
     }
 
     func deliver(_ item: QueuedRequest) async -> Outcome {
-        let request = APIRequest(method: "POST", path: item.path,
+        var request = APIRequest(method: "POST", path: item.path,
                                  headers: ["Idempotency-Key": item.idempotencyKey], body: item.payload)
+        // A photo's body is read from the store as it goes, never held whole.
+        request.stream = store.bodyStream(for: item)
         let r: APIResponse
         do { r = try await client.send(request) } catch {
             switch error {

@@ -1,5 +1,6 @@
 import Foundation
 import HotColdProtocol
+import Synchronization
 
 /// The outbox and the catalogue through the daemon's socket (the `sync` command, PROTOCOL.md):
 /// what `hotcold-sync` uses on an installed system, where only the daemon can open its
@@ -13,6 +14,9 @@ import HotColdProtocol
 /// ```
 public final class DaemonOutboxStore: OutboxStore {
     public let session: SyncSession
+    /// The item last read whose body is too long for one reply (a submission with a photo), and
+    /// that body's length: read a slice at a time as it is sent (``bodyStream(for:)``).
+    private let streamed = Mutex<(id: Int64, bytes: Int)?>(nil)
 
     public init(socketPath: String, timeout: Double = 60) {
         session = SyncSession(path: socketPath, timeout: timeout)
@@ -35,24 +39,34 @@ public final class DaemonOutboxStore: OutboxStore {
                                 as: SyncResult.Catalogue.self)
     }
 
+    /// The next item. A body too long for one reply (a photo's base64 inside) is not read
+    /// here: it is read from the daemon a slice at a time while it is sent (``bodyStream(for:)``),
+    /// so hotcold-sync never holds a whole photo.
     public func nextQueuedRequest(after afterID: Int64) throws -> QueuedRequest? {
         let next = try session.call(.next(after: afterID), as: SyncResult.Next.self)
         guard var item = next.item else { return nil }
-        if next.payloadInline { return item }
-        guard (0...SyncLimits.maxPayloadBytes).contains(next.payloadBytes) else {
+        if next.payloadInline {
+            streamed.withLock { $0 = nil }
+            return item
+        }
+        guard (1...SyncLimits.maxPayloadBytes).contains(next.payloadBytes) else {
             throw SyncSession.Failure(description: "outbox item \(item.id)'s payload is \(next.payloadBytes) bytes, over \(SyncLimits.maxPayloadBytes)")
         }
-        var payload = Data()
-        payload.reserveCapacity(next.payloadBytes)
-        while payload.count < next.payloadBytes {
-            let slice = try session.call(.payload(id: item.id, offset: payload.count), as: SyncResult.Slice.self)
-            guard !slice.data.isEmpty, slice.total == next.payloadBytes, slice.data.count <= next.payloadBytes - payload.count else {
-                throw SyncSession.Failure(description: "outbox item \(item.id)'s payload changed or was cut while being read")
-            }
-            payload.append(slice.data)
-        }
-        item.payload = payload
+        item.payload = Data()
+        streamed.withLock { $0 = (item.id, next.payloadBytes) }
         return item
+    }
+
+    public func bodyStream(for item: QueuedRequest) -> APIRequest.Stream? {
+        guard item.payload.isEmpty, let (id, bytes) = streamed.withLock({ $0 }), id == item.id else { return nil }
+        let session = session
+        return APIRequest.Stream(length: bytes) { offset in
+            let slice = try session.call(.payload(id: id, offset: offset), as: SyncResult.Slice.self)
+            guard !slice.data.isEmpty, slice.total == bytes, slice.data.count <= bytes - offset else {
+                throw SyncSession.Failure(description: "outbox item \(id)'s payload changed or was cut while being sent")
+            }
+            return slice.data
+        }
     }
 
     public func beginOutboxAttempt(id: Int64, at now: Date) throws -> Bool {

@@ -137,9 +137,11 @@ public final class APIClient: Sendable {
         var url = first
         var method = request.method
         var body = request.body
+        var stream = request.stream
         var redirects = 0
         while true {
-            let response = try await http.execute(prepare(request, url: url, method: method, body: body), deadline: deadline)
+            let response = try await http.execute(prepare(request, url: url, method: method, body: body, stream: stream),
+                                                  deadline: deadline)
             let status = Int(response.status.code)
             if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "location") {
                 guard let target = URL(string: location, relativeTo: url)?.absoluteURL,
@@ -154,7 +156,7 @@ public final class APIClient: Sendable {
                 redirects += 1
                 url = target
                 // As browsers and curl do: 307/308 repeat the request, the others fetch the target.
-                if status != 307 && status != 308 { method = "GET"; body = nil }
+                if status != 307 && status != 308 { method = "GET"; body = nil; stream = nil }
                 continue    // the redirect's own body is dropped unread (its connection closes)
             }
             var headers: [String: String] = [:]
@@ -167,7 +169,7 @@ public final class APIClient: Sendable {
         }
     }
 
-    private func prepare(_ request: APIRequest, url: URL, method: String, body: Data?) -> HTTPClientRequest {
+    private func prepare(_ request: APIRequest, url: URL, method: String, body: Data?, stream: APIRequest.Stream?) -> HTTPClientRequest {
         var r = HTTPClientRequest(url: url.absoluteString)
         r.method = HTTPMethod(rawValue: method)
         r.headers.add(name: "Accept", value: "application/json")
@@ -176,7 +178,11 @@ public final class APIClient: Sendable {
         // A fresh connection per request: nothing waits in a pool between syncs minutes apart,
         // and no request is ever sent on an idle connection the server is just closing.
         r.headers.add(name: "Connection", value: "close")
-        if let body {
+        if let stream {
+            // Its length is known, so it goes with a Content-Length, as the bytes would.
+            r.body = .stream(StreamedBody(stream: stream), length: .known(Int64(stream.length)))
+            r.headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        } else if let body {
             r.body = .bytes(ByteBuffer(bytes: body))
             r.headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
         }
@@ -229,4 +235,32 @@ public final class APIClient: Sendable {
             return .connection(url: url, reason: "\(error)")
         }
     }
+}
+
+/// An ``APIRequest/Stream`` as the HTTP client reads a body: piece after piece until its
+/// length; a piece that is empty or passes the length stops the request.
+struct StreamedBody: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let stream: APIRequest.Stream
+
+    struct Broken: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let stream: APIRequest.Stream
+        var offset = 0
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard offset < stream.length else { return nil }
+            let piece = try await stream.read(offset)
+            guard !piece.isEmpty, piece.count <= stream.length - offset else {
+                throw Broken(description: "the body's piece at \(offset) is \(piece.count) bytes, \(stream.length - offset) remain")
+            }
+            offset += piece.count
+            return ByteBuffer(bytes: piece)
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(stream: stream) }
 }

@@ -11,8 +11,23 @@ public struct APIRequest: Sendable {
     public var path: String
     public var headers: [String: String]
     public var body: Data?
+    /// A body too long to hold, sent as it is read (in place of ``body``).
+    public var stream: Stream?
     /// Replies with a longer body (after decompression) are refused (``TransportError/tooLarge(url:limit:)``).
     public var maxResponseBytes: Int
+
+    /// A body read a piece at a time while it is sent: `length` bytes in all, `read(offset)`
+    /// giving the next piece from `offset` (at least one byte). Read afresh for every send
+    /// (a 307/308 redirect sends it again), so nothing of it is kept between pieces.
+    public struct Stream: Sendable {
+        public var length: Int
+        public var read: @Sendable (_ offset: Int) async throws -> Data
+
+        public init(length: Int, read: @escaping @Sendable (_ offset: Int) async throws -> Data) {
+            self.length = length
+            self.read = read
+        }
+    }
 
     public init(method: String, path: String, headers: [String: String] = [:], body: Data? = nil,
                 maxResponseBytes: Int = APIRequest.defaultLimit) {
