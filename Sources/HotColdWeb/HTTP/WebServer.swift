@@ -29,11 +29,15 @@ public struct WebServer: Sendable {
     public let timeZone: String
     /// Who at this machine's own browser could read the daemon's socket.
     let socketAccess: DaemonSocketAccess
+    /// Photos on their way to the daemon: one per device, bounded, each kept moving.
+    public let photoUploads: PhotoUploads
 
-    public init(config: WebConfiguration, store: TokenStore, timeZone: String = BoxTimeZone.identifier()) {
+    public init(config: WebConfiguration, store: TokenStore, timeZone: String = BoxTimeZone.identifier(),
+                photoLimits: PhotoUploads.Limits = PhotoUploads.Limits()) {
         self.config = config
         self.store = store
         self.timeZone = timeZone
+        photoUploads = PhotoUploads(limits: photoLimits)
         slots = LiveSlots(limit: config.live.maxClients, perDevice: config.live.maxPerDevice)
         connections = ConnectionGate(maxConnections: config.access.maxConnections,
                                      maxUnpairedPerAddress: config.access.maxUnpairedPerAddress)

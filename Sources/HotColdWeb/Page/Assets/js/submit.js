@@ -17,6 +17,22 @@ function submitSeenAt() {
   const d = new Date(v);
   return isNaN(d.getTime()) || d.getTime() > Date.now() + 60000 ? null : d;
 }
+/** One submission's idempotency key, and what the form held when it was made: every try of
+ * the same submission (a retry after a lost reply, a second tap) carries the same key, so the
+ * box stores it once. A new key once it is stored, or once the form says something else. */
+let submitKey = "", submitKeyFor = "";
+/** 128 random bits as hex (getRandomValues works on the page's plain http too). */
+function newSubmitKey() {
+  const b = new Uint8Array(16);
+  crypto.getRandomValues(b);
+  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+}
+/** @param {string} what the form's content */
+function keyFor(what) {
+  if (!submitKey || submitKeyFor !== what) { submitKey = newSubmitKey(); submitKeyFor = what; }
+  return submitKey;
+}
+
 export function renderSubmit() {
   const t = hc.submit, address = submitAddress(), f = address ? { lat: 0, lon: 0 } : freshFix(), name = /** @type {HTMLInputElement} */ ($("u-name")).value.trim();
   const seen = submitSeenAt();
@@ -44,6 +60,8 @@ function sendSubmit() {
     : { cmd: "submit", name: name, lat: f.lat, lon: f.lon, seen_at: seen.toISOString() };
   if (by) req.by = by;
   const photo = photoFile();
+  req.key = keyFor(JSON.stringify([name, address, by, /** @type {HTMLInputElement} */ ($("u-when")).value,
+    photo ? [photo.name, photo.size, photo.lastModified, photo.type] : null]));
   // With a photo: the request in the address, the photo as the body, its own type (no form
   // of another site can send an image type without a preflight this page never grants).
   const send = photo ? async () => {
@@ -61,6 +79,7 @@ function sendSubmit() {
     + " for the Big Things catalogue: it goes with the box's next sync.",
   (res) => { t.result = res; }, send).then((r) => {
     t.sending = false;
+    if (r) submitKey = "";
     if (r && /** @type {HTMLInputElement} */ ($("u-name")).value.trim() === name) {
       for (const id of ["u-name", "u-photo", "u-address", "u-when"]) /** @type {HTMLInputElement} */ ($(id)).value = "";
     }
