@@ -51,7 +51,9 @@ import Testing
         #expect(late["code"] as? String == "quota" && (late["message"] as? String)?.contains("the radar holds 200 friends already") == true, "\(late)")
         let kim = try #require(FriendID(parsing: "kim/car"))
         #expect(try object(try await daemon.ask(.follow(FollowRequest(who: kim))))["ok"] as? Bool == true)
-        #expect(try object(try await daemon.ask(fix("kim/car", club: false, at: now.addingTimeInterval(8))))["ok"] as? Bool == true)
+        // Sent as a club member's still (a bridge that has not yet heard of the follow): the
+        // daemon knows better.
+        #expect(try object(try await daemon.ask(fix("kim/car", club: true, at: now.addingTimeInterval(8))))["ok"] as? Bool == true)
         on = try await friends(daemon)
         #expect(on.count == 200 && on.contains("kim/car") && on.contains("jane/ute") && !on.contains("mallory/fake0"), "\(on.count)")
         await daemon.stop()

@@ -94,11 +94,14 @@ extension DaemonCommands {
             throw ProtocolError(.outOfRange, command: "friend_fix", field: "time",
                                 "must be a time a GPS can give (1980–2137), got \(ISO8601.format(f.time))")
         }
-        guard f.club || followed.contains(f.who) else {
+        let isFollowed = followed.contains(f.who)
+        guard f.club || isFollowed else {
             throw ProtocolError(.notFound, command: "friend_fix", field: "who",
                                 "nobody here follows \(f.who) (hotcold follow \(f.who)), and it is not sent as a club member")
         }
-        try host.friendFix(f)
+        // Followed devices have room on the radar before club members' (the bridge's `club`
+        // may lag a follow made here).
+        try host.friendFix(f, followed: isFollowed)
         return WireCoding.line(OKReply(cmd: "friend_fix"))
     }
 

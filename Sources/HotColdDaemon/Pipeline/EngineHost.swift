@@ -134,11 +134,9 @@ public final class EngineHost: Sendable {
     }
 
     /// A device's position (`friend_fix`, checked at the edge): onto the radar. `followed`:
-    /// someone here follows it (the caller knows; without it, a fix not sent as a club
-    /// member's is one the caller admitted as followed). Followed devices have room before
-    /// club members', and one member's devices are bounded (``FriendRadar``).
-    func friendFix(_ f: FriendFixRequest, followed: Bool? = nil) throws(ProtocolError) {
-        let followed = followed ?? !f.club
+    /// someone here follows it (else it came as a club member's). Followed devices have room
+    /// before club members', and one member's devices are bounded (``FriendRadar``).
+    func friendFix(_ f: FriendFixRequest, followed: Bool) throws(ProtocolError) {
         let refusal: FriendRadar.Refusal? = state.withLock { state in
             let fix = Fix(time: Self.onOwnTimeline(f, &state), coordinate: Coordinate(latitude: f.lat, longitude: f.lon),
                           mode: .twoD, eph: f.accuracyM, speed: f.speedMps)
