@@ -92,6 +92,9 @@ extension FriendRadar {
         var followed = true
         /// Whose device it is (for the club's bound on one member's devices).
         var member = ""
+        /// Silent after a stop while this car stands (see ``FriendRadar``): `steady` until
+        /// her next fix.
+        var resting = false
 
         init(ref: TargetRef) { self.ref = ref }
     }

@@ -22,6 +22,12 @@ import Foundation
 /// phone that sends a speed but no course is believed when it stands; moving, her side is the
 /// window's.
 ///
+/// **A friend at rest.** A friend's bridge rightly sends nothing while the car stands, so the
+/// fixes that would show the stop never come. While this car stands, a friend is taken to be
+/// at rest — `steady`, and staying so — once silent `trendSteadyHoldSeconds` after a fix whose
+/// own speed says it stopped, or `restSilence` after a slow one (an old receiver reports ~1 m/s
+/// standing; a crawling car is told every few metres). Her next fix takes it from there.
+///
 /// **Room on the radar.** `maxFriends` at once, explicitly followed devices first: a followed
 /// device finding the radar full takes the place of the club-only one heard least recently. A
 /// club member's club-only devices (one member: one user of the broker) hold at most
@@ -49,14 +55,20 @@ public struct FriendRadar: Sendable {
         public var maxFriends: Int
         /// Club-only devices of one member on the radar at once.
         public var maxPerMember: Int
+        /// Seconds of silence after a slow fix (under `restSpeed`) that make a friend at rest.
+        public var restSilence: Double
+        /// Speed (m/s) under which a friend's last fix counts as slow.
+        public var restSpeed: Double
 
         public init(engine: EngineConfig = .default, staleAfter: Double = 300, forgetAfter: Double = 3600, maxFriends: Int = 200,
-                    maxPerMember: Int? = nil) {
+                    maxPerMember: Int? = nil, restSilence: Double = 8, restSpeed: Double = 2) {
             self.engine = engine
             self.staleAfter = staleAfter
             self.forgetAfter = max(forgetAfter, staleAfter)
             self.maxFriends = maxFriends
             self.maxPerMember = max(1, maxPerMember ?? maxFriends / 20)
+            self.restSilence = restSilence
+            self.restSpeed = restSpeed
         }
     }
 
@@ -132,6 +144,7 @@ public struct FriendRadar: Sendable {
         case .accepted:
             stats.accepted += 1
             friends[id]!.stale = false
+            friends[id]!.resting = false
             measure(id, t: t, time: fix.time, mover: .friend, into: &out)
         case .lostPosition:
             break
@@ -160,7 +173,8 @@ public struct FriendRadar: Sendable {
 
     /// Lets time pass: friends silent past `staleAfter` go `unknown` (one PROXIMITY each),
     /// past `forgetAfter` they leave the radar; our own silence past the engine's
-    /// `stale_after_seconds` makes every trend `unknown`.
+    /// `stale_after_seconds` makes every trend `unknown`. While this car stands, a friend
+    /// silent after a stop (see the type) comes to rest: `steady`.
     public mutating func advance(to time: Date) -> [Event] {
         var out: [Event] = []
         let now = time.timeIntervalSince1970
@@ -181,9 +195,26 @@ public struct FriendRadar: Sendable {
                 if friends[id]!.announced {
                     out.append(proximity(friends[id]!, time: Date(timeIntervalSince1970: heard + config.staleAfter)))
                 }
+            } else if let restAfter = restAfter(friends[id]!), age >= restAfter, own.position != nil, !own.motion.isMoving,
+                      friends[id]!.distance.isFinite {
+                // Both stand: whatever direction the last fixes gave (hers before her stop, or
+                // ours before ours), the distance is not changing now.
+                friends[id]!.resting = true
+                if friends[id]!.trend.settle(), friends[id]!.announced {
+                    out.append(proximity(friends[id]!, time: Date(timeIntervalSince1970: heard + restAfter)))
+                }
             }
         }
         return out
+    }
+
+    /// Seconds of silence after which friend `f` is at rest, from its last fix's speed; nil
+    /// when that fix was fast (or told no speed while the friend was seen to move).
+    private func restAfter(_ f: Friend) -> Double? {
+        guard !f.stale, f.party.position != nil else { return nil }
+        guard let v = f.party.speed else { return f.party.motion.isMoving ? nil : config.restSilence }
+        if v <= config.engine.trendSteadySpeed { return config.engine.trendSteadyHoldSeconds }
+        return v < config.restSpeed ? config.restSilence : nil
     }
 
     /// One PROXIMITY per friend with a current distance, nearest first (the socket's `poll`).
@@ -214,7 +245,8 @@ public struct FriendRadar: Sendable {
         let accuracy = Party.combined(own.judgedAccuracy, f.party.judgedAccuracy)
         let ownSlack = own.motion.stillSlack(config: c), friendSlack = f.party.motion.stillSlack(config: friendRules)
         let stillSlack = (ownSlack * ownSlack + friendSlack * friendSlack).squareRoot()
-        let moving = own.motion.isMoving || f.party.motion.isMoving
+        // A friend at rest is not moving, whatever her last fixes (from before the stop) said.
+        let moving = own.motion.isMoving || (f.party.motion.isMoving && !f.resting)
         let side = mover == .own ? own : f.party
         let closing = own.speed.flatMap { a in f.party.speed.map { a + $0 } }
         let previous = f.distance

@@ -298,6 +298,16 @@ struct TrendEstimator: Sendable {
         return 1 / (sigma * sigma)
     }
 
+    /// Both sides are at rest and nothing new will come (a friend silent after a stop while
+    /// this car stands): `steady`, and the window forgotten, so the approach that ended is not
+    /// taken for a direction again. True when the trend changed.
+    public mutating func settle() -> Bool {
+        guard trend != .steady else { return false }
+        reset()
+        trend = .steady
+        return true
+    }
+
     /// Marks the trend unknown (stale or no fix) and forgets the window. True when it changed.
     public mutating func invalidate() -> Bool {
         let changed = trend != .unknown
