@@ -99,6 +99,16 @@ extension DaemonCommands {
         guard let account = ActingClients.account(a.uid, via: client) else {
             throw ProtocolError(.notFound, command: "act_for", field: "uid", "no user on this box has uid \(a.uid)")
         }
+        // Everything the connection already has becomes the account's too: a watch sent before
+        // (or a replay still running) is narrowed to what the account may see, first, so no
+        // event reaches it as the proxy's once it acts for someone else.
+        let reader = Self.isAdministrator(account) ? nil : Self.user(account)
+        if let publisher = host.publisher {
+            publisher.narrowReader(client: client.id, to: reader)
+        } else if var live = server.subscription(of: client.id) {
+            live.reader = reader
+            server.setWatch(client: client.id, live)
+        }
         acting.act(client, as: account)
         logger.debug("socket: \(client) acts for \(account.recordedName)")
         return WireCoding.line(ActingReply(uid: account.uid, user: account.recordedName, writer: mayWrite(account)))

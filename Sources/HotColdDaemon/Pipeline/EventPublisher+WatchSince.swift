@@ -50,18 +50,8 @@ extension EventPublisher {
 
     private func replay(client: ClientID, subscription: Subscription, since: Int, end: Int,
                         logPath: String?, pending: [EventLogReader.Line], reply: WatchReply, socket: SocketServer) {
-        let wantsTargets = subscription.targets != nil
-        // A GAP marker goes to every replay that crosses its hole, whatever classes it asked for.
         let accepts = { (className: String, bytes: ArraySlice<UInt8>) -> Bool in
-            if className == GapEvent.wireClass { return true }
-            // A RECORD in the log is a user's own: replayed to that user (or the administrator) only.
-            if className == RecordEvent.wireClass {
-                guard let line = String(validating: bytes, as: UTF8.self),
-                      let record = try? WireCoding.decode(RecordEvent.self, from: line) else { return false }
-                return subscription.accepts(.personal(className: className, user: record.user))
-            }
-            let target = wantsTargets && className != "GPS" ? Self.targetID(bytes) : nil
-            return subscription.accepts(.watchers(className: className, targetID: target))
+            Self.replays(className: className, bytes: bytes, to: subscription)
         }
         var result: EventLogReader.Result
         if let logPath {
@@ -98,7 +88,8 @@ extension EventPublisher {
         // Numbers from `end` on are live; a `since` beyond them (a number from before the sequence
         // file was lost) must not hide them.
         var lastSent = min(since, end - 1)
-        guard send([WireCoding.line(o)], client, socket), pace(result.lines, after: &lastSent, client, socket) else {
+        guard send([WireCoding.line(o)], client, socket),
+              pace(result.lines, after: &lastSent, client, socket, filteredFor: subscription) else {
             return cleanUp(client)
         }
         // Drain what arrived meanwhile in batches, then switch over under the lock.
@@ -114,7 +105,8 @@ extension EventPublisher {
                     let lines = c.buffer.filter { $0.seq > lastSent }.map(\.text)
                     s.catchUps[client] = nil
                     if !lines.isEmpty { socket.send(to: client, lines: lines) }
-                    socket.setWatch(client: client, subscription)
+                    // The subscription as it is now: an `act_for` meanwhile narrowed it.
+                    socket.setWatch(client: client, c.subscription)
                     return .live
                 }
                 let taken = c.buffer
@@ -131,7 +123,7 @@ extension EventPublisher {
                 socket.disconnect(client, reason: overflowReason)
                 return
             case .batch(let lines):
-                guard pace(lines, after: &lastSent, client, socket) else { return cleanUp(client) }
+                guard pace(lines, after: &lastSent, client, socket, filteredFor: subscription) else { return cleanUp(client) }
             }
         }
     }
@@ -141,22 +133,34 @@ extension EventPublisher {
     }
 
     /// Sends lines in batches of a quarter of the client's queue, waiting for it to read.
+    /// `filteredFor`: the subscription the lines were chosen for. When the client's has been
+    /// narrowed since (`act_for`), each batch is chosen again as it is queued, under the
+    /// publishing lock that ``narrowReader(client:to:)`` takes: a batch is queued either
+    /// before the narrowing (and so before `act_for`'s reply) or chosen for the new reader.
     private func pace(_ lines: [EventLogReader.Line], after lastSent: inout Int, _ client: ClientID,
-                      _ socket: SocketServer) -> Bool {
+                      _ socket: SocketServer, filteredFor chosen: Subscription) -> Bool {
         let batchBytes = max(4096, socket.queueLimitBytes / 4)
         var i = 0
         while i < lines.count {
-            var batch: [String] = []
+            var batch: [EventLogReader.Line] = []
             var bytes = 0
             while i < lines.count, bytes < batchBytes {
                 if lines[i].seq > lastSent {
-                    batch.append(lines[i].text)
+                    batch.append(lines[i])
                     bytes += lines[i].text.utf8.count + 1
                     lastSent = lines[i].seq
                 }
                 i += 1
             }
-            guard send(batch, client, socket) else { return false }
+            guard !batch.isEmpty else { continue }
+            guard waitForRoom(client, socket) else { return false }
+            let queued = state.withLock { s -> Bool in
+                guard let now = s.catchUps[client]?.subscription else { return false }
+                let narrowed = now.reader != chosen.reader
+                let text = batch.filter { !narrowed || !Self.isPersonal($0, hiddenFrom: now) }.map(\.text)
+                return text.isEmpty || socket.send(to: client, lines: text)
+            }
+            guard queued else { return false }
         }
         return true
     }
@@ -203,6 +207,48 @@ extension EventPublisher {
 
     private func cleanUp(_ client: ClientID) {
         cancelCatchUp(client: client)
+    }
+
+    /// `act_for` on a connection that already watches (or is replaying): from now on it gets
+    /// only what `reader` may see — the live subscription, the replay's subscription and the
+    /// events held for the replay are narrowed together, under the publishing lock, so no
+    /// event published after this returns reaches it as the proxy's.
+    func narrowReader(client: ClientID, to reader: String?) {
+        state.withLock { s in
+            if var c = s.catchUps[client] {
+                c.subscription.reader = reader
+                let subscription = c.subscription
+                c.buffer.removeAll { Self.isPersonal($0, hiddenFrom: subscription) }
+                c.bytes = c.buffer.reduce(0) { $0 + $1.text.utf8.count }
+                s.catchUps[client] = c
+            }
+            if var live = socket?.subscription(of: client), live.reader != reader {
+                live.reader = reader
+                socket?.setWatch(client: client, live)
+            }
+        }
+    }
+
+    /// Whether a line (from the log, or held for a replay) is another user's personal record
+    /// that a client with `subscription` may not see. Only the reader changes after a line was
+    /// chosen, so only personal records need choosing again.
+    static func isPersonal(_ line: EventLogReader.Line, hiddenFrom subscription: Subscription) -> Bool {
+        let bytes = Array(line.text.utf8)[...]
+        guard let header = EventLogReader.header(bytes), header.className == RecordEvent.wireClass else { return false }
+        return !replays(className: header.className, bytes: bytes, to: subscription)
+    }
+
+    static func replays(className: String, bytes: ArraySlice<UInt8>, to subscription: Subscription) -> Bool {
+        // A GAP marker goes to every replay that crosses its hole, whatever classes it asked for.
+        if className == GapEvent.wireClass { return true }
+        // A RECORD in the log is a user's own: replayed to that user (or the administrator) only.
+        if className == RecordEvent.wireClass {
+            guard let line = String(validating: bytes, as: UTF8.self),
+                  let record = try? WireCoding.decode(RecordEvent.self, from: line) else { return false }
+            return subscription.accepts(.personal(className: className, user: record.user))
+        }
+        let target = subscription.targets != nil && className != "GPS" ? Self.targetID(bytes) : nil
+        return subscription.accepts(.watchers(className: className, targetID: target))
     }
 
     /// The target id of a published line, when it has one.
