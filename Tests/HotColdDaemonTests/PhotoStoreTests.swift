@@ -10,10 +10,15 @@ import Testing
 /// clear refusal, never through a link, and every slice of the body the very bytes the body
 /// had when the photo was inline.
 @Suite(.offCooperativePool) struct PhotoStoreTests {
-    static func staged(_ dir: TemporaryDirectory, _ name: String, bytes: Int) throws -> String {
+    /// A staged file of `bytes` bytes, its path and an open descriptor (kept open for the test).
+    static func staged(_ dir: TemporaryDirectory, _ name: String, bytes: Int) throws -> (path: String, fd: Int32) {
         let path = dir.path(name)
         try Data(repeating: 0xAB, count: bytes).write(to: URL(fileURLWithPath: path))
-        return path
+        return (path, open(path, O_RDONLY | O_CLOEXEC))
+    }
+
+    static func adopt(_ store: PhotoStore, _ file: (path: String, fd: Int32), bytes: Int) throws(ProtocolError) -> String {
+        try store.adopt(staged: file.path, fd: file.fd, bytes: bytes, command: "submit")
     }
 
     @Test("photos past the store's bound are refused with a sentence, and nothing kept is touched")
@@ -21,7 +26,7 @@ import Testing
         let dir = try TemporaryDirectory("photo-store"); defer { dir.remove() }
         let store = PhotoStore(directory: dir.path("photos"), limit: 3 << 20, keep: [])
         #expect(store.problem == nil)
-        let one = try store.adopt(staged: try Self.staged(dir, "a", bytes: 2 << 20), bytes: 2 << 20, command: "submit")
+        let one = try Self.adopt(store, try Self.staged(dir, "a", bytes: 2 << 20), bytes: 2 << 20)
         #expect(store.usedBytes == 2 << 20)
         // Asked before the bytes are sent, and again when kept.
         var refusal: ProtocolError?
@@ -30,20 +35,21 @@ import Testing
         #expect(refusal?.message == "upload: photos waiting for the web API take 2.0 MiB of the 3.0 MiB kept for them; this photo of 2.0 MiB would pass it (hotcold-sync delivers them and frees the room)")
         refusal = nil
         let b = try Self.staged(dir, "b", bytes: 2 << 20)
-        do { _ = try store.adopt(staged: b, bytes: 2 << 20, command: "submit") } catch { refusal = error }
+        do { _ = try Self.adopt(store, b, bytes: 2 << 20) } catch { refusal = error }
         #expect(refusal?.code == .quota)
         #expect(try store.read(one, bytes: 2 << 20, offset: 0, count: 4) == Data([0xAB, 0xAB, 0xAB, 0xAB]), "the kept one is whole")
         // Delivered: its room is free again.
         store.remove(one)
         #expect(store.usedBytes == 0)
-        #expect(throws: Never.self) { _ = try store.adopt(staged: try Self.staged(dir, "c", bytes: 2 << 20), bytes: 2 << 20, command: "submit") }
+        let c = try Self.staged(dir, "c", bytes: 2 << 20)
+        #expect(throws: Never.self) { _ = try Self.adopt(store, c, bytes: 2 << 20) }
     }
 
     @Test("a photo file made into a link, or changed, is not read; a directory others may write is not used")
     func untrustedFilesAreRefused() throws {
         let dir = try TemporaryDirectory("photo-store"); defer { dir.remove() }
         let store = PhotoStore(directory: dir.path("photos"), limit: 1 << 20, keep: [])
-        let name = try store.adopt(staged: try Self.staged(dir, "a", bytes: 1000), bytes: 1000, command: "submit")
+        let name = try Self.adopt(store, try Self.staged(dir, "a", bytes: 1000), bytes: 1000)
         let path = dir.path("photos/" + name)
         #expect(store.holds(name, bytes: 1000) && !store.holds(name, bytes: 999))
         // Replaced by a link to another file: never followed.
@@ -54,6 +60,14 @@ import Testing
         #expect(!store.holds(name, bytes: 6))
         // Not one of the store's names: never joined to the directory.
         #expect(throws: ProtocolError.self) { _ = try store.read("../secret", bytes: 6, offset: 0, count: 6) }
+        // A file put at the staged name in place of the one the daemon wrote is not taken.
+        let staged = try Self.staged(dir, "b", bytes: 1000)
+        unlink(staged.path)
+        try Data(repeating: 0xCD, count: 1000).write(to: URL(fileURLWithPath: staged.path))
+        var swapped: ProtocolError?
+        do { _ = try Self.adopt(store, staged, bytes: 1000) } catch { swapped = error }
+        #expect(swapped?.message.contains("replaced before it could be kept") == true, "\(swapped?.message ?? "taken")")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: dir.path("photos"))) ?? []).count == 1, "only the first photo")
         // A directory anyone can write to: refused, said once, nothing kept there.
         let open = dir.path("open")
         #expect(mkdir(open, 0o777) == 0 && chmod(open, 0o1777) == 0)

@@ -71,9 +71,11 @@ final class PhotoStore: Sendable {
         if now + bytes > limit { throw full(now: now, adding: bytes, command: command) }
     }
 
-    /// Takes the staged file at `staged` (complete, synced, `bytes` long) as a kept photo;
-    /// returns its name. The staged name is left for its owner to remove.
-    func adopt(staged: String, bytes: Int, command: String) throws(ProtocolError) -> String {
+    /// Takes the staged file at `staged`, open as `fd` (complete, synced, `bytes` long), as a
+    /// kept photo; returns its name. The staged name is left for its owner to remove. What is
+    /// linked must be the very file `fd` has open: a file put at the staged name in its place
+    /// is refused.
+    func adopt(staged: String, fd: Int32, bytes: Int, command: String) throws(ProtocolError) -> String {
         if let problem { throw ProtocolError(.internal, command: command, "cannot keep photos: \(problem)") }
         let admitted: ProtocolError? = used.withLock { u in
             if u + bytes > limit { return full(now: u, adding: bytes, command: command) }
@@ -85,6 +87,13 @@ final class PhotoStore: Sendable {
             let name = Self.newName()
             let path = directory + "/" + name
             if link(staged, path) == 0 {
+                var linked = stat(), open = stat()
+                guard lstat(path, &linked) == 0, fstat(fd, &open) == 0, linked.st_dev == open.st_dev, linked.st_ino == open.st_ino,
+                      linked.st_mode & S_IFMT == S_IFREG, Int(linked.st_size) == bytes else {
+                    unlink(path)
+                    used.withLock { $0 -= bytes }
+                    throw ProtocolError(.internal, command: command, "the staged photo was replaced before it could be kept; nothing was queued")
+                }
                 do { try TrustedFile.syncDirectory(of: path) } catch {
                     unlink(path)
                     used.withLock { $0 -= bytes }
@@ -94,7 +103,7 @@ final class PhotoStore: Sendable {
             }
             let code = errno
             if code == EEXIST { continue }
-            if code == EXDEV, let name = copy(staged, bytes: bytes) { return name }
+            if code == EXDEV, let name = copy(fd, bytes: bytes) { return name }
             used.withLock { $0 -= bytes }
             throw ProtocolError(.internal, command: command,
                                 "cannot keep the photo in \(directory): \(String(cString: strerror(code)))")
@@ -105,10 +114,7 @@ final class PhotoStore: Sendable {
 
     /// The staging directory on another filesystem: the bytes are copied, a block at a time,
     /// into a file created where nothing was (charged already by the caller).
-    private func copy(_ staged: String, bytes: Int) -> String? {
-        let from = open(staged, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard from >= 0 else { return nil }
-        defer { close(from) }
+    private func copy(_ from: Int32, bytes: Int) -> String? {
         let name = Self.newName()
         let path = directory + "/" + name
         let to = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0o600)
@@ -117,7 +123,7 @@ final class PhotoStore: Sendable {
         var done = 0
         var ok = true
         while ok && done < bytes {
-            let n = block.withUnsafeMutableBytes { Glibc.read(from, $0.baseAddress!, $0.count) }
+            let n = block.withUnsafeMutableBytes { pread(from, $0.baseAddress!, $0.count, off_t(done)) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { ok = false; break }
             var written = 0

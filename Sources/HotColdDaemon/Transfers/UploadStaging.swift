@@ -59,12 +59,18 @@ final class UploadStaging: Sendable {
     /// Where a photo upload goes when a submission keeps it (nil: no database, no submissions).
     let photos: PhotoStore?
 
-    /// `directory` is created (0700) if needed; stale `upload-*` files in it are removed.
+    /// Why nothing can be staged (the directory is not private, or cannot be made), or nil.
+    let problem: String?
+
+    /// `directory` is created (0700) if needed; stale `upload-*` files in it are removed. A
+    /// directory others may write in is not used: uploads and exports are refused, saying why.
     init(directory: String, limits: StagingLimits = StagingLimits(), photos: PhotoStore? = nil) {
         self.directory = directory
         self.limits = limits
         self.photos = photos
-        try? PrivateDirectory.ensure(directory, mode: 0o700)
+        do { try PrivateDirectory.ensure(directory, mode: 0o700); problem = nil } catch {
+            problem = "the staging directory \(error.description)"
+        }
         for f in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where f.hasPrefix("upload-") || f.hasPrefix("export-") {
             unlink(directory + "/" + f)
         }
@@ -79,6 +85,7 @@ final class UploadStaging: Sendable {
     /// with less than the reserve.
     func begin(_ r: UploadRequest, client: ClientID, user: String) throws(ProtocolError) -> UploadReply {
         if let old = state.withLock({ s in defer { s.uploads[client] = nil }; return s.uploads[client] }) { Self.discard(old) }
+        if let problem { throw ProtocolError(.internal, command: "upload", "cannot stage uploads: \(problem)") }
         // A photo the photo directory has no room for is refused before its bytes are sent.
         if r.purpose == .photo, let photos { try photos.admit(r.size, command: "upload") }
         let free = freeBytes(at: directory)
@@ -174,7 +181,7 @@ final class UploadStaging: Sendable {
         } catch {
             throw ProtocolError(.internal, command: command, "cannot read the staged upload: \(error)")
         }
-        return (try photos.adopt(staged: u.path, bytes: u.size, command: command), u.size, head)
+        return (try photos.adopt(staged: u.path, fd: u.handle.fileDescriptor, bytes: u.size, command: command), u.size, head)
     }
 
     /// The upload `id` of `client`, complete and for `purpose`, forgotten here (its file is the
@@ -212,6 +219,7 @@ final class UploadStaging: Sendable {
             s.exporting[client] = (user, 0)
         }
         defer { _ = state.withLock { $0.exporting.removeValue(forKey: client) } }
+        if let problem { throw ProtocolError(.internal, command: "export", "cannot stage the export: \(problem)") }
         let file: StagedDownload
         do { file = try StagedDownload(directory: directory) } catch {
             throw ProtocolError(.internal, command: "export", "cannot stage the export in \(directory): \(error)")
