@@ -17,6 +17,11 @@ import Glibc
 /// file's beginning: `dropPrefix` cuts it off (compaction as the inbox drains) and `clear`
 /// empties the file once everything has. The inbox's byte budget bounds what is in it.
 ///
+/// The file is the bridge's own and treated as untrusted: every open refuses a link
+/// (`O_NOFOLLOW`), never blocks (a FIFO planted there is refused, not waited on) and checks it
+/// is a regular file of the bridge's user that others cannot write; the compaction's
+/// temporary is created afresh (`O_EXCL`).
+///
 /// At start the bridge reads what is left record by record (`forEachRecord`, a bounded buffer:
 /// never the whole file in memory) and passes it on again; the daemon stores a feed item once
 /// and counts a like once, so one handed over just before a crash costs nothing twice.
@@ -47,8 +52,7 @@ final class InboxJournal: @unchecked Sendable {
     @discardableResult
     func append(topic: String, payload: [UInt8]) throws(AckStore.Failure) -> Int {
         let line = Self.line(topic: topic, payload: payload)
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw fail("open \(path)") }
+        let fd = try openOwn(path, O_WRONLY | O_CREAT | O_APPEND)
         defer { close(fd) }
         try writeAll(fd, line[...])
         guard fsync(fd) == 0 else { throw fail("fsync \(path)") }
@@ -66,11 +70,7 @@ final class InboxJournal: @unchecked Sendable {
     /// line that is not a record and one over `maximumLineBytes` are passed as `nil` with
     /// their length, so the caller can count the bytes they hold.
     func forEachRecord(_ body: (_ record: (topic: String, payload: [UInt8])?, _ length: Int) -> Void) throws(AckStore.Failure) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT { return }
-            throw fail("open \(path)")
-        }
+        guard let fd = try openOwn(path, O_RDONLY, missingIsNil: true) else { return }
         defer { close(fd) }
         var pending: [UInt8] = []           // the start of the current line (at most maximumLineBytes)
         var pendingLength = 0               // its real length, when it overflowed
@@ -114,13 +114,14 @@ final class InboxJournal: @unchecked Sendable {
     /// crash leaves either the old file or the new one, never half of either.
     func dropPrefix(_ bytes: Int) throws(AckStore.Failure) {
         guard bytes > 0 else { return }
-        let src = open(path, O_RDONLY | O_CLOEXEC)
-        guard src >= 0 else { throw fail("open \(path)") }
+        let src = try openOwn(path, O_RDONLY)
         defer { close(src) }
         guard lseek(src, off_t(bytes), SEEK_SET) >= 0 else { throw fail("seek \(path)") }
         let temporary = path + ".compact"
-        let dst = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard dst >= 0 else { throw fail("open \(temporary)") }
+        // A stale temporary, or a link planted there, goes first (unlink removes the link itself).
+        guard unlink(temporary) == 0 || errno == ENOENT else { throw fail("remove \(temporary)") }
+        let dst = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard dst >= 0 else { throw fail("create \(temporary)") }
         var chunk = [UInt8](repeating: 0, count: Self.chunkBytes)
         do throws(AckStore.Failure) {
             while true {
@@ -144,7 +145,43 @@ final class InboxJournal: @unchecked Sendable {
 
     /// Empties the file: all of it reached the daemon.
     func clear() throws(AckStore.Failure) {
-        guard truncate(path, 0) == 0 || errno == ENOENT else { throw fail("truncate \(path)") }
+        guard let fd = try openOwn(path, O_WRONLY, missingIsNil: true) else { return }
+        defer { close(fd) }
+        guard ftruncate(fd, 0) == 0 else { throw fail("truncate \(path)") }
+    }
+
+    /// Opens the journal (or a file beside it) as the bridge's own: no link followed, never
+    /// blocking, a regular file of this user (or root) that others cannot write. Nil for a
+    /// missing file when `missingIsNil`.
+    private func openOwn(_ file: String, _ flags: Int32, missingIsNil: Bool) throws(AckStore.Failure) -> Int32? {
+        let fd = open(file, flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            if missingIsNil, errno == ENOENT { return nil }
+            if errno == ELOOP { throw AckStore.Failure(description: "\(file): a symbolic link, not followed") }
+            if errno == ENXIO { throw AckStore.Failure(description: "\(file): a socket or FIFO, not a regular file") }
+            throw fail("open \(file)")
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { let e = fail("inspect \(file)"); close(fd); throw e }
+        let problem: String? = if st.st_mode & S_IFMT != S_IFREG {
+            "not a regular file"
+        } else if st.st_uid != geteuid(), st.st_uid != 0 {
+            "owned by uid \(st.st_uid), expected uid \(geteuid())"
+        } else if st.st_mode & 0o022 != 0 {
+            "writable by others (mode \(String(st.st_mode & 0o7777, radix: 8)))"
+        } else {
+            nil
+        }
+        if let problem {
+            close(fd)
+            throw AckStore.Failure(description: "\(file): \(problem)")
+        }
+        return fd
+    }
+
+    private func openOwn(_ file: String, _ flags: Int32) throws(AckStore.Failure) -> Int32 {
+        // Never nil: a missing file is an error here.
+        try openOwn(file, flags, missingIsNil: false)!
     }
 
     private func writeAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>) throws(AckStore.Failure) {
