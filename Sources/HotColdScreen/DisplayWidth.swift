@@ -45,15 +45,15 @@ public enum DisplayWidth {
         return out + "…"
     }
 
-    /// `text` with every control character (C0, DEL, C1: escape sequences among them) shown as
-    /// U+FFFD and cut to `maxCharacters`: a name from a catalogue must not move the cursor or
-    /// recolour the screen.
+    /// `text` with every control character (C0, DEL, C1: escape sequences among them) and
+    /// every bidirectional control shown as U+FFFD and cut to `maxCharacters`: a name from a
+    /// catalogue must not move the cursor, recolour the screen or reorder what is drawn after it.
     public static func printable(_ text: String, maxCharacters: Int = 200) -> String {
         var out = ""
         var count = 0
         for c in text {
             guard count < maxCharacters else { out.append("…"); break }
-            if c.unicodeScalars.contains(where: isControl) { out.append("\u{FFFD}") } else { out.append(c) }
+            if c.unicodeScalars.contains(where: { isControl($0) || isBidiControl($0) }) { out.append("\u{FFFD}") } else { out.append(c) }
             count += 1
         }
         return out
@@ -61,6 +61,14 @@ public enum DisplayWidth {
 
     static func isControl(_ s: Unicode.Scalar) -> Bool {
         s.value < 0x20 || (0x7F...0x9F).contains(s.value)
+    }
+
+    /// The embeddings, overrides and isolates, the marks, and Arabic's letter mark.
+    static func isBidiControl(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: true
+        default: false
+        }
     }
 
     static func isZeroWidth(_ s: Unicode.Scalar) -> Bool {

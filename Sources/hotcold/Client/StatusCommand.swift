@@ -25,7 +25,7 @@ struct StatusCommand: ParsableCommand {
             try c.send(.status)
             return try c.line(ofClass: StatusReply.wireClass)
         }
-        if json { print(line); return }
+        if json { printJSON(line); return }
         let status: StatusReply
         do throws(ProtocolError) {
             status = try WireCoding.decode(StatusReply.self, from: line)

@@ -59,8 +59,11 @@ struct WatchCommand: ParsableCommand {
         let out = OutputBuffer()
         while let line = try DaemonLink.run({ () throws(ClientError) in try c.readLine(timeout: 1e6) }) {
             let text: String
+            // Only EventText's own colours go out as they are: it made each name in them safe.
+            var painted = false
             if let event = try DaemonLink.run({ () throws(ClientError) in try Self.event(line) }) {
                 text = EventText.line(event.event, colour: colour, clock: true)
+                painted = colour
             } else if let friends = FriendText.event(line, now: Date()) {
                 text = friends
             } else if let fix = try? FixEvent.decode(line: line) {
@@ -69,7 +72,7 @@ struct WatchCommand: ParsableCommand {
                 continue
             }
             // One write per line: the view must keep up live even when piped.
-            out.line(json ? line : text)
+            if json { out.json(line) } else if painted { out.painted(text) } else { out.line(text) }
             out.flush()
             seen += 1
             if let count, seen >= count { return }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HotColdProtocol
+import HotColdUnix
 
 /// `hotcold web`: pair a phone or car display with hotcold-web, list and revoke pairings.
 ///
@@ -119,7 +120,8 @@ struct WebDevicesCommand: ParsableCommand {
     func run() throws {
         let list = try options.ask(.list, expecting: WebDevicesReply.self).devices
         if list.isEmpty { print("No paired devices.") }
-        for d in list { print("\(d.name)\t\(d.user)\t\(d.writer ? "writer" : "read-only")\tuntil \(WebControlOptions.localTime(d.expires))") }
+        // Tabs separate the columns: one inside a name is escaped with the rest.
+        for d in list { print("\(TerminalText.safe(d.name))\t\(TerminalText.safe(d.user))\t\(d.writer ? "writer" : "read-only")\tuntil \(WebControlOptions.localTime(d.expires))") }
     }
 }
 

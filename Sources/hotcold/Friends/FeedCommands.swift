@@ -31,7 +31,7 @@ struct FeedCommand: ParsableCommand {
         let reply = try DaemonLink.run { () throws(ClientError) in
             try c.call(.feed(FeedRequest(world: world, limit: limit)), expecting: FeedReply.self, timeout: 30)
         }
-        if json { return print(WireCoding.line(reply)) }
+        if json { return printJSON(WireCoding.line(reply)) }
         if reply.items.isEmpty {
             return FileHandle.standardError.write(Data((world ? "The feed is empty.\n" : "Nothing yet from you or the devices you follow (hotcold follow USER/DEVICE, or --world).\n").utf8))
         }

@@ -71,7 +71,7 @@ struct FollowingCommand: ParsableCommand {
         let reply = try DaemonLink.run { () throws(ClientError) in
             try c.call(.following(FollowingRequest(all: all)), expecting: FollowingReply.self)
         }
-        if json { return print(WireCoding.line(reply)) }
+        if json { return printJSON(WireCoding.line(reply)) }
         if reply.following.isEmpty {
             return FileHandle.standardError.write(Data("Not following anyone (hotcold follow USER/DEVICE).\n".utf8))
         }

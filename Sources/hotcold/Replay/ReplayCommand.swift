@@ -87,7 +87,7 @@ struct ReplayCommand: ParsableCommand {
             events.removeAll(keepingCapacity: true)
             engine.process(fix, into: &events)
             for e in events {
-                out.line(format == .json ? EventMessage(e).line : EventText.line(e))
+                if format == .json { out.json(EventMessage(e).line) } else { out.line(EventText.line(e)) }
             }
         }
         out.flush()

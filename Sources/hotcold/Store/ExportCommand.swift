@@ -26,6 +26,12 @@ struct ExportCommand: ParsableCommand {
                 throw CLIError("cannot write \(output): \(Self.whyNotWritable(output))", code: .cannotCreate)
             }
             Output.note("Wrote \(output) (\(data.count) bytes).")
+        } else if format == .geojson {
+            // Still GeoJSON, with what a terminal would act on as JSON's escapes.
+            FileHandle.standardOutput.write(Data(Shown.json(String(decoding: data, as: UTF8.self)).utf8))
+        } else if isatty(STDOUT_FILENO) == 1 {
+            // GPX on a screen is for reading; into a pipe or a file it goes as made.
+            FileHandle.standardOutput.write(Data(Shown.text(String(decoding: data, as: UTF8.self)).utf8))
         } else {
             FileHandle.standardOutput.write(data)
         }

@@ -5,7 +5,7 @@ import HotColdStore
 /// Printing for the store commands: data to stdout, messages to stderr.
 enum Output {
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        FileHandle.standardError.write(Data((Shown.text(message) + "\n").utf8))
     }
 
     /// JSON with snake_case keys and ISO-8601 times, as the socket and log speak.
@@ -17,7 +17,7 @@ enum Output {
             var c = encoder.singleValueContainer()
             try c.encode(ISO8601.format(date))
         }
-        print(String(decoding: try enc.encode(value), as: UTF8.self))
+        printJSON(String(decoding: try enc.encode(value), as: UTF8.self))
     }
 
     /// A change's outcome: `value` as JSON when `--json` asked for it, else the sentence.

@@ -1,10 +1,12 @@
 import HotColdCore
 import HotColdScreen
+import HotColdUnix
 
 /// One readable line per event, for `replay --format text` and the `hotcold watch` live view.
 ///
 /// `clock` shortens the time to the local HH:MM:SS (live, the date is today's); `colour` paints the trend
-/// (red hotter, blue colder) and highlights arrivals with ANSI escapes.
+/// (red hotter, blue colder) and highlights arrivals with ANSI escapes. A coloured line is
+/// printed as it is (`OutputBuffer.painted`), so every name in it is made safe here.
 enum EventText {
     static func line(_ e: Event, colour: Bool = false, clock: Bool = false) -> String {
         func paint(_ s: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
@@ -19,22 +21,24 @@ enum EventText {
             case .steady, .unknown: trend = p.trend.rawValue
             }
             var s = "\(time)  \(name(p.target)): \(DistanceFormat.text(p.distance)) \(DistanceFormat.compass(p.bearing))"
-            s += ", \(p.tierName), \(trend)"
+            s += ", \(safe(p.tierName)), \(trend)"
             if let eta = p.eta { s += ", eta \(TimeText.eta(eta))" }
             return s
         case .arrived(let p) where p.target.kind == .friend:
-            return paint("\(time)  MET \(p.target.name) (\(DistanceFormat.text(p.distance)))", "1;7;31")
+            return paint("\(time)  MET \(safe(p.target.name)) (\(DistanceFormat.text(p.distance)))", "1;7;31")
         case .departed(let p) where p.target.kind == .friend:
-            return paint("\(time)  PARTED from \(p.target.name) (\(DistanceFormat.text(p.distance)))", "1")
+            return paint("\(time)  PARTED from \(safe(p.target.name)) (\(DistanceFormat.text(p.distance)))", "1")
         case .arrived(let p):
-            return paint("\(time)  ARRIVED at \(p.target.name) (\(DistanceFormat.text(p.distance)))", "1;7;31")
+            return paint("\(time)  ARRIVED at \(safe(p.target.name)) (\(DistanceFormat.text(p.distance)))", "1;7;31")
         case .departed(let p):
-            return paint("\(time)  DEPARTED from \(p.target.name) (\(DistanceFormat.text(p.distance)))", "1")
+            return paint("\(time)  DEPARTED from \(safe(p.target.name)) (\(DistanceFormat.text(p.distance)))", "1")
         case .gps(let g):
             return paint("\(time)  GPS \(g.state.rawValue)", "2")
         }
     }
 
     /// A friend on the radar is named as one: "Jane (friend)".
-    static func name(_ t: TargetRef) -> String { t.kind == .friend ? "\(t.name) (friend)" : t.name }
+    static func name(_ t: TargetRef) -> String { t.kind == .friend ? "\(safe(t.name)) (friend)" : safe(t.name) }
+
+    static func safe(_ s: String) -> String { TerminalText.safe(s) }
 }

@@ -11,7 +11,16 @@ final class OutputBuffer {
         buffer.reserveCapacity(1 << 16)
     }
 
-    func line(_ s: String) {
+    /// A line of text, made safe for a terminal (``Shown/text(_:)``).
+    func line(_ s: String) { raw(Shown.text(s)) }
+
+    /// A JSON line, kept JSON and made safe for a terminal (``Shown/json(_:)``).
+    func json(_ s: String) { raw(Shown.json(s)) }
+
+    /// A line in the program's own colours, each value from outside already made safe.
+    func painted(_ s: String) { raw(s) }
+
+    private func raw(_ s: String) {
         buffer.append(contentsOf: s.utf8)
         buffer.append(10)
         if buffer.count >= 1 << 16 { flush() }
@@ -33,7 +42,7 @@ final class OutputBuffer {
     deinit { flush() }
 }
 
-/// Writes one line to stderr.
+/// Writes one line to stderr, made safe for a terminal: messages quote names and the daemon's words.
 func warn(_ s: String) {
-    FileHandle.standardError.write(Data((s + "\n").utf8))
+    FileHandle.standardError.write(Data((Shown.text(s) + "\n").utf8))
 }
