@@ -72,8 +72,11 @@ struct PhotoUploadTests {
 
     /// One HTTP reply over a raw loopback socket: the head, then `body` in pieces of `piece`
     /// bytes `pause` seconds apart (a slow phone), reading the reply as soon as it comes.
+    /// `lingering`: after the reply, go on sending (a piece every `pause`) for up to this long,
+    /// and say when the server closed the connection (`closedAfter`, from the start).
     static func post(_ port: Int, _ path: String, headers: [String], body: [UInt8], length: Int? = nil,
-                     piece: Int = 1 << 20, pause: Double = 0, seconds: Double = 60) throws -> (reply: RawHTTP.Reply, after: Double) {
+                     piece: Int = 1 << 20, pause: Double = 0, seconds: Double = 60,
+                     lingering: Double = 0) throws -> (reply: RawHTTP.Reply, after: Double, closedAfter: Double?) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var addr = sockaddr_in()
@@ -121,6 +124,16 @@ struct PhotoUploadTests {
         let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
         while !complete(), ContinuousClock.now < deadline, read(50) {}
         if complete() { answeredAt = WebRoutes.seconds(ContinuousClock.now - started) }
+        var closedAt: Double?
+        let lingerUntil = ContinuousClock.now + .milliseconds(Int64(lingering * 1000))
+        while lingering > 0, ContinuousClock.now < lingerUntil {
+            if sent < body.count {
+                let n = Glibc.send(fd, [body[sent]], 1, Int32(MSG_NOSIGNAL))
+                if n < 0, errno == EPIPE || errno == ECONNRESET { closedAt = WebRoutes.seconds(ContinuousClock.now - started); break }
+                if n > 0 { sent += 1 }
+            }
+            if !read(Int32(max(20, pause * 1000))) { closedAt = WebRoutes.seconds(ContinuousClock.now - started); break }
+        }
         let text = String(decoding: received, as: UTF8.self)
         let parts = text.components(separatedBy: "\r\n\r\n")
         var lines = (parts.first ?? "").components(separatedBy: "\r\n")
@@ -131,7 +144,7 @@ struct PhotoUploadTests {
             headerFields[l[..<c].lowercased()] = l[l.index(after: c)...].trimmingCharacters(in: .whitespaces)
         }
         return (RawHTTP.Reply(status: status, headers: headerFields, body: parts.dropFirst().joined(separator: "\r\n\r\n")),
-                answeredAt ?? .infinity)
+                answeredAt ?? .infinity, closedAt)
     }
 
     static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
@@ -159,7 +172,8 @@ struct PhotoUploadTests {
         // The slow phone: a byte every half second, reading its reply as soon as it comes.
         let slowTask = Task {
             try await Self.onThread {
-                try Self.post(port, path, headers: [slow, origin, "Content-Type: image/jpeg"], body: dribble, piece: 1, pause: 0.5, seconds: 30)
+                try Self.post(port, path, headers: [slow, origin, "Content-Type: image/jpeg"], body: dribble, piece: 1, pause: 0.5, seconds: 30,
+                              lingering: 12)
             }
         }
         // It holds its own slot now.
@@ -178,6 +192,9 @@ struct PhotoUploadTests {
         #expect(cut.after < 8, "answered after \(cut.after) s")
         #expect(LineClient.object(cut.reply.body)?["code"] as? String == "too_slow")
         #expect(Self.message(cut.reply).contains("bytes/s, under the 8 KiB/s a photo needs"), "\(cut.reply.body)")
+        // And its connection is closed soon after, however it goes on dribbling (nothing of it is read).
+        let closed = try #require(cut.closedAfter, "the server kept the connection for 12 s after the cut")
+        #expect(closed < cut.after + 3, "closed \(closed - cut.after) s after the reply")
         // Its slot is free again, and only the other device's photo was queued.
         #expect(rig.server.photoUploads.count == 0)
         #expect(try rig.outbox().count == 1)
