@@ -138,6 +138,7 @@ public final class EngineHost: Sendable {
     /// before club members', and one member's devices are bounded (``FriendRadar``).
     func friendFix(_ f: FriendFixRequest, followed: Bool) throws(ProtocolError) {
         let refusal: FriendRadar.Refusal? = state.withLock { state in
+            let known = state.friendClockOffsets[f.who.targetID] != nil
             let fix = Fix(time: Self.onOwnTimeline(f, &state), coordinate: Coordinate(latitude: f.lat, longitude: f.lon),
                           mode: .twoD, eph: f.accuracyM, speed: f.speedMps)
             do throws(FriendRadar.Refusal) {
@@ -145,6 +146,9 @@ public final class EngineHost: Sendable {
                                                       followed: followed, member: f.who.user), &state)
                 return nil
             } catch {
+                // A device refused leaves no clock behind: a flood of made-up devices must not
+                // fill the table and so clear the friends' own.
+                if !known { state.friendClockOffsets[f.who.targetID] = nil }
                 return error
             }
         }
