@@ -36,6 +36,15 @@ public struct WebConfiguration: Sendable, Equatable {
         /// Seconds between STATUS pushes to each browser (distances move between events; the fix
         /// reaches the page within about this long).
         public var statusInterval = 0.25
+        /// Seconds a live stream may go without its connection taking what was written (the
+        /// browser stopped reading and its buffers are full) before it is cut.
+        var stallSeconds = 3.0
+        /// Bytes the kernel may hold unsent for one live stream (SO_SNDBUF, which Linux doubles),
+        /// and hotcold-web's own buffer before the stream counts as not draining.
+        var streamSendBuffer = 8 << 10
+        /// Seconds a live stream may go without the page saying it reads it (it says so every
+        /// two seconds while frames arrive) before it is cut.
+        var readSeconds = 8.0
     }
 
     public struct Access: Sendable, Equatable {

@@ -8,11 +8,14 @@ public struct WebContext: RequestContext, RemoteAddressRequestContext {
     public let remoteAddress: SocketAddress?
     /// The address the connection arrived at (a `Host` naming it is this page).
     let localAddress: SocketAddress?
+    /// The connection itself: a live stream bounds what it holds in flight on it.
+    let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
         localAddress = source.channel.localAddress
+        channel = source.channel
     }
 
     /// Writes are small JSON commands; anything larger is refused before it is read.

@@ -30,6 +30,7 @@ struct WebRoutes: Sendable {
         router.get("/session") { request, context in try session(request, context) }
         router.get("/pair") { request, _ in try pair(request) }
         router.get("/events") { request, context in try events(request, context) }
+        router.post("/events/read") { request, context in streamRead(request, context) }
         router.post("/api/command") { request, context in try await command(request, context) }
         router.post("/api/read") { request, context in try await read(request, context) }
         router.post("/api/submit-photo") { request, context in try await submitPhoto(request, context) }
@@ -98,8 +99,8 @@ struct WebRoutes: Sendable {
         let since = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { UInt64($0.trimmingBlanks()) }
             ?? request.uri.queryParameters.get("since").flatMap { UInt64($0) }
         let slots = server.slots
-        // A paired device is limited per pairing; this machine's own browsers only by the total.
-        let device: String? = if case .paired = caller { caller.key(address: context.peerAddress) } else { nil }
+        // A paired device is limited per pairing, a browser on this machine per local user.
+        let device = Self.streamOwner(caller)
         switch slots.check(device: device) {
         case .full?:
             throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"],
@@ -111,6 +112,7 @@ struct WebRoutes: Sendable {
         }
         let live = server.config.live
         let socket = server.config.daemon.socket
+        let channel = context.channel
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"],
@@ -118,7 +120,7 @@ struct WebRoutes: Sendable {
                 // The slot and the daemon connection are taken only here, once the head is
                 // written: a connection reset before that takes nothing. The slot goes back
                 // when this body ends, whether it ends well or a write throws.
-                guard case .success(let slot) = slots.acquire(device: device) else {
+                guard case .success(let slot) = slots.acquire(device: device, owner: device ?? "") else {
                     // Taken meanwhile by another browser: tell this one to come back later.
                     try await writer.write(ByteBuffer(string: SSEFrame.retry(milliseconds: 5000).text))
                     try await writer.finish(nil)
@@ -129,6 +131,15 @@ struct WebRoutes: Sendable {
                                       queue: live.clientQueue, onDrop: { slots.countDropped() })
                 try feed.start()
                 defer { feed.stop() }
+                // Bytes in flight bounded, and a stream that stops draining, or that the page
+                // stops saying it reads, cut within seconds (StreamDrain says why both).
+                let drain = StreamDrain(channel: channel, sendBuffer: live.streamSendBuffer, stallSeconds: live.stallSeconds,
+                                        readSeconds: live.readSeconds, readAt: { slots.readAt(stream: slot.id) }) { why in
+                    slots.countCut(why)
+                    feed.stop()
+                }
+                defer { drain.stop() }
+                try await writer.write(ByteBuffer(string: SSEFrame.state(name: "stream", data: StreamHello(id: slot.id, readS: live.readSeconds).json).text))
                 // A stream never ends by itself: on SIGTERM end it, so the server's graceful
                 // shutdown does not wait for it (the browser reconnects with Last-Event-ID).
                 try await withGracefulShutdownHandler {
@@ -138,6 +149,27 @@ struct WebRoutes: Sendable {
                 }
                 try await writer.finish(nil)
             })
+    }
+
+    /// Who holds a live stream, for the slots per device and for saying it reads: a paired
+    /// device by its pairing, a browser on this machine by its local user.
+    static func streamOwner(_ caller: Caller) -> String? {
+        switch caller {
+        case .paired(let d): "device:" + d.token
+        case .local(let uid): "local:\(uid)"
+        case .stranger: nil
+        }
+    }
+
+    /// `POST /events/read?stream=ID`: the page has read its live stream (``StreamDrain``). 204,
+    /// or 404 when no such stream is open for this caller (it was cut: the page reconnects).
+    private func streamRead(_ request: Request, _ context: WebContext) -> Response {
+        guard let owner = Self.streamOwner(server.caller(request, context)),
+              let id = request.uri.queryParameters.get("stream"), id.utf8.count == 43,
+              server.slots.read(stream: String(id), owner: owner) else {
+            return Response(status: .notFound)
+        }
+        return Response(status: .noContent)
     }
 
     /// A read from the page (anyone who may see the page): the daemon's reply line itself, or a

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// One Server-Sent Events frame, as text. The data is one JSON line (the protocol's encoder
 /// escapes newlines), so a frame can never be split or forged by a field's content.
 ///
@@ -25,5 +31,19 @@ public struct SSEFrame: Sendable, Equatable {
     /// Belt and braces: JSON lines hold no raw line breaks, but a frame must never carry one.
     private static func oneLine(_ s: String) -> String {
         s.contains(where: { $0 == "\n" || $0 == "\r" }) ? s.replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\n", with: " ") : s
+    }
+}
+
+/// The `stream` frame, first on every live stream: its name, which the page sends back to say
+/// it reads it (`POST /events/read?stream=ID`), and how long the stream lasts without that.
+struct StreamHello: Encodable {
+    var id: String
+    var readS: Double
+    enum CodingKeys: String, CodingKey { case id, readS = "read_s" }
+
+    var json: String {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        return (try? String(decoding: e.encode(self), as: UTF8.self)) ?? "{}"
     }
 }
