@@ -101,12 +101,24 @@ public struct WebServer: Sendable {
     }
 }
 
-/// Per-address request rate (paired devices and strangers alike); over it, 429.
+/// Per-address request rate (paired devices and strangers alike); over it, 429. The page's own
+/// files (the document, its style, its script's modules) are never counted: they are answered
+/// from memory, a load is two dozen of them, and a page whose modules were refused could never
+/// start nor say why (two screens from one address, or a few quick reloads, used to leave a page
+/// stuck on "connecting…"). Everything that reaches the daemon is counted.
 struct RateLimit: RouterMiddleware {
     typealias Context = WebContext
     let limiter: RateLimiter
 
+    static func isPageFile(_ request: Request) -> Bool {
+        guard request.method == .get || request.method == .head else { return false }
+        let path = request.uri.path
+        if path == "/" || path == "/app.css" { return true }
+        return path.hasPrefix("/js/") && PageAssets.modules[String(path.dropFirst(4))] != nil
+    }
+
     func handle(_ request: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
+        if Self.isPageFile(request) { return try await next(request, context) }
         guard limiter.allow("addr:" + context.peerAddress) else {
             throw HTTPError(.tooManyRequests, message: "too many requests from this address; slow down")
         }

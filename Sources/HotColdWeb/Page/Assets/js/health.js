@@ -1,11 +1,29 @@
 // @ts-check
 // Whether what the page shows is current: the GPS and link pills, and the OLD DATA banner with
-// its reason.
+// its reason ("box busy, retrying…" while the box refuses the page for now).
 
 import { ago } from "./format.js";
 import { $, fixAge, hc, QUIET_S, setText, show, STALE_S } from "./model.js";
 
+// Why the page is waiting on the box and will ask again by itself (the box refused it for now:
+// too many requests, its live slots taken, a 5xx), by what it waits for: shown until it answers.
+/** @type {Map<string, string>} */
+const waiting = new Map();
+
+/** @param {string} what @param {string | null} text */
+export function setBusy(what, text) {
+  if (text) waiting.set(what, text); else waiting.delete(what);
+}
+
+/** @returns {string | null} */
+function busy() {
+  for (const text of waiting.values()) return text;
+  return null;
+}
+
 function stale() {
+  const b = busy();
+  if (b) return b;
   if (!hc.sse) return "this page lost its connection to the box; reconnecting…";
   if (hc.link && !hc.link.up) return "the box's tracker (hotcoldd) is not answering; retrying…";
   if (!hc.status) return "waiting for the box…";
@@ -32,7 +50,8 @@ export function renderBar() {
   setText(el, text);
   el.className = "pill " + (ok ? "ok" : "bad");
   const l = $("link");
-  if (!hc.sse) { setText(l, "offline"); l.className = "pill bad"; }
+  if (busy()) { setText(l, "box busy, retrying…"); l.className = "pill bad"; }
+  else if (!hc.sse) { setText(l, "offline"); l.className = "pill bad"; }
   else if (!hc.link) { setText(l, "connecting…"); l.className = "pill"; }
   else { setText(l, hc.link.up ? "live" : "tracker gone"); l.className = "pill " + (hc.link.up ? "ok" : "bad"); }
 }
