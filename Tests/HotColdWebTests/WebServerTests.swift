@@ -18,7 +18,9 @@ struct WebServerTests {
         let web: InProcessWebServer
         var port: Int { web.port }
 
-        init(maxClients: Int = 16, hosts: [String] = [], daemonConfig: String? = nil) async throws {
+        /// `readSeconds`: how long a live stream lasts without its reader saying it reads (a test
+        /// that holds streams it never reads on purpose, for longer than that, raises it).
+        init(maxClients: Int = 16, hosts: [String] = [], daemonConfig: String? = nil, readSeconds: Double = 8) async throws {
             // The daemon reads the same configuration hotcold-web checks writers against.
             daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--target=-30.2748,153.1338,Web Banana"]
                                        + (daemonConfig.map { ["--config", $0] } ?? []))
@@ -27,6 +29,7 @@ struct WebServerTests {
             c.daemon.socket = daemon.socketPath
             c.listen.port = 0
             c.live.maxClients = maxClients
+            c.live.readSeconds = readSeconds
             c.listen.hosts = hosts
             c.daemon.config = daemonConfig ?? "/nonexistent/hotcoldd.toml"
             c.access.stateDirectory = dir.path("state")
