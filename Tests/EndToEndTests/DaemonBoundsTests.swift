@@ -230,7 +230,7 @@ struct DaemonBoundsTests {
         // last --db wins over the one DaemonProcess adds.
         let state = try TemporaryDirectory("hotcold-state")
         defer { umount(state.url.path); state.remove() }
-        let m = try Subprocess.run(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=24m", "tmpfs", state.url.path])
+        let m = try Subprocess.run(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=24m,mode=0750", "tmpfs", state.url.path])
         try #require(m.status == 0, "mount: \(m.stderr)")
         let config2 = try TemporaryDirectory("hotcold-bounds")
         defer { config2.remove() }

@@ -15,7 +15,7 @@ import Glibc
     static let canMountTmpfs: Bool = {
         guard let dir = try? TemporaryDirectory("tmpfs-probe") else { return false }
         defer { dir.remove() }
-        let r = try? Subprocess.run(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir.url.path])
+        let r = try? Subprocess.run(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=64k,mode=0750", "tmpfs", dir.url.path])
         guard r?.status == 0 else { return false }
         _ = try? Subprocess.run(URL(fileURLWithPath: "/bin/umount"), [dir.url.path])
         return true
@@ -94,7 +94,7 @@ import Glibc
         let dir = try TemporaryDirectory("visit-full"); defer { dir.remove() }
         let fs = dir.path("fs")
         try FileManager.default.createDirectory(atPath: fs, withIntermediateDirectories: true)
-        let mount = try Subprocess.run(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=8m", "tmpfs", fs])
+        let mount = try Subprocess.run(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=8m,mode=0750", "tmpfs", fs])
         try #require(mount.status == 0, "mount: \(mount.stderr)")
         defer { _ = try? Subprocess.run(URL(fileURLWithPath: "/bin/umount"), ["-l", fs]) }
         let db = fs + "/hc.sqlite"
