@@ -130,7 +130,7 @@ struct HotColdSyncCommand: AsyncParsableCommand {
             detail = "synced at \(ISO8601.format(Date())): \(r.delivered.count) delivered, \(r.failed.count) refused"
         }
         return ReportRequest(service: "hotcold-sync", state: r.unreachable == nil ? "idle" : "error", pending: max(0, r.pending),
-                             detail: String(detail.prefix(Limits.nameLength)))
+                             detail: Limits.prefix(detail, max: Limits.nameLength))
     }
 
     func loadConfiguration() throws -> Configuration {

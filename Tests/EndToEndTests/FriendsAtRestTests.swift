@@ -132,7 +132,10 @@ struct FriendsAtRestTests: BridgeSuite {
             let parked = try #require(drivers[k].parkedAt, "\(who) never parked")
             let trace = seen[who] ?? []
             let approach = Set(trace.filter { $0.second > 12 && $0.second < parked - 6 }.map(\.trend))
-            #expect(approach == ["hotter"], "\(who) approaching: \(approach); bob's bridge: \(bob.bridge.stderr.suffix(1500))")
+            // Hotter while she drives, never steady or colder; "unknown" is honest when a loaded
+            // machine delays her fixes past their freshness.
+            #expect(approach.contains("hotter") && approach.isSubset(of: ["hotter", "unknown"]),
+                    "\(who) approaching: \(approach); bob's bridge: \(bob.bridge.stderr.suffix(1500))")
             let steadyAt = trace.first { $0.second >= parked && $0.trend == "steady" }?.second
             // A few seconds: the last fix on the air, the daemon's tick, a loaded machine.
             #expect(steadyAt.map { $0 - parked <= 6 } == true,

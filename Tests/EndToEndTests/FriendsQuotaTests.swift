@@ -7,8 +7,8 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 28, quota refusals: a club (the shipped ACL with its club lines named) where one login
-/// runs 201 devices. The first 200 fill the daemon's friend radar; the 201st position is
+/// Quota refusals: a club (the shipped ACL with its club lines named) of 201 members with a car
+/// each. The first 200 fill the daemon's friend radar; the 201st position is
 /// refused over the quota. A built `hotcold-mqtt` drops it with a count in `hotcold status`
 /// instead of retrying it at the head of its inbox (where it held every other friend's message
 /// behind it), so a feed item that comes after it still reaches the daemon.
@@ -37,9 +37,12 @@ struct FriendsQuotaTests: BridgeSuite {
     @Test func aPositionOverTheRadarsQuotaIsDroppedCountedAndOthersKeepFlowing() throws {
         let dir = try TemporaryDirectory("friends-quota")
         defer { dir.remove() }
-        for (i, user) in ["t", "crowd"].enumerated() {
-            try run("/usr/bin/mosquitto_passwd", ["-b"] + (i == 0 ? ["-c"] : []) + [dir.path("passwd"), user, "\(user)-secret"])
-        }
+        // The crowd: 201 club members with one car each (one member's own devices are bounded
+        // on the radar far below 200), their passwords hashed in one pass.
+        let users = ["t"] + (1...201).map { "crowd\($0)" }
+        try users.map { "\($0):\($0)-secret" }.joined(separator: "\n").appending("\n")
+            .write(toFile: dir.path("passwd"), atomically: true, encoding: .utf8)
+        try run("/usr/bin/mosquitto_passwd", ["-U", dir.path("passwd")])
         try "t-secret\n".write(toFile: dir.path("t.pw"), atomically: true, encoding: .utf8)
         // The shipped ACL with its club example enabled for the club `hotcold/club-x`.
         let shipped = try String(contentsOf: TestData.repo("config/mosquitto-hotcold.acl"), encoding: .utf8)
@@ -61,31 +64,31 @@ struct FriendsQuotaTests: BridgeSuite {
         defer { bridge.stop() }
         #expect(waitUntil(20) { !bridge.lines(containing: "connected to the broker").isEmpty }, "\(bridge.stderr)")
 
-        // 200 devices of the crowd on the radar (one publisher, one message each; retained, as
-        // bridges publish positions, so none is missed while the bridge subscribes).
+        // 200 cars of the crowd on the radar (one message each; retained, as bridges publish
+        // positions, so none is missed while the bridge subscribes).
         func position(_ n: Int) -> (topic: String, payload: String) {
-            ("hotcold/club-x/crowd/dev-\(n)/location",
+            ("hotcold/club-x/crowd\(n)/dev/location",
              #"{"time":"\#(ISO8601.format(Date()))","latitude":-30.3,"longitude":\#(153.1 + Double(n) * 0.001),"gps_accuracy":5}"#)
         }
         let script: String = (1...200).map { (n: Int) -> String in
             let p = position(n)
-            return "/usr/bin/mosquitto_pub -h 127.0.0.1 -p \(broker.port) -u crowd -P crowd-secret -V mqttv5 -q 1 -r -t '\(p.topic)' -m '\(p.payload)'"
+            return "/usr/bin/mosquitto_pub -h 127.0.0.1 -p \(broker.port) -u crowd\(n) -P crowd\(n)-secret -V mqttv5 -q 1 -r -t '\(p.topic)' -m '\(p.payload)'"
         }.joined(separator: " && ")
         try run("/bin/sh", ["-c", script])
         #expect(waitUntil(60) { status(dir).contains("friends: 200 on the radar") }, "\(status(dir))\n\(bridge.stderr.suffix(2000))")
 
         // The 201st: over the quota. Then a feed item from the crowd's first device.
         let extra = position(201)
-        try run("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", String(broker.port), "-u", "crowd", "-P", "crowd-secret",
+        try run("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", String(broker.port), "-u", "crowd201", "-P", "crowd201-secret",
                                            "-V", "mqttv5", "-q", "1", "-t", extra.topic, "-m", extra.payload])
-        let item = #"{"class":"FEED_ITEM","author":"crowd","device":"dev-1","seq":7,"time":"\#(ISO8601.format(Date()))","kind":"arrived","place":{"id":"p-7","name":"Place 7","kind":"point"}}"#
-        try run("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", String(broker.port), "-u", "crowd", "-P", "crowd-secret",
-                                           "-V", "mqttv5", "-q", "1", "-t", "hotcold/club-x/crowd/dev-1/feed", "-m", item])
+        let item = #"{"class":"FEED_ITEM","author":"crowd1","device":"dev","seq":7,"time":"\#(ISO8601.format(Date()))","kind":"arrived","place":{"id":"p-7","name":"Place 7","kind":"point"}}"#
+        try run("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", String(broker.port), "-u", "crowd1", "-P", "crowd1-secret",
+                                           "-V", "mqttv5", "-q", "1", "-t", "hotcold/club-x/crowd1/dev/feed", "-m", item])
         func feedHasIt() throws -> Bool {
             let c = try LineClient(path: dir.path("hc.sock"))
             try c.send(#"{"cmd":"feed","world":true,"limit":50}"#)
             let items = (try c.read(class: "FEED", timeout: 10)["items"] as? [[String: Any]]) ?? []
-            return items.contains { $0["id"] as? String == "crowd/dev-1/7" }
+            return items.contains { $0["id"] as? String == "crowd1/dev/7" }
         }
         #expect(try waitUntil(20) { try feedHasIt() }, "\(bridge.stderr.suffix(2000))")
         var shown = ""

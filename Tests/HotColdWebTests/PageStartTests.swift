@@ -11,7 +11,9 @@ import Testing
 struct PageStartTests {
     @Test("60 of the page's files from one address in a burst: all 200 or 304; the session is still answered; 100 session reads in a burst are limited")
     func assetsNeverRefused() async throws {
-        let r = try await WebServerTests.Running()
+        // A limit of 1 request a second (burst 5): the page's 60 files must pass it untouched,
+        // and 100 session reads cannot outrun its refill however slow the machine is.
+        let r = try await WebServerTests.Running(rate: (perSecond: 1, burst: 5))
         defer { r.stop() }
         let paths = ["/", "/app.css"] + PageAssets.modules.keys.sorted().map { "/js/" + $0 }
         let tags = Mutex<[String: String]>([:])

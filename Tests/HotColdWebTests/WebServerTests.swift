@@ -20,7 +20,10 @@ struct WebServerTests {
 
         /// `readSeconds`: how long a live stream lasts without its reader saying it reads (a test
         /// that holds streams it never reads on purpose, for longer than that, raises it).
-        init(maxClients: Int = 16, hosts: [String] = [], daemonConfig: String? = nil, readSeconds: Double = 8) async throws {
+        /// `rate`: requests a second from one address and the burst (the configuration's
+        /// defaults when nil); a test of the limit sets one a loaded machine cannot outrun.
+        init(maxClients: Int = 16, hosts: [String] = [], daemonConfig: String? = nil, readSeconds: Double = 8,
+             rate: (perSecond: Double, burst: Int)? = nil) async throws {
             // The daemon reads the same configuration hotcold-web checks writers against.
             daemon = try DaemonProcess(arguments: ["--gpsd", "127.0.0.1:1", "--target=-30.2748,153.1338,Web Banana"]
                                        + (daemonConfig.map { ["--config", $0] } ?? []))
@@ -31,6 +34,10 @@ struct WebServerTests {
             c.live.maxClients = maxClients
             c.live.readSeconds = readSeconds
             c.listen.hosts = hosts
+            if let rate {
+                c.access.requestsPerSecond = rate.perSecond
+                c.access.requestBurst = rate.burst
+            }
             c.daemon.config = daemonConfig ?? "/nonexistent/hotcoldd.toml"
             c.access.stateDirectory = dir.path("state")
             server = WebServer(config: c, store: try TokenStore(directory: dir.path("state"), maxDevices: 4))

@@ -61,7 +61,7 @@ extension Bridge {
             service: serviceName, state: persistFailures.current != nil && connected ? "error" : state,
             ackedSeq: acked.flatMap { Int(exactly: $0) }.flatMap { $0 <= Limits.maxInteger ? $0 : nil },
             pending: pending,
-            detail: String(detail.prefix(Limits.nameLength)),
+            detail: Limits.prefix(detail, max: Limits.nameLength),
             device: reportsDevice ? friendTopics.own : nil)
         if (try? connection.send(.report(report))) != nil { lastReport = (key, now) }
     }

@@ -36,7 +36,7 @@ extension FeedItem {
             throw FriendMessageError("time \(ISO8601.format(w.time)) outside the last week")
         }
         let p = w.place
-        guard !p.id.isEmpty, p.id.count <= Limits.idLength, !p.name.isEmpty, p.name.count <= Limits.nameLength,
+        guard !p.id.isEmpty, Limits.fits(p.id, max: Limits.idLength), !p.name.isEmpty, Limits.fits(p.name, max: Limits.nameLength),
               !p.kind.isEmpty, p.kind.count <= 16 else {
             throw FriendMessageError("place id, name or kind empty or too long")
         }

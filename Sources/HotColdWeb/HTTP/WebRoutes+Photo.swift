@@ -46,7 +46,7 @@ extension WebRoutes {
         }
         // The name the catalogue keeps for the file: the phone's, bounded, one line.
         let given = request.uri.queryParameters.get("filename").map({ String($0) }) ?? ""
-        let filename = given.isEmpty || given.count > Limits.nameLength || given.contains(where: { $0.isNewline }) ? "photo" : given
+        let filename = given.isEmpty || !Limits.fits(given, max: Limits.nameLength) || given.contains(where: { $0.isNewline }) ? "photo" : given
         // The daemon's upload is announced with its size: the length comes first.
         guard let length = request.headers[.contentLength].flatMap({ Int($0) }) else {
             return json(.lengthRequired, Outcome(ok: false, code: "length_required", message: "send the photo with its Content-Length"))
