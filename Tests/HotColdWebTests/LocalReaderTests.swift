@@ -42,7 +42,7 @@ struct LocalReaderTests {
     }
 
     @Test("hotcold-web as root: an unpaired local user outside the socket's group gets no observations and no live position; one in the group reads only their own; root reads its own",
-          .enabled(if: UnixAccounts.available), .timeLimit(.minutes(3)))
+          .enabled(if: UnixAccounts.available), .timeLimit(.minutes(8)))
     func localUsersAreThemselves() async throws {
         let r = try await WebServerTests.Running()
         defer { r.stop() }
