@@ -160,7 +160,7 @@ import Testing
         #expect(feed.count == 1, "\(feed)")
         #expect(try feed.first.map { try WireCoding.decode(FeedEvent.self, from: $0).item } == item)
         first.signal(SIGTERM)
-        #expect(first.waitForExit(timeout: 20) == 0)
+        #expect(first.waitForExit(timeout: 90) == 0)
         first.stop()
 
         let second = try DaemonProcess(arguments: args, waitForSocket: false, extraFiles: false)

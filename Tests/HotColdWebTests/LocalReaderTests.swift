@@ -16,7 +16,7 @@ import Glibc
 @Suite("unpaired local readers are the users they are", .offCooperativePool, .serialized)
 struct LocalReaderTests {
     /// One HTTP request from a process running as `user` (setpriv, python3): status and body.
-    static func request(as user: UnixUser, port: Int, _ head: String, body: String = "", seconds: Double = 5) throws -> (Int, String) {
+    static func request(as user: UnixUser, port: Int, _ head: String, body: String = "", seconds: Double = 30) throws -> (Int, String) {
         let script = """
             import socket, sys, time
             s = socket.create_connection(("127.0.0.1", \(port)))
